@@ -1,0 +1,42 @@
+// annotations.h - the contract between the dIPC clang plugin and the pass.
+//
+// The plugin lowers every dIPC attribute to an `annotate` string that reaches
+// the IR in @llvm.global.annotations (for definitions and for referenced
+// declarations), and the pass plugin reads them back:
+//
+//   dipc.dom:<name>             domain of a function or global
+//   dipc.entry                  the function is an entry point
+//   dipc.perm:<dom>:<perm>      APL grant, perm is call|read|write
+//   dipc.iso_caller:<p>[,<p>]   caller policy, property names in bit order
+//   dipc.iso_callee:<p>[,<p>]   callee policy
+#ifndef DIPC_ANNOTATIONS_H
+#define DIPC_ANNOTATIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace dipc {
+
+inline constexpr llvm::StringLiteral DomPrefix = "dipc.dom:";
+inline constexpr llvm::StringLiteral Entry = "dipc.entry";
+inline constexpr llvm::StringLiteral PermPrefix = "dipc.perm:";
+inline constexpr llvm::StringLiteral IsoCallerPrefix = "dipc.iso_caller:";
+inline constexpr llvm::StringLiteral IsoCalleePrefix = "dipc.iso_callee:";
+
+// Bit order matches enum dipc_iso_property in dipc.h.
+inline constexpr llvm::StringLiteral IsoPropertyNames[] = {
+    "reg_integrity",   "reg_confidentiality", "stack_integrity",
+    "stack_confidentiality", "dcs_integrity", "dcs_confidentiality"};
+inline constexpr unsigned NumIsoProperties = 6;
+
+inline constexpr llvm::StringLiteral PermNames[] = {"call", "read", "write"};
+
+// A domain name becomes part of section and symbol names.
+inline bool isValidDomainName(llvm::StringRef Name) {
+  if (Name.empty() || !(isalpha(Name[0]) || Name[0] == '_'))
+    return false;
+  return llvm::all_of(Name, [](char C) { return isalnum(C) || C == '_'; });
+}
+
+} // namespace dipc
+
+#endif

@@ -1,0 +1,28 @@
+# lit configuration of the dIPC test suite.
+import os
+
+import lit.formats
+
+config.name = "dIPC"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".c", ".cpp", ".ll", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dipc_obj_root, "test")
+
+# FileCheck, not, opt, llc ... from LLVM 19; the driver from this build.
+config.environment["PATH"] = os.pathsep.join(
+    [config.dipc_bin_dir, config.llvm_tools_dir, config.environment["PATH"]]
+)
+
+tools = config.llvm_tools_dir
+lib = config.dipc_lib_dir
+config.substitutions += [
+    ("%dipc-clangxx", os.path.join(config.dipc_bin_dir, "dipc-clang++")),
+    ("%dipc-clang", os.path.join(config.dipc_bin_dir, "dipc-clang")),
+    ("%clang", os.path.join(tools, "clang")),
+    ("%attrs-plugin", os.path.join(lib, "DipcAttrs.so")),
+    ("%pass-plugin", os.path.join(lib, "DipcPass.so")),
+    ("%dipc-include", config.dipc_include_dir),
+    ("%examples", os.path.join(config.dipc_src_root, "examples")),
+]
