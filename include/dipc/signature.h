@@ -1,0 +1,29 @@
+/* signature.h - an entry point's signature and policy, as recorded by the
+ * compiler (ELF metadata) and checked by the runtime (entry_request, P4).
+ * Shared by C (rt/, loader/) and C++ (llvm-passes/, tools/). */
+#ifndef DIPC_SIGNATURE_H
+#define DIPC_SIGNATURE_H
+
+#include <stdint.h>
+
+/* Limits of the x86-64 SysV calling convention that proxies support. */
+#define DIPC_MAX_INT_ARGS 6
+#define DIPC_MAX_VEC_ARGS 8
+#define DIPC_MAX_STACK_BYTES 4096
+
+/* What a proxy must carry across a domain switch: argument registers in
+ * order (rdi, rsi, rdx, rcx, r8, r9 / xmm0-7), bytes of stack arguments, and
+ * result registers (rax, rdx / xmm0, xmm1). Two signatures match when every
+ * field is equal. */
+struct dipc_signature {
+  uint8_t int_args;    /* 0..6 */
+  uint8_t vec_args;    /* 0..8 */
+  uint8_t int_results; /* 0..2 */
+  uint8_t vec_results; /* 0..2 */
+  uint32_t stack_bytes; /* multiple of 8, at most DIPC_MAX_STACK_BYTES */
+};
+
+/* Isolation policy: a mask of enum dipc_iso_property (dipc.h). */
+typedef uint32_t dipc_policy_t;
+
+#endif /* DIPC_SIGNATURE_H */
