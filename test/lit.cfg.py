@@ -24,5 +24,7 @@ config.substitutions += [
     ("%attrs-plugin", os.path.join(lib, "DipcAttrs.so")),
     ("%pass-plugin", os.path.join(lib, "DipcPass.so")),
     ("%dipc-include", config.dipc_include_dir),
+    ("%dipc-lib-dir", lib),
+    ("%dipc-bin-dir", config.dipc_bin_dir),
     ("%examples", os.path.join(config.dipc_src_root, "examples")),
 ]
