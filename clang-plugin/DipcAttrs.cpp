@@ -28,8 +28,18 @@ public:
     Spellings = S;
   }
 
+  // Clang 19 decides whether to parse the arguments of a [[scope::name]]
+  // plugin attribute by matching the bare `name` against plugin spellings, so
+  // each attribute also spells its bare name; unscoped use is refused here.
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
                             const Decl *D) const override {
+    if ((Attr.isCXX11Attribute() || Attr.isC23Attribute()) &&
+        !Attr.hasScope()) {
+      dipc::report(S.getDiagnostics(), Attr.getLoc(), DiagnosticsEngine::Error,
+                   "write '[[dipc::%0]]': dIPC attributes need their scope")
+          << Attr.getAttrName()->getName();
+      return false;
+    }
     if (const auto *MD = dyn_cast<CXXMethodDecl>(D); MD && !MD->isStatic()) {
       dipc::report(S.getDiagnostics(), Attr.getLoc(), DiagnosticsEngine::Error,
                    "'%0' cannot be applied to a non-static member function")
@@ -73,7 +83,9 @@ protected:
 class DomAttrInfo : public DipcAttrInfo {
   static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "dipc_dom"},
                                    {ParsedAttr::AS_C23, "dipc::dom"},
-                                   {ParsedAttr::AS_CXX11, "dipc::dom"}};
+                                   {ParsedAttr::AS_CXX11, "dipc::dom"},
+                                   {ParsedAttr::AS_C23, "dom"},
+                                   {ParsedAttr::AS_CXX11, "dom"}};
 
 public:
   DomAttrInfo() : DipcAttrInfo("__dom", S, Appertains::FunctionsAndGlobals) {}
@@ -92,7 +104,9 @@ public:
 class EntryAttrInfo : public DipcAttrInfo {
   static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "dipc_entry"},
                                    {ParsedAttr::AS_C23, "dipc::entry"},
-                                   {ParsedAttr::AS_CXX11, "dipc::entry"}};
+                                   {ParsedAttr::AS_CXX11, "dipc::entry"},
+                                   {ParsedAttr::AS_C23, "entry"},
+                                   {ParsedAttr::AS_CXX11, "entry"}};
 
 public:
   EntryAttrInfo() : DipcAttrInfo("__entry", S, Appertains::Functions) {}
@@ -123,7 +137,9 @@ public:
 class PermAttrInfo : public DipcAttrInfo {
   static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "dipc_perm"},
                                    {ParsedAttr::AS_C23, "dipc::perm"},
-                                   {ParsedAttr::AS_CXX11, "dipc::perm"}};
+                                   {ParsedAttr::AS_CXX11, "dipc::perm"},
+                                   {ParsedAttr::AS_C23, "perm"},
+                                   {ParsedAttr::AS_CXX11, "perm"}};
 
 public:
   PermAttrInfo() : DipcAttrInfo("__perm", S, Appertains::FunctionsAndGlobals) {}
@@ -162,7 +178,9 @@ private:
 class IsoCallerAttrInfo : public IsoAttrInfo {
   static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "dipc_iso_caller"},
                                    {ParsedAttr::AS_C23, "dipc::iso_caller"},
-                                   {ParsedAttr::AS_CXX11, "dipc::iso_caller"}};
+                                   {ParsedAttr::AS_CXX11, "dipc::iso_caller"},
+                                   {ParsedAttr::AS_C23, "iso_caller"},
+                                   {ParsedAttr::AS_CXX11, "iso_caller"}};
 
 public:
   IsoCallerAttrInfo() : IsoAttrInfo("__iso_caller", S, dipc::IsoCallerPrefix) {}
@@ -171,7 +189,9 @@ public:
 class IsoCalleeAttrInfo : public IsoAttrInfo {
   static constexpr Spelling S[] = {{ParsedAttr::AS_GNU, "dipc_iso_callee"},
                                    {ParsedAttr::AS_C23, "dipc::iso_callee"},
-                                   {ParsedAttr::AS_CXX11, "dipc::iso_callee"}};
+                                   {ParsedAttr::AS_CXX11, "dipc::iso_callee"},
+                                   {ParsedAttr::AS_C23, "iso_callee"},
+                                   {ParsedAttr::AS_CXX11, "iso_callee"}};
 
 public:
   IsoCalleeAttrInfo() : IsoAttrInfo("__iso_callee", S, dipc::IsoCalleePrefix) {}
