@@ -105,9 +105,8 @@ static constexpr const char *UnknownProperty =
 
 // A bare identifier: a property name, or an enum constant of the program's
 // own that combines properties.
-static std::optional<unsigned> identifierProperties(Sema &S,
-                                                    const IdentifierLoc &Id,
-                                                    StringRef User) {
+static std::optional<unsigned>
+identifierProperties(Sema &S, const IdentifierLoc &Id, StringRef User) {
   if (std::optional<unsigned> Bit = propertyBit(Id.Ident->getName()))
     return Bit;
   LookupResult R(S, DeclarationName(Id.Ident), Id.Loc,

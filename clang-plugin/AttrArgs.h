@@ -24,9 +24,8 @@ std::optional<std::string> domainNameArg(clang::Sema &S,
                                          unsigned Index, llvm::StringRef User);
 
 // The permission in argument `Index`: call, read or write.
-std::optional<std::string> permissionArg(clang::Sema &S,
-                                         const clang::ParsedAttr &Attr,
-                                         unsigned Index);
+std::optional<std::string>
+permissionArg(clang::Sema &S, const clang::ParsedAttr &Attr, unsigned Index);
 
 // The isolation properties named by all arguments, as a dipc_iso_property
 // bit mask.

@@ -37,8 +37,7 @@ public:
 
   bool HandleTopLevelDecl(DeclGroupRef Group) override {
     for (Decl *D : Group) {
-      if (!isa<FunctionDecl, VarDecl>(D) ||
-          !anyAnnotation(D, "dipc."))
+      if (!isa<FunctionDecl, VarDecl>(D) || !anyAnnotation(D, "dipc."))
         continue;
       checkOwnDomains(D);
       checkRedeclaredDomain(D);

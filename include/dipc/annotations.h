@@ -24,8 +24,8 @@ inline constexpr llvm::StringLiteral IsoCalleePrefix = "dipc.iso_callee:";
 
 // Bit order matches enum dipc_iso_property in dipc.h.
 inline constexpr llvm::StringLiteral IsoPropertyNames[] = {
-    "reg_integrity",   "reg_confidentiality", "stack_integrity",
-    "stack_confidentiality", "dcs_integrity", "dcs_confidentiality"};
+    "reg_integrity",         "reg_confidentiality", "stack_integrity",
+    "stack_confidentiality", "dcs_integrity",       "dcs_confidentiality"};
 inline constexpr unsigned NumIsoProperties = 6;
 
 inline constexpr llvm::StringLiteral PermNames[] = {"call", "read", "write"};
