@@ -1,0 +1,24 @@
+/* callee.h - the work every benchmarked callee does, in a translation unit of
+ * its own (callee.c) so that calls to it are real calls, never inlined. */
+#ifndef DIPC_BENCH_CALLEE_H
+#define DIPC_BENCH_CALLEE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The one-word callee of the call baselines: returns x + 1. */
+int bench_increment(int x);
+
+/* The callee of the argument-size sweep: reads every byte of the argument
+ * and returns their sum, which the caller checks. */
+uint64_t bench_sum_bytes(const unsigned char *bytes, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DIPC_BENCH_CALLEE_H */
