@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""report.py - turns the JSON of one benchmark run into a Markdown report and
+plots in the spirit of the paper's Figures 5 and 6.
+
+    report.py --machine NAME --out bench/results [--note TEXT]
+              [--missing "figures: reason" ...] RUN.json...
+
+Each JSON file is the output of one benchmark program (one process). Every
+program measures its own baselines (baseline/function_call,
+baseline/syscall_getppid, sweep/function_call), so every ratio to a baseline
+below divides two numbers from the same process. Comparisons between dIPC
+and Linux IPC divide numbers from two programs of the same suite run.
+
+Writes NAME.md, NAME-fig5.png and NAME-fig6.png into --out.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import sys
+
+UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+SIZE_RE = re.compile(r"/bytes:(\d+)$")
+
+PRIMITIVES = [  # (name in the benchmark, label in the paper's style)
+    ("semaphore", "Sem."),
+    ("pipe", "Pipe"),
+    ("rpc", "RPC"),
+]
+PLACEMENTS = [("same_cpu", "=CPU"), ("cross_cpu", "≠CPU")]
+POLICIES = [("low", "Low"), ("high", "High")]
+
+
+class Run:
+    """The results of one benchmark program: name -> {mean, stddev} in ns."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            data = json.load(f)
+        self.path = path
+        self.context = data["context"]
+        self.program = os.path.basename(self.context.get("executable", path))
+        self.backend = self.context.get("dipc_backend")
+        self.results = {}
+        self.errors = []
+        for b in data["benchmarks"]:
+            name = b.get("run_name", b["name"]).replace("/real_time", "")
+            if b.get("error_occurred"):
+                self.errors.append(f"{name}: {b.get('error_message', '?')}")
+                continue
+            if b.get("run_type") == "aggregate":
+                kind = b["aggregate_name"]
+                if kind not in ("mean", "stddev"):
+                    continue
+            else:  # a single repetition: its time is the mean
+                kind = "mean"
+            value = b["real_time"] * UNIT_NS[b["time_unit"]]
+            self.results.setdefault(name, {})[kind] = value
+
+    def mean(self, name):
+        r = self.results.get(name)
+        return r["mean"] if r else None
+
+    def stddev(self, name):
+        r = self.results.get(name)
+        return r.get("stddev", 0.0) if r else None
+
+    def label(self):
+        return self.program + (f" (DIPC_BACKEND={self.backend})"
+                               if self.backend else "")
+
+
+class Figure:
+    """One measured figure: where it comes from and its value."""
+
+    def __init__(self, label, run, name):
+        self.label, self.run, self.name = label, run, name
+        self.mean = run.mean(name)
+        self.stddev = run.stddev(name)
+
+    def ratio_to(self, baseline):
+        base = self.run.mean(baseline)
+        return self.mean / base if self.mean and base else None
+
+
+def fmt_time(ns):
+    if ns is None:
+        return "—"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.3g} ms"
+    if ns >= 1e3:
+        return f"{ns / 1e3:.3g} µs"
+    return f"{ns:.3g} ns"
+
+
+def fmt_ratio(x):
+    if x is None:
+        return "—"
+    return f"{x:.3g}×" if x < 1000 else f"{x:,.0f}×"
+
+
+def find_runs(runs, has):
+    return [r for r in runs if r.mean(has) is not None]
+
+
+def call_figures(runs):
+    """Figure 5: one synchronous call with a one-byte (one-word) argument."""
+    figures = []
+    base_run = (find_runs(runs, "ipc/pipe/same_cpu/bytes:1") or runs)[0]
+    figures.append(Figure("Function call", base_run, "baseline/function_call"))
+    figures.append(Figure("Indirect function call", base_run,
+                          "baseline/indirect_call"))
+    figures.append(Figure("Syscall (getppid)", base_run,
+                          "baseline/syscall_getppid"))
+    for run in sorted(find_runs(runs, "dipc/low"),
+                      key=lambda r: r.backend or ""):
+        for policy, label in POLICIES:
+            figures.append(Figure(f"dIPC {label} ({run.backend})", run,
+                                  f"dipc/{policy}"))
+    for primitive, label in PRIMITIVES:
+        for placement, where in PLACEMENTS:
+            name = f"ipc/{primitive}/{placement}/bytes:1"
+            for run in find_runs(runs, name):
+                figures.append(Figure(f"{label} ({where})", run, name))
+    return [f for f in figures if f.mean is not None]
+
+
+def recovery_figures(runs):
+    labels = [("none", "No recovery"), ("setjmp", "setjmp-style"),
+              ("try", "try-style"), ("setjmp_fault", "setjmp-style, fault"),
+              ("try_fault", "try-style, fault")]
+    figures = []
+    for run in find_runs(runs, "recovery/none"):
+        for key, label in labels:
+            f = Figure(label, run, f"recovery/{key}")
+            if f.mean is not None:
+                figures.append(f)
+    return figures
+
+
+def sweep_series(runs):
+    """Figure 6: label -> (run, name prefix), for every swept primitive."""
+    series = []
+    for run in sorted(find_runs(runs, "sweep/dipc_low/bytes:1"),
+                      key=lambda r: r.backend or ""):
+        for policy, label in POLICIES:
+            series.append((f"dIPC {label} ({run.backend})", run,
+                           f"sweep/dipc_{policy}"))
+    for primitive, label in PRIMITIVES:
+        for placement, where in PLACEMENTS:
+            prefix = f"ipc/{primitive}/{placement}"
+            for run in find_runs(runs, prefix + "/bytes:1"):
+                series.append((f"{label} ({where})", run, prefix))
+    return series
+
+
+def sizes_of(run, prefix):
+    sizes = []
+    for name in run.results:
+        if name.startswith(prefix + "/"):
+            m = SIZE_RE.search(name)
+            if m:
+                sizes.append(int(m.group(1)))
+    return sorted(sizes)
+
+
+def fmt_size(n):
+    return f"{n // 1024} KiB" if n >= 1024 else f"{n} B"
+
+
+def call_table(figures):
+    lines = ["| primitive | mean | σ | × function call | × syscall | "
+             "measured by |", "|---|---:|---:|---:|---:|---|"]
+    for f in figures:
+        lines.append(
+            f"| {f.label} | {fmt_time(f.mean)} | {fmt_time(f.stddev)} | "
+            f"{fmt_ratio(f.ratio_to('baseline/function_call'))} | "
+            f"{fmt_ratio(f.ratio_to('baseline/syscall_getppid'))} | "
+            f"`{f.run.label()}` |")
+    return lines
+
+
+def dipc_vs_ipc_table(figures):
+    dipc = [f for f in figures if f.label.startswith("dIPC")]
+    ipc = [f for f in figures if f.name.startswith("ipc/")]
+    if not dipc or not ipc:
+        return []
+    lines = ["| Linux IPC ÷ dIPC | " + " | ".join(d.label for d in dipc) + " |",
+             "|---|" + "---:|" * len(dipc)]
+    for i in ipc:
+        lines.append(f"| {i.label} | " + " | ".join(
+            fmt_ratio(i.mean / d.mean) for d in dipc) + " |")
+    return lines
+
+
+def recovery_section(figures):
+    if not figures:
+        return []
+    by_key = {f.name.split("/", 1)[1]: f for f in figures}
+    lines = ["| recovery stub | mean | σ | × function call | × no recovery |",
+             "|---|---:|---:|---:|---:|"]
+    none = by_key.get("none")
+    for f in figures:
+        vs_none = f.mean / none.mean if none else None
+        lines.append(f"| {f.label} | {fmt_time(f.mean)} | "
+                     f"{fmt_time(f.stddev)} | "
+                     f"{fmt_ratio(f.ratio_to('baseline/function_call'))} | "
+                     f"{fmt_ratio(vs_none)} |")
+    setjmp, try_ = by_key.get("setjmp"), by_key.get("try")
+    if setjmp and try_:
+        speedup = setjmp.mean / try_.mean
+        lines += ["", f"**Normal path: try-style is {speedup:.2f}× "
+                  f"{'faster' if speedup > 1 else 'as fast as or slower than'}"
+                  f" setjmp-style** (paper §5.3.1: ~2.5×)."]
+        if none:
+            lines.append(
+                f"Over the unprotected call, setjmp-style adds "
+                f"{fmt_time(setjmp.mean - none.mean)} and try-style "
+                f"{fmt_time(try_.mean - none.mean)} per call.")
+        if speedup <= 1:
+            lines.append("try-style is **not** faster than setjmp-style in "
+                         "this run: see docs/benchmarks.md, \"Recovery "
+                         "stubs\", for why.")
+    return lines
+
+
+def sweep_table(runs, series):
+    base_runs = find_runs(runs, "sweep/function_call/bytes:1")
+    if not base_runs or not series:
+        return []
+    base = base_runs[0]
+    sizes = sizes_of(base, "sweep/function_call")
+    lines = ["| argument | function call | " +
+             " | ".join(label for label, _, _ in series) + " |",
+             "|---:|---:|" + "---:|" * len(series)]
+    for size in sizes:
+        cells = [fmt_time(base.mean(f"sweep/function_call/bytes:{size}"))]
+        for _, run, prefix in series:
+            cells.append(fmt_time(run.mean(f"{prefix}/bytes:{size}")))
+        lines.append(f"| {fmt_size(size)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def plot_calls(figures, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = list(reversed(figures))
+    fig, ax = plt.subplots(figsize=(8, 0.42 * len(shown) + 1.2))
+    colors = ["tab:gray" if f.name.startswith("baseline/") else
+              "tab:green" if f.name.startswith("dipc/") else "tab:blue"
+              for f in shown]
+    ax.barh([f.label for f in shown], [f.mean for f in shown],
+            xerr=[f.stddev or 0 for f in shown], color=colors)
+    for i, f in enumerate(shown):
+        ax.text(f.mean * 1.08, i, fmt_time(f.mean), va="center", fontsize=8)
+    ax.set_xscale("log")
+    ax.set_xlabel("time per synchronous call (ns, log scale)")
+    ax.set_title("Synchronous calls, one-byte argument (cf. paper Fig. 5)")
+    ax.set_xlim(right=max(f.mean for f in shown) * 8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_sweep(runs, series, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    base = find_runs(runs, "sweep/function_call/bytes:1")[0]
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for label, run, prefix in series:
+        xs, ys, lo, hi = [], [], [], []
+        for size in sizes_of(run, prefix):
+            t = run.mean(f"{prefix}/bytes:{size}")
+            # The baseline from the same program as the primitive.
+            b = run.mean(f"sweep/function_call/bytes:{size}")
+            if b is None:
+                b = base.mean(f"sweep/function_call/bytes:{size}")
+            if t is None or b is None:
+                continue
+            added = max(t - b, 1e-1)  # log axis: clamp at 0.1 ns
+            sd = run.stddev(f"{prefix}/bytes:{size}") or 0.0
+            xs.append(size)
+            ys.append(added)
+            lo.append(max(added - sd, 1e-1))
+            hi.append(added + sd)
+        if not xs:
+            continue
+        style = "--" if "≠CPU" in label else "-"
+        line, = ax.plot(xs, ys, style, marker="o", markersize=3, label=label)
+        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.2)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks([s for s in sizes_of(base, "sweep/function_call")])
+    ax.set_xticklabels([fmt_size(s) for s in
+                        sizes_of(base, "sweep/function_call")], rotation=45)
+    ax.set_xlabel("argument size (caller writes, callee reads)")
+    ax.set_ylabel("time added to a function call (ns, log scale)")
+    ax.set_title("Argument size sweep (cf. paper Fig. 6); shaded: σ")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def machine_lines(runs):
+    ctx = runs[0].context
+    lines = [
+        f"- date: {ctx.get('date', '?')}",
+        f"- host: `{ctx.get('host_name', '?')}`, "
+        f"{ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz"
+        f", Linux {platform.release()}",
+        f"- load average at start: "
+        f"{', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}",
+        f"- CPU frequency scaling: "
+        f"{'enabled' if ctx.get('cpu_scaling_enabled') else 'disabled'}",
+    ]
+    if ctx.get("library_build_type") == "debug":
+        lines.append("- Google Benchmark reports its library as built without "
+                     "NDEBUG (Debian's libbenchmark-dev); it only affects the "
+                     "harness, which is outside the timed loop.")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--machine", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--note", default="")
+    parser.add_argument("--command", default="bash scripts/bench.sh")
+    parser.add_argument("--missing", action="append", default=[])
+    parser.add_argument("json", nargs="+")
+    args = parser.parse_args()
+
+    runs = [Run(p) for p in args.json]
+    errors = [e for r in runs for e in r.errors]
+    calls = call_figures(runs)
+    recovery = recovery_figures(runs)
+    series = sweep_series(runs)
+
+    os.makedirs(args.out, exist_ok=True)
+    fig5 = f"{args.machine}-fig5.png"
+    fig6 = f"{args.machine}-fig6.png"
+    plot_calls(calls, os.path.join(args.out, fig5))
+    if series:
+        plot_sweep(runs, series, os.path.join(args.out, fig6))
+
+    md = [f"# Benchmarks on {args.machine}", "",
+          f"Generated by `bench/report.py` from one run of `{args.command}`"
+          " (Google Benchmark, real time, mean and σ over repetitions). "
+          "Ratios to the function call and to the syscall divide numbers "
+          "measured by the same program in this run.", ""]
+    if args.note:
+        md += [f"**Note:** {args.note}", ""]
+    md += machine_lines(runs) + [""]
+    md += ["## Synchronous call, one-byte argument (Figure 5)", "",
+           f"![Figure 5]({fig5})", ""] + call_table(calls) + [""]
+    vs = dipc_vs_ipc_table(calls)
+    if vs:
+        md += ["### dIPC against Linux IPC (how many times faster)", ""]
+        md += vs + [""]
+    md += ["## Recovery stubs (paper §5.3.1)", ""]
+    md += recovery_section(recovery) or ["Not measured in this run."]
+    md += ["", "## Argument size sweep (Figure 6)", ""]
+    if series:
+        md += [f"![Figure 6]({fig6})", "",
+               "Time per call; the plot shows the time each primitive adds "
+               "to the function call that passes the same argument "
+               "(caller writes it, callee reads it). dIPC passes a "
+               "reference; pipe and RPC copy through the kernel; the "
+               "semaphore caller writes into a shared buffer.", ""]
+        md += sweep_table(runs, series)
+    else:
+        md += ["Not measured in this run."]
+    if args.missing:
+        md += ["", "## Not measured", ""]
+        md += [f"- {m}" for m in args.missing]
+    if errors:
+        md += ["", "## Errors", ""] + [f"- {e}" for e in errors]
+    md += ["", "Programs in this run: " +
+           ", ".join(f"`{r.label()}`" for r in runs) + "."]
+
+    with open(os.path.join(args.out, f"{args.machine}.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(f"report: wrote {os.path.join(args.out, args.machine + '.md')}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every built benchmark program once, each writing its JSON into OUTDIR;
+# used by scripts/bench.sh (full suite) and scripts/bench-smoke.sh (CI).
+#
+#   bench/run-programs.sh BUILD_DIR OUTDIR [Google Benchmark flags...]
+#
+# Writes OUTDIR/<program>[-<backend>].json and OUTDIR/not-measured.txt (one
+# line per group of figures that was not measured, and why). Exits nonzero
+# when a program fails or any benchmark reports an error.
+set -euo pipefail
+build=$1
+out=$2
+shift 2
+mkdir -p "$out"
+: >"$out/not-measured.txt"
+status=0
+
+# run NAME ENV=VALUE|- PROGRAM: one program, one process, one JSON.
+run() {
+  local name=$1 program=$3
+  local env=()
+  [[ $2 == - ]] || env=("$2")
+  echo "bench: $name" >&2
+  if ! env "${env[@]}" "$build/bin/$program" "${flags[@]}" \
+      --benchmark_out="$out/$name.json" --benchmark_out_format=json; then
+    echo "bench: $name FAILED" >&2
+    status=1
+  fi
+}
+
+flags=("$@")
+# Programs that CMake could not build say why in not-built.txt.
+[[ -f "$build/bench/not-built.txt" ]] &&
+  cat "$build/bench/not-built.txt" >>"$out/not-measured.txt"
+
+run ipc - dipc-bench-ipc
+if [[ -x "$build/bin/dipc-bench-domains" ]]; then
+  for backend in mpk none; do
+    run "domains-$backend" "DIPC_BACKEND=$backend" dipc-bench-domains
+  done
+fi
+if [[ -x "$build/bin/dipc-bench-recovery" ]]; then
+  run recovery - dipc-bench-recovery
+fi
+exit "$status"
