@@ -1,6 +1,13 @@
 // Plugin.cpp - registration of the dIPC passes with the new pass manager.
 //
-//   opt -load-pass-plugin=DipcPass.so -passes=... in.ll
+//   opt -load-pass-plugin=DipcPass.so -passes=dipc,dipc-frame in.ll
+//
+// Under clang (-fpass-plugin) `dipc` runs at the pipeline start, before any
+// inlining, and `dipc-frame` last before code generation; both extension
+// points are invoked by the -O0 pipeline too.
+#include "DipcFramePass.h"
+#include "DipcPass.h"
+#include "RecoveryOption.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
@@ -9,12 +16,39 @@ using namespace llvm;
 
 // Set by `dipc-clang -fdipc-recovery=`; the driver also loads this plugin
 // with -fplugin so the option exists when clang parses -mllvm.
-static cl::opt<std::string>
-    RecoveryStyle("dipc-recovery", cl::init("setjmp"),
-                  cl::desc("Callee-crash recovery in caller stubs: setjmp "
-                           "or try"));
+static cl::opt<dipc::Recovery> RecoveryStyle(
+    "dipc-recovery", cl::init(dipc::Recovery::SetJmp),
+    cl::desc("Callee-crash recovery in caller stubs"),
+    cl::values(clEnumValN(dipc::Recovery::SetJmp, "setjmp",
+                          "save state before each call, resume on a fault"),
+               clEnumValN(dipc::Recovery::Try, "try",
+                          "invoke the call; a landing pad handles a fault")));
+
+dipc::Recovery dipc::recoveryStyle() { return RecoveryStyle; }
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "DipcPass", LLVM_VERSION_STRING,
-          [](PassBuilder &) {}};
+          [](PassBuilder &PB) {
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name == "dipc") {
+                    MPM.addPass(dipc::DipcPass());
+                    return true;
+                  }
+                  if (Name == "dipc-frame") {
+                    MPM.addPass(dipc::DipcFramePass());
+                    return true;
+                  }
+                  return false;
+                });
+            PB.registerPipelineStartEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(dipc::DipcPass());
+                });
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(dipc::DipcFramePass());
+                });
+          }};
 }

@@ -1,0 +1,71 @@
+// CalleeStubs.cpp - the callee side of a cross-domain call (docs/abi.md §3).
+//
+// The stub of entry E is an ordinary SysV function with E's signature that
+// calls E; with reg_confidentiality in E's policy it zeroes every
+// caller-saved register that does not hold a result (and the flags) just
+// before returning, so nothing of the callee leaks to the caller. Callee-saved
+// registers hold the caller's own values again by then.
+#include "CalleeStubs.h"
+#include "Diagnostics.h"
+#include "StubAsm.h"
+#include "dipc.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace dipc {
+
+static Function *createStub(Module &M, Function &Entry, const CallShape &Shape,
+                            dipc_policy_t Policy) {
+  auto *Stub = Function::Create(Entry.getFunctionType(),
+                                GlobalValue::InternalLinkage,
+                                "__dipc_callee." + Entry.getName(), M);
+  Stub->copyAttributesFrom(&Entry);
+  Stub->setLinkage(GlobalValue::InternalLinkage);
+  Stub->setVisibility(GlobalValue::DefaultVisibility);
+  Stub->setComdat(nullptr);
+  Stub->setDSOLocal(true);
+  // Reached only through proxies: never inline it or drop it.
+  Stub->removeFnAttr(Attribute::AlwaysInline);
+  Stub->addFnAttr(Attribute::NoInline);
+
+  auto *BB = BasicBlock::Create(M.getContext(), "", Stub);
+  IRBuilder<> B(BB);
+  SmallVector<Value *, 8> Args(llvm::make_pointer_range(Stub->args()));
+  CallInst *Call = B.CreateCall(Entry.getFunctionType(), &Entry, Args);
+  Call->setAttributes(Entry.getAttributes());
+  Value *Result = Call->getType()->isVoidTy() ? nullptr : Call;
+  if (Policy & reg_confidentiality)
+    Result = scrubBeforeReturn(B, Result, Shape, hasAVX(Entry),
+                               Entry.getName());
+  B.CreateRet(Result);
+  return Stub;
+}
+
+bool buildCalleeStubs(Module &M, DomainModel &Model,
+                      std::vector<EntryStub> &Stubs) {
+  SmallVector<Function *, 8> Defined;
+  for (Function &F : M)
+    if (Model.isEntry(&F) && !F.isDeclaration())
+      Defined.push_back(&F);
+  for (Function *Entry : Defined) {
+    std::string Why;
+    std::optional<CallShape> Shape =
+        describeCall(Entry->getFunctionType(), Entry->getAttributes(), Why);
+    if (!Shape) {
+      reportError(*Entry, "entry point '" + Entry->getName() +
+                              "' cannot be called across domains: " + Why);
+      return false;
+    }
+    Function *Stub = createStub(M, *Entry, *Shape, Model.isoCallee(Entry));
+    if (auto It = Model.Domain.find(Entry); It != Model.Domain.end()) {
+      std::string Domain = It->second; // the insertion below may rehash
+      Model.Domain[Stub] = Domain;
+    }
+    Stubs.push_back({Entry, Stub, *Shape});
+  }
+  return true;
+}
+
+} // namespace dipc

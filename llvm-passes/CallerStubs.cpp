@@ -1,0 +1,376 @@
+// CallerStubs.cpp - the caller side of a cross-domain call (docs/abi.md §§3-4).
+//
+// At a call from domain A to entry E of domain B, the stub is emitted inline:
+//   dipc_errno = 0; [recovery setup]; r = asm "call *%r11"(args, *slot)
+// so the register allocator sees the real liveness around the call. Calls the
+// inline form cannot serve (invokes, musttail, functions that keep a frame
+// pointer) call the import's thunk instead: a small function holding the same
+// stub, which is also what a foreign entry's address becomes.
+#include "CallerStubs.h"
+#include "Diagnostics.h"
+#include "StubAsm.h"
+#include "dipc.h"
+#include "dipc/metadata.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
+#include <map>
+
+using namespace llvm;
+
+namespace dipc {
+
+bool needsFramePointer(const Function &F) {
+  if (F.hasFnAttribute(Attribute::StackAlignment) ||
+      F.hasFnAttribute("stackrealign"))
+    return true;
+  for (const Instruction &I : instructions(F)) {
+    if (const auto *AI = dyn_cast<AllocaInst>(&I);
+        AI && (!AI->isStaticAlloca() || AI->getAlign() > Align(16)))
+      return true;
+    if (const auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && (II->getIntrinsicID() == Intrinsic::frameaddress ||
+               II->getIntrinsicID() == Intrinsic::localescape))
+      return true;
+  }
+  return false;
+}
+
+void prepareStubCarrier(Function &F) {
+  F.addFnAttr("frame-pointer", "none");
+  F.addFnAttr(Attribute::NoRedZone);
+}
+
+namespace {
+
+class CallerStubBuilder {
+public:
+  CallerStubBuilder(Module &M, DomainModel &Model, Recovery Style,
+                    std::vector<Import> &Imports)
+      : M(M), Ctx(M.getContext()), Model(Model), Style(Style),
+        Imports(Imports) {}
+
+  bool run();
+
+private:
+  Import *importFor(Function &Entry, StringRef Domain, dipc_policy_t Policy,
+                    const Function &User, const DebugLoc &Loc);
+  void emitInlineStub(CallInst *CI, Import &Imp);
+  Function *thunkFor(Import &Imp);
+  bool lowerCall(CallBase *CB, Function &Entry);
+  bool lowerAddressUses(Function &Entry);
+
+  Module &M;
+  LLVMContext &Ctx;
+  DomainModel &Model;
+  Recovery Style;
+  std::vector<Import> &Imports;
+  // Position in Imports: pointers into it last only until the next import.
+  std::map<std::tuple<std::string, dipc_policy_t, Function *>, size_t> Index;
+};
+
+} // namespace
+
+static std::string hexPolicy(dipc_policy_t P) {
+  std::string S;
+  raw_string_ostream(S) << format_hex_no_prefix(P, 2);
+  return S;
+}
+
+Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
+                                     dipc_policy_t Policy, const Function &User,
+                                     const DebugLoc &Loc) {
+  auto Key = std::make_tuple(Domain.str(), Policy, &Entry);
+  if (auto It = Index.find(Key); It != Index.end())
+    return &Imports[It->second];
+  std::string Why;
+  std::optional<CallShape> Shape = describeCall(
+      Entry.getFunctionType(), Entry.getAttributes(), Why);
+  if (!Shape) {
+    reportError(User, "cannot call entry point '" + Entry.getName() +
+                          "' of domain '" + Model.domainOf(&Entry) +
+                          "' across domains: " + Why,
+                Loc);
+    return nullptr;
+  }
+  // One slot per object for each (domain, policy, entry): a comdat merges
+  // the copies of several translation units.
+  std::string Name = ("__dipc_slot." + Domain + "." + hexPolicy(Policy) + "." +
+                      Entry.getName())
+                         .str();
+  auto *Unresolved = cast<Function>(
+      M.getOrInsertFunction("__dipc_unresolved_import", Type::getVoidTy(Ctx))
+          .getCallee());
+  auto *Slot = new GlobalVariable(M, PointerType::get(Ctx, 0), false,
+                                  GlobalValue::LinkOnceODRLinkage, Unresolved,
+                                  Name);
+  Slot->setVisibility(GlobalValue::HiddenVisibility);
+  Slot->setComdat(M.getOrInsertComdat(Name));
+  Slot->setSection(DIPC_SLOTS_SECTION);
+  Slot->setAlignment(Align(8));
+  Imports.push_back({&Entry, Domain.str(), Policy, Slot, *Shape});
+  Index[Key] = Imports.size() - 1;
+  return &Imports.back();
+}
+
+// Splits the block before `CI`; returns the new block that starts at `CI`.
+static BasicBlock *splitBefore(CallInst *CI) {
+  return CI->getParent()->splitBasicBlock(CI, "dipc.join");
+}
+
+void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
+  Function &Caller = *CI->getFunction();
+  prepareStubCarrier(Caller);
+  Type *I32 = Type::getInt32Ty(Ctx);
+  FunctionCallee ErrnoLocation =
+      M.getOrInsertFunction("__dipc_errno_location", PointerType::get(Ctx, 0));
+  SmallVector<Value *, 8> Args(CI->args());
+  Type *RetTy = CI->getType();
+
+  BasicBlock *Head = CI->getParent();
+  BasicBlock *Join = splitBefore(CI);
+  Head->getTerminator()->eraseFromParent();
+  IRBuilder<> B(Head);
+  B.SetCurrentDebugLocation(CI->getDebugLoc());
+  B.CreateStore(ConstantInt::get(I32, 0), B.CreateCall(ErrnoLocation));
+
+  BasicBlock *Fault = BasicBlock::Create(Ctx, "dipc.fault", &Caller, Join);
+  BasicBlock *CallBB = Head;
+  if (Style == Recovery::SetJmp) {
+    // __builtin_setjmp's buffer: [0] frame pointer (none here: 0), [1] resume
+    // label (written by the intrinsic), [2] stack pointer.
+    IRBuilder<> Entry(&Caller.getEntryBlock(),
+                      Caller.getEntryBlock().getFirstInsertionPt());
+    Type *PtrTy = PointerType::get(Ctx, 0);
+    AllocaInst *Buf = Entry.CreateAlloca(ArrayType::get(PtrTy, 5), nullptr,
+                                         "dipc.jmpbuf");
+    Buf->setAlignment(Align(16));
+    B.CreateStore(ConstantPointerNull::get(PointerType::get(Ctx, 0)), Buf);
+    Value *SP = B.CreateStackSave();
+    B.CreateStore(SP, B.CreateConstInBoundsGEP1_32(PtrTy, Buf, 2));
+    Value *Jumped = B.CreateIntrinsic(Intrinsic::eh_sjlj_setjmp, {}, {Buf});
+    CallBB = BasicBlock::Create(Ctx, "dipc.call", &Caller, Fault);
+    B.CreateCondBr(B.CreateICmpNE(Jumped, ConstantInt::get(I32, 0)), Fault,
+                   CallBB);
+    B.SetInsertPoint(CallBB);
+    FunctionCallee Arm = M.getOrInsertFunction(
+        "__dipc_setjmp_arm", Type::getVoidTy(Ctx), PtrTy);
+    B.CreateCall(Arm, {Buf});
+  }
+
+  Value *Proxy = B.CreateLoad(PointerType::get(Ctx, 0), Imp.Slot, "dipc.proxy");
+  ProxyCall PC = buildProxyCall(B, Imp.Shape, Imp.Entry->getFunctionType(),
+                                Imp.Entry->getAttributes(), Args, Proxy,
+                                Imp.CallerPolicy, Style == Recovery::Try,
+                                hasAVX(Caller), Imp.Entry->getName());
+  Value *Raw;
+  if (Style == Recovery::Try) {
+    // asm unwind: the runtime raises the fault from the call's return point
+    // and the cleanup pad below turns it into DIPC_EFAULT.
+    Raw = B.CreateInvoke(PC.Asm, Join, Fault, PC.Operands);
+    if (!Caller.hasPersonalityFn())
+      Caller.setPersonalityFn(cast<Constant>(
+          M.getOrInsertFunction("__gcc_personality_v0",
+                                FunctionType::get(I32, true))
+              .getCallee()));
+    if (!Caller.hasUWTable())
+      Caller.setUWTableKind(UWTableKind::Default);
+  } else {
+    Raw = B.CreateCall(PC.Asm, PC.Operands);
+    B.CreateBr(Join);
+  }
+  BasicBlock *Normal = B.GetInsertBlock();
+  Value *Result = nullptr;
+  if (!RetTy->isVoidTy()) {
+    // The results are unpacked in Join (an invoke's value is only usable
+    // in its normal destination).
+    IRBuilder<> JB(Join, Join->getFirstInsertionPt());
+    PHINode *Phi = JB.CreatePHI(Raw->getType(), 2, "dipc.raw");
+    Phi->addIncoming(Raw, Normal);
+    Phi->addIncoming(Constant::getNullValue(Raw->getType()), Fault);
+    Result = unpackResults(JB, Phi, Imp.Shape, RetTy);
+  }
+
+  B.SetInsertPoint(Fault);
+  if (Style == Recovery::Try) {
+    auto *LP = B.CreateLandingPad(
+        StructType::get(PointerType::get(Ctx, 0), I32), 1, "dipc.lpad");
+    LP->setCleanup(true);
+    FunctionCallee Landed =
+        M.getOrInsertFunction("__dipc_fault_landed", Type::getVoidTy(Ctx),
+                              PointerType::get(Ctx, 0));
+    B.CreateCall(Landed, {B.CreateExtractValue(LP, 0)});
+  } else {
+    B.CreateStore(ConstantInt::get(I32, DIPC_EFAULT),
+                  B.CreateCall(ErrnoLocation));
+  }
+  B.CreateBr(Join);
+
+  if (Result)
+    CI->replaceAllUsesWith(Result);
+  CI->eraseFromParent();
+}
+
+Function *CallerStubBuilder::thunkFor(Import &Imp) {
+  if (Imp.Thunk)
+    return Imp.Thunk;
+  Function &Entry = *Imp.Entry;
+  auto *Thunk = Function::Create(
+      Entry.getFunctionType(), GlobalValue::InternalLinkage,
+      "__dipc_thunk." + Imp.CallerDomain + "." + hexPolicy(Imp.CallerPolicy) +
+          "." + Entry.getName(),
+      M);
+  Thunk->setAttributes(Entry.getAttributes());
+  Thunk->removeFnAttr(Attribute::NoReturn);
+  Thunk->setUWTableKind(UWTableKind::Default);
+  // Same target as the code around it.
+  for (const Function &F : M)
+    if (!F.isDeclaration() && F.hasFnAttribute("target-features")) {
+      for (StringRef Kind : {"target-cpu", "target-features", "tune-cpu"})
+        if (F.hasFnAttribute(Kind))
+          Thunk->addFnAttr(F.getFnAttribute(Kind));
+      break;
+    }
+  auto *BB = BasicBlock::Create(Ctx, "", Thunk);
+  SmallVector<Value *, 8> Args(llvm::make_pointer_range(Thunk->args()));
+  CallInst *Call = CallInst::Create(Entry.getFunctionType(), &Entry, Args, "",
+                                    BB);
+  Call->setAttributes(Entry.getAttributes());
+  ReturnInst::Create(Ctx, Call->getType()->isVoidTy() ? nullptr : Call, BB);
+  if (Imp.CallerDomain != DIPC_DEFAULT_DOMAIN)
+    Model.Domain[Thunk] = Imp.CallerDomain;
+  Imp.Thunk = Thunk;
+  emitInlineStub(Call, Imp);
+  return Thunk;
+}
+
+bool CallerStubBuilder::lowerCall(CallBase *CB, Function &Entry) {
+  Function &Caller = *CB->getFunction();
+  if (CB->getFunctionType() != Entry.getFunctionType()) {
+    std::string Want, Got;
+    raw_string_ostream(Want) << *Entry.getFunctionType();
+    raw_string_ostream(Got) << *CB->getFunctionType();
+    reportError(Caller,
+                "call to entry point '" + Entry.getName() + "' of domain '" +
+                    Model.domainOf(&Entry) + "' through prototype '" + Got +
+                    "', but it is declared '" + Want + "'",
+                CB->getDebugLoc());
+    return false;
+  }
+  Import *Imp =
+      importFor(Entry, Model.domainOf(&Caller),
+                Model.isoCaller(&Caller) | Model.isoCaller(&Entry), Caller,
+                CB->getDebugLoc());
+  if (!Imp)
+    return false;
+  auto *CI = dyn_cast<CallInst>(CB);
+  if (!CI || CI->isMustTailCall() || needsFramePointer(Caller))
+    CB->setCalledOperand(thunkFor(*Imp));
+  else
+    emitInlineStub(CI, *Imp);
+  return true;
+}
+
+// The domain and policy under which a non-call use of an entry's address is
+// made: the using function's, or the global's whose initializer holds it.
+static const GlobalValue *userOf(const Use &U) {
+  const User *Usr = U.getUser();
+  while (Usr) {
+    if (const auto *I = dyn_cast<Instruction>(Usr))
+      return I->getFunction();
+    if (const auto *GV = dyn_cast<GlobalValue>(Usr))
+      return GV;
+    // A constant expression: judge by its (first) user.
+    Usr = Usr->use_empty() ? nullptr : *Usr->user_begin();
+  }
+  return nullptr;
+}
+
+bool CallerStubBuilder::lowerAddressUses(Function &Entry) {
+  StringRef EntryDomain = Model.domainOf(&Entry);
+  SmallVector<std::pair<Use *, const GlobalValue *>, 4> Foreign;
+  for (Use &U : Entry.uses()) {
+    const GlobalValue *Owner = userOf(U);
+    if (!Owner || Owner->getName().starts_with("llvm."))
+      continue;
+    if (Model.domainOf(Owner) != EntryDomain)
+      Foreign.push_back({&U, Owner});
+  }
+  for (auto [U, Owner] : Foreign) {
+    const auto *UserFn = dyn_cast<Function>(Owner);
+    dipc_policy_t Policy =
+        Model.isoCaller(&Entry) | (UserFn ? Model.isoCaller(UserFn) : 0);
+    const Function &Blame = UserFn ? *UserFn : Entry;
+    Import *Imp =
+        importFor(Entry, Model.domainOf(Owner), Policy, Blame, DebugLoc());
+    if (!Imp)
+      return false;
+    Function *Thunk = thunkFor(*Imp);
+    if (auto *C = dyn_cast<Constant>(U->getUser());
+        C && !isa<GlobalValue>(C))
+      C->handleOperandChange(&Entry, Thunk);
+    else
+      U->set(Thunk);
+  }
+  return true;
+}
+
+bool CallerStubBuilder::run() {
+  SmallVector<Function *, 8> Entries;
+  for (Function &F : M)
+    if (Model.isEntry(&F))
+      Entries.push_back(&F);
+  for (Function *Entry : Entries) {
+    StringRef EntryDomain = Model.domainOf(Entry);
+    SmallVector<CallBase *, 8> Calls;
+    for (User *U : Entry->users())
+      if (auto *CB = dyn_cast<CallBase>(U);
+          CB && CB->getCalledOperand() == Entry &&
+          Model.domainOf(CB->getFunction()) != EntryDomain)
+        Calls.push_back(CB);
+    for (CallBase *CB : Calls)
+      if (!lowerCall(CB, *Entry))
+        return false;
+    if (!lowerAddressUses(*Entry))
+      return false;
+  }
+  return true;
+}
+
+// Calls into another domain must go through an entry: direct calls to
+// anything else of a named domain are errors (unannotated functions are the
+// default domain's shared code, callable from every domain).
+static bool checkNonEntryCalls(Module &M, const DomainModel &Model) {
+  for (Function &Caller : M) {
+    for (Instruction &I : instructions(Caller)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+      if (!Callee || Model.isEntry(Callee) || !Model.Domain.count(Callee) ||
+          Model.domainOf(Callee) == Model.domainOf(&Caller))
+        continue;
+      reportError(Caller,
+                  "call to '" + Callee->getName() + "' of domain '" +
+                      Model.domainOf(Callee) + "' from domain '" +
+                      Model.domainOf(&Caller) +
+                      "': only entry points (__entry) can be called across "
+                      "domains",
+                  CB->getDebugLoc());
+      return false;
+    }
+  }
+  return true;
+}
+
+bool lowerCrossDomainUses(Module &M, DomainModel &Model, Recovery Style,
+                          std::vector<Import> &Imports) {
+  if (!checkNonEntryCalls(M, Model))
+    return false;
+  return CallerStubBuilder(M, Model, Style, Imports).run();
+}
+
+} // namespace dipc

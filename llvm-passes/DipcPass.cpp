@@ -1,0 +1,44 @@
+// DipcPass.cpp - lowers the dIPC annotations of a module: domain model,
+// callee stubs, caller stubs and thunks, domain sections, ELF records.
+//
+//   opt -load-pass-plugin=DipcPass.so -passes=dipc [-dipc-recovery=try] in.ll
+//
+// Runs at the start of the pipeline (also at -O0), so the optimiser and the
+// register allocator see the stubs' inline asm in place. The annotations it
+// reads are removed, so running it twice changes nothing the second time.
+#include "DipcPass.h"
+#include "CallerStubs.h"
+#include "CalleeStubs.h"
+#include "DomainLayout.h"
+#include "DomainModel.h"
+#include "MetadataRecords.h"
+#include "RecoveryOption.h"
+
+using namespace llvm;
+
+namespace dipc {
+
+static bool lowerModule(Module &M, DomainModel &Model) {
+  std::vector<EntryStub> Entries;
+  if (!buildCalleeStubs(M, Model, Entries))
+    return false;
+  std::vector<Import> Imports;
+  if (!lowerCrossDomainUses(M, Model, recoveryStyle(), Imports))
+    return false;
+  adoptPrivateGlobals(M, Model);
+  DomainSections Sections = layOutDomains(M, Model);
+  emitMetadataRecords(M, Model, Sections, Entries, Imports);
+  return true;
+}
+
+PreservedAnalyses DipcPass::run(Module &M, ModuleAnalysisManager &) {
+  std::optional<DomainModel> Model = readDomainModel(M);
+  if (!Model)
+    return PreservedAnalyses::none(); // annotations were consumed
+  if (Model->empty() && Model->Grants.empty())
+    return PreservedAnalyses::all();
+  lowerModule(M, *Model);
+  return PreservedAnalyses::none();
+}
+
+} // namespace dipc

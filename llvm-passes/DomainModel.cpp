@@ -1,0 +1,159 @@
+// DomainModel.cpp - reads the annotate strings of include/dipc/annotations.h
+// from @llvm.global.annotations into a DomainModel, and consumes them.
+#include "DomainModel.h"
+// annotations.h uses llvm::all_of without including its header.
+#include "llvm/ADT/STLExtras.h"
+#include "dipc/annotations.h"
+#include "dipc/metadata.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace dipc {
+
+StringRef DomainModel::domainOf(const GlobalValue *GV) const {
+  auto It = Domain.find(GV);
+  return It == Domain.end() ? StringRef(DIPC_DEFAULT_DOMAIN)
+                            : StringRef(It->second);
+}
+
+static std::optional<dipc_policy_t> parsePolicy(StringRef List) {
+  dipc_policy_t Mask = 0;
+  SmallVector<StringRef, 6> Names;
+  List.split(Names, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef Name : Names) {
+    const auto *It = llvm::find(IsoPropertyNames, Name.trim());
+    if (It == std::end(IsoPropertyNames))
+      return std::nullopt;
+    Mask |= 1u << (It - std::begin(IsoPropertyNames));
+  }
+  return Mask;
+}
+
+static unsigned parsePerm(StringRef Name) {
+  const auto *It = llvm::find(PermNames, Name);
+  return It == std::end(PermNames) ? 0 : It - std::begin(PermNames) + 1;
+}
+
+namespace {
+// One dIPC annotation: the annotated item and the text.
+struct Fact {
+  GlobalValue *Item;
+  StringRef Text;
+};
+} // namespace
+
+// Splits @llvm.global.annotations into dIPC facts and the other entries,
+// which stay (other tools use them too).
+static std::vector<Fact> takeFacts(Module &M) {
+  std::vector<Fact> Facts;
+  GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
+  if (!Annotations || !Annotations->hasInitializer())
+    return Facts;
+  auto *Array = dyn_cast<ConstantArray>(Annotations->getInitializer());
+  if (!Array)
+    return Facts;
+  std::vector<Constant *> Kept;
+  for (Use &Op : Array->operands()) {
+    auto *Entry = cast<ConstantStruct>(Op.get());
+    auto *Item =
+        dyn_cast<GlobalValue>(Entry->getOperand(0)->stripPointerCasts());
+    auto *TextVar =
+        dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
+    auto *TextData = TextVar && TextVar->hasInitializer()
+                         ? dyn_cast<ConstantDataArray>(TextVar->getInitializer())
+                         : nullptr;
+    StringRef Text = TextData && TextData->isCString()
+                         ? TextData->getAsCString()
+                         : StringRef();
+    if (Item && Text.starts_with("dipc."))
+      Facts.push_back({Item, Text});
+    else
+      Kept.push_back(Entry);
+  }
+  if (Facts.empty())
+    return Facts;
+  if (Kept.empty()) {
+    Annotations->eraseFromParent();
+  } else {
+    auto *Ty = ArrayType::get(Array->getType()->getElementType(), Kept.size());
+    auto *Smaller = new GlobalVariable(
+        M, Ty, Annotations->isConstant(), Annotations->getLinkage(),
+        ConstantArray::get(Ty, Kept), "", Annotations);
+    Smaller->setSection(Annotations->getSection());
+    Smaller->takeName(Annotations);
+    Annotations->eraseFromParent();
+  }
+  return Facts;
+}
+
+static void reportBadFact(Module &M, const Fact &F, StringRef Why) {
+  M.getContext().emitError("dipc: annotation '" + F.Text + "' on '" +
+                           F.Item->getName() + "': " + Why);
+}
+
+std::optional<DomainModel> readDomainModel(Module &M) {
+  DomainModel Model;
+  bool Ok = true;
+  // A grant's receiving domain is the item's, known once every fact is read.
+  std::vector<std::pair<const GlobalValue *, Grant>> PendingGrants;
+  for (const Fact &F : takeFacts(M)) {
+    StringRef Rest = F.Text;
+    auto *Fn = dyn_cast<Function>(F.Item);
+    if (Rest.consume_front(DomPrefix)) {
+      if (!isValidDomainName(Rest)) {
+        reportBadFact(M, F, "domain names must be C identifiers");
+        Ok = false;
+        continue;
+      }
+      auto [It, New] = Model.Domain.try_emplace(F.Item, Rest.str());
+      if (!New && It->second != Rest) {
+        reportBadFact(M, F, "it is already in domain '" + It->second + "'");
+        Ok = false;
+      }
+    } else if (Rest == Entry) {
+      if (!Fn) {
+        reportBadFact(M, F, "only functions can be entry points");
+        Ok = false;
+        continue;
+      }
+      Model.Entries.insert(Fn);
+    } else if (Rest.consume_front(IsoCallerPrefix) ||
+               Rest.consume_front(IsoCalleePrefix)) {
+      std::optional<dipc_policy_t> Mask = parsePolicy(Rest);
+      if (!Fn || !Mask) {
+        reportBadFact(M, F, !Fn ? "policies apply to functions only"
+                                : "unknown isolation property");
+        Ok = false;
+        continue;
+      }
+      auto &Map = F.Text.starts_with(IsoCallerPrefix) ? Model.IsoCaller
+                                                      : Model.IsoCallee;
+      Map[Fn] |= *Mask;
+    } else if (Rest.consume_front(PermPrefix)) {
+      auto [To, Perm] = Rest.split(':');
+      unsigned PermValue = parsePerm(Perm);
+      if (!isValidDomainName(To) || !PermValue) {
+        reportBadFact(M, F, "expected dipc.perm:<domain>:call|read|write");
+        Ok = false;
+        continue;
+      }
+      PendingGrants.push_back({F.Item, {"", To.str(), PermValue}});
+    } else {
+      reportBadFact(M, F, "unknown dIPC annotation");
+      Ok = false;
+    }
+  }
+  if (!Ok)
+    return std::nullopt;
+  for (auto &[Item, G] : PendingGrants) {
+    G.From = Model.domainOf(Item).str();
+    Model.Grants.push_back(std::move(G));
+  }
+  return Model;
+}
+
+} // namespace dipc

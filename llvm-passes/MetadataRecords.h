@@ -1,0 +1,19 @@
+// MetadataRecords.h - emits the ELF records of include/dipc/metadata.h:
+// domains, entries, imports and grants.
+#ifndef DIPC_PASS_METADATARECORDS_H
+#define DIPC_PASS_METADATARECORDS_H
+
+#include "CallerStubs.h"
+#include "CalleeStubs.h"
+#include "DomainLayout.h"
+
+namespace dipc {
+
+void emitMetadataRecords(llvm::Module &M, const DomainModel &Model,
+                         const DomainSections &Sections,
+                         const std::vector<EntryStub> &Entries,
+                         const std::vector<Import> &Imports);
+
+} // namespace dipc
+
+#endif

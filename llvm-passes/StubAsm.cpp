@@ -1,0 +1,221 @@
+// StubAsm.cpp - builds the inline asm of caller and callee stubs.
+//
+// The caller's asm is `call *%r11` with the arguments pinned to their SysV
+// registers. Its clobber list is what gives register liveness: without
+// reg_integrity it clobbers what any call clobbers; with reg_integrity (or
+// reg_confidentiality, which zeroes them) it also clobbers rbx, rbp and
+// r12-r15, so the register allocator spills exactly the values live across
+// the call. Argument registers are clobbered too (the callee may change
+// them), which LLVM accepts for inputs. The asm is `alignstack` so the call
+// sees a 16-byte aligned stack and the function gets a frame instead of
+// keeping locals in the red zone that the pushed return address would hit.
+#include "StubAsm.h"
+#include "dipc.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InlineAsm.h"
+
+using namespace llvm;
+
+namespace dipc {
+
+static const char *const CallerSavedGPRs[] = {
+    "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"};
+static const char *const CalleeSavedGPRs[] = {"rbx", "rbp", "r12",
+                                              "r13", "r14", "r15"};
+static const char *const IntArgRegs[] = {"rdi", "rsi", "rdx",
+                                         "rcx", "r8",  "r9"};
+static constexpr unsigned NumXMM = 16;
+
+bool hasAVX(const Function &F) {
+  StringRef Features = F.getFnAttribute("target-features").getValueAsString();
+  SmallVector<StringRef, 32> List;
+  Features.split(List, ',');
+  return llvm::is_contained(List, "+avx");
+}
+
+// `xorl %e?x, %e?x` for a 64-bit register name (also clears the upper half).
+static std::string zeroGPR(StringRef Reg) {
+  std::string Sub = Reg.starts_with("r") && isdigit(Reg[1])
+                        ? (Reg + "d").str()
+                        : ("e" + Reg.drop_front()).str();
+  return "xorl %" + Sub + ", %" + Sub + "\n\t";
+}
+
+static std::string zeroXMM(unsigned N, bool HasAVX) {
+  std::string X = "%xmm" + std::to_string(N);
+  return HasAVX ? "vxorps " + X + ", " + X + ", " + X + "\n\t"
+                : "xorps " + X + ", " + X + "\n\t";
+}
+
+// '$' starts an operand reference in LLVM inline asm.
+static std::string asmEscape(StringRef S) {
+  std::string Out;
+  for (char C : S) {
+    if (C == '$')
+      Out += '$';
+    if (C != '\n')
+      Out += C;
+  }
+  return Out;
+}
+
+static Type *resultRegType(LLVMContext &Ctx, Type *Scalar, RegClass Class) {
+  if (Class == RegClass::Vec || Scalar->isPointerTy())
+    return Scalar;
+  return Type::getInt64Ty(Ctx);
+}
+
+static SmallVector<Type *, 2> resultScalars(Type *RetTy) {
+  SmallVector<Type *, 2> Scalars;
+  if (auto *STy = dyn_cast<StructType>(RetTy))
+    Scalars.append(STy->element_begin(), STy->element_end());
+  else if (!RetTy->isVoidTy())
+    Scalars.push_back(RetTy);
+  return Scalars;
+}
+
+ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
+                         FunctionType *EntryTy, AttributeList EntryAttrs,
+                         ArrayRef<Value *> Args, Value *Proxy,
+                         dipc_policy_t CallerPolicy, bool CanUnwind,
+                         bool HasAVX, StringRef EntryName) {
+  LLVMContext &Ctx = B.getContext();
+  ProxyCall Call;
+  std::vector<std::string> Constraints;
+  StringSet<> Written; // registers named as outputs: no clobber for them
+
+  SmallVector<Type *, 2> Scalars = resultScalars(EntryTy->getReturnType());
+  SmallVector<Type *, 2> OutTypes;
+  for (auto [Scalar, Slot] : zip(Scalars, Shape.Results)) {
+    OutTypes.push_back(resultRegType(Ctx, Scalar, Slot.Class));
+    Constraints.push_back(("={" + resultRegName(Slot) + "}").str());
+    Written.insert(resultRegName(Slot));
+  }
+  for (auto [I, Arg] : enumerate(Args)) {
+    RegSlot Slot = Shape.Args[I];
+    Value *V = Arg;
+    // The callee may rely on the SysV extension of narrow integers.
+    if (V->getType()->isIntegerTy() && V->getType()->getIntegerBitWidth() < 64)
+      V = EntryAttrs.hasParamAttr(I, Attribute::SExt)
+              ? B.CreateSExt(V, B.getInt64Ty())
+              : B.CreateZExt(V, B.getInt64Ty());
+    Call.Operands.push_back(V);
+    Constraints.push_back(("{" + argRegName(Slot) + "}").str());
+  }
+  unsigned ProxyOperand = OutTypes.size() + Args.size();
+  Call.Operands.push_back(Proxy);
+  Constraints.push_back("{r11}");
+
+  bool Confidential = CallerPolicy & reg_confidentiality;
+  bool SaveAll = Confidential || (CallerPolicy & reg_integrity);
+  std::string Text = (CallerStubTag + asmEscape(EntryName) + "\n\t").str();
+  if (Confidential) {
+    // Everything the callee could read except its arguments, rsp and the
+    // proxy address in r11 (public: the loader wrote it).
+    for (StringRef Reg : {"rax", "rbx", "rbp", "r10", "r12", "r13", "r14",
+                          "r15"})
+      Text += zeroGPR(Reg);
+    for (unsigned I = Shape.Signature.int_args; I < DIPC_MAX_INT_ARGS; ++I)
+      Text += zeroGPR(IntArgRegs[I]);
+    for (unsigned I = Shape.Signature.vec_args; I < NumXMM; ++I)
+      Text += zeroXMM(I, HasAVX);
+  }
+  Text += "call *$" + std::to_string(ProxyOperand);
+
+  for (const char *Reg : CallerSavedGPRs)
+    if (!Written.count(Reg))
+      Constraints.push_back(std::string("~{") + Reg + "}");
+  if (SaveAll)
+    for (const char *Reg : CalleeSavedGPRs)
+      Constraints.push_back(std::string("~{") + Reg + "}");
+  for (unsigned I = 0; I < NumXMM; ++I) {
+    std::string Reg = "xmm" + std::to_string(I);
+    if (!Written.count(Reg))
+      Constraints.push_back("~{" + Reg + "}");
+  }
+  for (const char *Other : {"~{memory}", "~{dirflag}", "~{fpsr}", "~{flags}"})
+    Constraints.push_back(Other);
+
+  Type *RetTy = OutTypes.empty()       ? Type::getVoidTy(Ctx)
+                : OutTypes.size() == 1 ? OutTypes[0]
+                                       : StructType::get(Ctx, OutTypes);
+  SmallVector<Type *, 8> InTypes;
+  for (Value *V : Call.Operands)
+    InTypes.push_back(V->getType());
+  Call.Asm = InlineAsm::get(FunctionType::get(RetTy, InTypes, false), Text,
+                            join(Constraints, ","), /*hasSideEffects=*/true,
+                            /*isAlignStack=*/true, InlineAsm::AD_ATT,
+                            CanUnwind);
+  return Call;
+}
+
+Value *unpackResults(IRBuilder<> &B, Value *AsmResult, const CallShape &Shape,
+                     Type *RetTy) {
+  if (RetTy->isVoidTy())
+    return nullptr;
+  SmallVector<Type *, 2> Scalars = resultScalars(RetTy);
+  auto Fit = [&](Value *V, Type *Scalar) -> Value * {
+    return V->getType() == Scalar ? V : B.CreateTrunc(V, Scalar);
+  };
+  if (!isa<StructType>(RetTy))
+    return Fit(AsmResult, RetTy);
+  Value *Agg = PoisonValue::get(RetTy);
+  for (auto [I, Scalar] : enumerate(Scalars))
+    Agg = B.CreateInsertValue(
+        Agg, Fit(B.CreateExtractValue(AsmResult, I), Scalar), I);
+  return Agg;
+}
+
+Value *scrubBeforeReturn(IRBuilder<> &B, Value *Result, const CallShape &Shape,
+                         bool HasAVX, StringRef EntryName) {
+  LLVMContext &Ctx = B.getContext();
+  Type *RetTy = Result ? Result->getType() : Type::getVoidTy(Ctx);
+  SmallVector<Type *, 2> Scalars = resultScalars(RetTy);
+  SmallVector<Value *, 2> Ins;
+  SmallVector<Type *, 2> OutTypes;
+  std::vector<std::string> Outs, Tied, Clobbers;
+  StringSet<> Kept;
+  for (auto [I, Scalar] : enumerate(Scalars)) {
+    RegSlot Slot = Shape.Results[I];
+    Value *V = isa<StructType>(RetTy) ? B.CreateExtractValue(Result, I)
+                                      : Result;
+    if (Slot.Class == RegClass::Int && !Scalar->isPointerTy())
+      V = B.CreateZExt(V, B.getInt64Ty());
+    Ins.push_back(V);
+    OutTypes.push_back(V->getType());
+    Outs.push_back(("={" + resultRegName(Slot) + "}").str());
+    Tied.push_back(std::to_string(I));
+    Kept.insert(resultRegName(Slot));
+  }
+  std::string Text = (CalleeStubTag + asmEscape(EntryName) + "\n\t").str();
+  for (const char *Reg : CallerSavedGPRs)
+    if (!Kept.count(Reg)) {
+      Text += zeroGPR(Reg);
+      Clobbers.push_back(std::string("~{") + Reg + "}");
+    }
+  for (unsigned I = 0; I < NumXMM; ++I)
+    if (!Kept.count("xmm" + std::to_string(I))) {
+      Text += zeroXMM(I, HasAVX);
+      Clobbers.push_back("~{xmm" + std::to_string(I) + "}");
+    }
+  Clobbers.push_back("~{dirflag}");
+  Clobbers.push_back("~{fpsr}");
+  Clobbers.push_back("~{flags}");
+  Text.erase(Text.find_last_not_of("\n\t") + 1);
+
+  std::vector<std::string> All(Outs);
+  All.insert(All.end(), Tied.begin(), Tied.end());
+  All.insert(All.end(), Clobbers.begin(), Clobbers.end());
+  Type *AsmRet = OutTypes.empty()       ? Type::getVoidTy(Ctx)
+                 : OutTypes.size() == 1 ? OutTypes[0]
+                                        : StructType::get(Ctx, OutTypes);
+  SmallVector<Type *, 2> InTypes(OutTypes);
+  auto *Asm = InlineAsm::get(FunctionType::get(AsmRet, InTypes, false), Text,
+                             join(All, ","), /*hasSideEffects=*/true);
+  Value *Out = B.CreateCall(Asm, Ins);
+  return Result ? unpackResults(B, Out, Shape, RetTy) : nullptr;
+}
+
+} // namespace dipc

@@ -1,0 +1,50 @@
+// StubAsm.h - the inline assembly at the heart of the stubs: the caller
+// stub's call of the proxy (clobbers chosen by policy, so the register
+// allocator saves exactly the live values) and the callee stub's scrubbing
+// of non-result registers.
+#ifndef DIPC_PASS_STUBASM_H
+#define DIPC_PASS_STUBASM_H
+
+#include "Signature.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace dipc {
+
+// Marks the caller stub's asm; DipcFramePass finds stub carriers by it.
+inline constexpr llvm::StringLiteral CallerStubTag = "# dipc caller stub: ";
+inline constexpr llvm::StringLiteral CalleeStubTag = "# dipc callee stub: ";
+
+struct ProxyCall {
+  llvm::InlineAsm *Asm;
+  llvm::SmallVector<llvm::Value *, 8> Operands;
+};
+
+// The asm call of the proxy at `Proxy` (in r11) with `Args` in their SysV
+// registers. `CanUnwind` makes it an `asm unwind` for try-style recovery.
+ProxyCall buildProxyCall(llvm::IRBuilder<> &B, const CallShape &Shape,
+                         llvm::FunctionType *EntryTy,
+                         llvm::AttributeList EntryAttrs,
+                         llvm::ArrayRef<llvm::Value *> Args,
+                         llvm::Value *Proxy, dipc_policy_t CallerPolicy,
+                         bool CanUnwind, bool HasAVX,
+                         llvm::StringRef EntryName);
+
+// Converts the asm's outputs back to the entry's IR return type (nullptr
+// for void).
+llvm::Value *unpackResults(llvm::IRBuilder<> &B, llvm::Value *AsmResult,
+                           const CallShape &Shape, llvm::Type *RetTy);
+
+// Emits, just before the callee stub returns `Result`, an asm that keeps the
+// result registers and zeroes every other caller-saved register and the
+// flags; returns the value to return.
+llvm::Value *scrubBeforeReturn(llvm::IRBuilder<> &B, llvm::Value *Result,
+                               const CallShape &Shape, bool HasAVX,
+                               llvm::StringRef EntryName);
+
+// True when the function's target features include AVX: the scrub then uses
+// VEX encodings, which also clear the upper halves of the ymm registers.
+bool hasAVX(const llvm::Function &F);
+
+} // namespace dipc
+
+#endif

@@ -1,0 +1,347 @@
+// dipc-readelf - prints the dIPC metadata records of a linked ELF executable
+// or shared object (include/dipc/metadata.h) and checks that every domain's
+// sections occupy whole pages of their own.
+//
+//   dipc-readelf PROGRAM...
+//
+// Exits 1 with "dipc-readelf: error: FILE: ..." on anything malformed: not a
+// 64-bit little-endian ELF, a relocatable object, no records, a record of
+// another version or size, a reference outside the loaded sections, a
+// string without its NUL, a domain sharing a page with another section.
+#include "dipc.h"
+#include "dipc/metadata.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/ELF.h"
+#include "llvm/Object/ELFTypes.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using ELFObject = object::ELFFile<object::ELF64LE>;
+using Shdr = object::ELF64LE::Shdr;
+
+namespace {
+
+struct Section {
+  std::string Name;
+  uint64_t Addr, Size, Flags;
+  ArrayRef<uint8_t> Bytes; // empty for NOBITS
+};
+
+class Reader {
+public:
+  Reader(StringRef File, const ELFObject &Obj) : File(File), Obj(Obj) {}
+  Error load();
+  Error dump(raw_ostream &OS);
+
+private:
+  Error fail(const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(), File + ": " + Msg);
+  }
+  const Section *find(StringRef Name) const;
+  const Section *containing(uint64_t Addr) const;
+  // The target of the self-relative field at address `FieldAddr`.
+  Expected<uint64_t> target(uint64_t FieldAddr, int64_t Rel, StringRef What);
+  Expected<std::string> string(uint64_t FieldAddr, int64_t Rel,
+                               StringRef What);
+  std::string symbolize(uint64_t Addr) const;
+  template <typename Record>
+  Expected<std::vector<std::pair<uint64_t, Record>>> records(StringRef Name);
+  Error checkPages(StringRef Domain, const Section &S, uint64_t Begin,
+                   uint64_t End);
+
+  StringRef File;
+  const ELFObject &Obj;
+  std::vector<Section> Sections;
+  std::multimap<uint64_t, std::string> Symbols;
+};
+
+} // namespace
+
+Error Reader::load() {
+  if (Obj.getHeader().e_type == ELF::ET_REL)
+    return fail("is a relocatable object; dIPC records are complete only in "
+                "linked executables and shared objects");
+  auto Shdrs = Obj.sections();
+  if (!Shdrs)
+    return fail(toString(Shdrs.takeError()));
+  for (const Shdr &S : *Shdrs) {
+    auto Name = Obj.getSectionName(S);
+    if (!Name)
+      return fail(toString(Name.takeError()));
+    Section Sec{Name->str(), S.sh_addr, S.sh_size, S.sh_flags, {}};
+    if (S.sh_type != ELF::SHT_NOBITS && S.sh_type != ELF::SHT_NULL) {
+      auto Bytes = Obj.getSectionContents(S);
+      if (!Bytes)
+        return fail("section '" + *Name + "': " + toString(Bytes.takeError()));
+      Sec.Bytes = *Bytes;
+    }
+    Sections.push_back(std::move(Sec));
+    if (S.sh_type != ELF::SHT_SYMTAB)
+      continue;
+    auto Syms = Obj.symbols(&S);
+    auto Strtab = Obj.getStringTableForSymtab(S);
+    if (!Syms || !Strtab) {
+      consumeError(Syms.takeError());
+      consumeError(Strtab.takeError());
+      return fail("unreadable symbol table");
+    }
+    for (const auto &Sym : *Syms)
+      if (auto SymName = Sym.getName(*Strtab);
+          SymName && !SymName->empty() && Sym.st_shndx != ELF::SHN_UNDEF &&
+          (Sym.getType() == ELF::STT_FUNC || Sym.getType() == ELF::STT_OBJECT) &&
+          Sym.st_size)
+        Symbols.emplace(uint64_t(Sym.st_value), SymName->str());
+      else if (!SymName)
+        consumeError(SymName.takeError());
+  }
+  return Error::success();
+}
+
+const Section *Reader::find(StringRef Name) const {
+  for (const Section &S : Sections)
+    if (S.Name == Name)
+      return &S;
+  return nullptr;
+}
+
+const Section *Reader::containing(uint64_t Addr) const {
+  for (const Section &S : Sections)
+    if ((S.Flags & ELF::SHF_ALLOC) && Addr >= S.Addr && Addr - S.Addr < S.Size)
+      return &S;
+  return nullptr;
+}
+
+Expected<uint64_t> Reader::target(uint64_t FieldAddr, int64_t Rel,
+                                  StringRef What) {
+  uint64_t Addr = FieldAddr + Rel;
+  // A section's end is a valid target (__stop_ symbols).
+  for (const Section &S : Sections)
+    if ((S.Flags & ELF::SHF_ALLOC) && Addr >= S.Addr &&
+        Addr - S.Addr <= S.Size)
+      return Addr;
+  return fail(What + " points to 0x" + utohexstr(Addr) +
+              ", outside every loaded section");
+}
+
+Expected<std::string> Reader::string(uint64_t FieldAddr, int64_t Rel,
+                                     StringRef What) {
+  uint64_t Addr = FieldAddr + Rel;
+  const Section *S = Rel ? containing(Addr) : nullptr;
+  if (!S || S->Bytes.empty())
+    return fail(What + " does not point to a string in a loaded section");
+  ArrayRef<uint8_t> Rest = S->Bytes.drop_front(Addr - S->Addr);
+  const auto *Nul = std::find(Rest.begin(), Rest.end(), 0);
+  if (Nul == Rest.end())
+    return fail(What + " runs past the end of section '" + S->Name + "'");
+  return std::string(Rest.begin(), Nul);
+}
+
+std::string Reader::symbolize(uint64_t Addr) const {
+  auto It = Symbols.find(Addr);
+  if (It != Symbols.end())
+    return It->second;
+  return "0x" + utohexstr(Addr);
+}
+
+template <typename Record>
+Expected<std::vector<std::pair<uint64_t, Record>>>
+Reader::records(StringRef Name) {
+  std::vector<std::pair<uint64_t, Record>> Out;
+  const Section *S = find(Name);
+  if (!S)
+    return Out;
+  if (S->Bytes.size() % sizeof(Record))
+    return fail("section '" + Name + "' holds " + Twine(S->Bytes.size()) +
+                " bytes, not a whole number of " + Twine(sizeof(Record)) +
+                "-byte records");
+  for (size_t Off = 0; Off < S->Bytes.size(); Off += sizeof(Record)) {
+    Record R;
+    std::memcpy(&R, S->Bytes.data() + Off, sizeof(Record));
+    if (R.header.version != DIPC_METADATA_VERSION)
+      return fail("record at 0x" + utohexstr(S->Addr + Off) + " in '" + Name +
+                  "' has version " + Twine(R.header.version) +
+                  ", this tool reads version " +
+                  Twine(DIPC_METADATA_VERSION));
+    if (R.header.size != sizeof(Record))
+      return fail("record at 0x" + utohexstr(S->Addr + Off) + " in '" + Name +
+                  "' has size " + Twine(R.header.size) + ", expected " +
+                  Twine(sizeof(Record)));
+    Out.push_back({S->Addr + Off, R});
+  }
+  return Out;
+}
+
+static std::string policyString(dipc_policy_t Policy) {
+  static const char *const Names[] = {
+      "reg_integrity",         "reg_confidentiality", "stack_integrity",
+      "stack_confidentiality", "dcs_integrity",       "dcs_confidentiality"};
+  std::string S;
+  for (unsigned I = 0; I < std::size(Names); ++I)
+    if (Policy & (1u << I))
+      S += (S.empty() ? "" : ",") + std::string(Names[I]);
+  if (Policy >> std::size(Names))
+    S += (S.empty() ? "" : ",") + ("0x" + utohexstr(Policy));
+  return S.empty() ? "none" : S;
+}
+
+static std::string signatureString(const dipc_signature &Sig) {
+  return "int_args=" + std::to_string(Sig.int_args) +
+         " vec_args=" + std::to_string(Sig.vec_args) +
+         " stack_bytes=" + std::to_string(Sig.stack_bytes) +
+         " int_results=" + std::to_string(Sig.int_results) +
+         " vec_results=" + std::to_string(Sig.vec_results);
+}
+
+#define FIELD(Rec, Addr, Field)                                                \
+  (Addr) + offsetof(decltype(Rec), Field), (Rec).Field
+
+Error Reader::checkPages(StringRef Domain, const Section &S, uint64_t Begin,
+                         uint64_t End) {
+  if (Begin % DIPC_PAGE_SIZE)
+    return fail("domain '" + Domain + "': section '" + S.Name +
+                "' does not start on a page boundary (0x" + utohexstr(Begin) +
+                ")");
+  for (const Section &Other : Sections) {
+    if (&Other == &S || !(Other.Flags & ELF::SHF_ALLOC) || !Other.Size)
+      continue;
+    if (Other.Addr < End && Other.Addr + Other.Size > Begin)
+      return fail("domain '" + Domain + "': section '" + Other.Name +
+                  "' shares the pages [0x" + utohexstr(Begin) + ", 0x" +
+                  utohexstr(End) + ") of section '" + S.Name + "'");
+  }
+  return Error::success();
+}
+
+Error Reader::dump(raw_ostream &OS) {
+  auto Domains = records<dipc_domain_record>(DIPC_DOMAINS_SECTION);
+  auto Entries = records<dipc_entry_record>(DIPC_ENTRIES_SECTION);
+  auto Imports = records<dipc_import_record>(DIPC_IMPORTS_SECTION);
+  auto Grants = records<dipc_grant_record>(DIPC_GRANTS_SECTION);
+  if (!Domains)
+    return Domains.takeError();
+  if (!Entries)
+    return Entries.takeError();
+  if (!Imports)
+    return Imports.takeError();
+  if (!Grants)
+    return Grants.takeError();
+  if (Domains->empty())
+    return fail("no dIPC metadata (section '" DIPC_DOMAINS_SECTION
+                "' is missing or empty): was it built with -fdipc?");
+
+  OS << File << ": dIPC metadata version " << DIPC_METADATA_VERSION << "\n";
+  static const char *const Kinds[] = {"text", "rodata", "data"};
+  std::map<std::string, bool> Printed;
+  for (auto &[Addr, D] : *Domains) {
+    auto Name = string(FIELD(D, Addr, name), "domain name");
+    if (!Name)
+      return Name.takeError();
+    if (Printed[*Name])
+      continue; // one record per object: print the domain once
+    Printed[*Name] = true;
+    OS << "domain " << *Name
+       << ((D.flags & DIPC_DOMAIN_DEFAULT) ? " (default)" : "") << "\n";
+    for (unsigned K = 0; K < DIPC_NUM_SECTION_KINDS; ++K) {
+      uint64_t FieldAddr = Addr + offsetof(dipc_domain_record, ranges) +
+                           K * 2 * sizeof(dipc_rel_t);
+      if (!D.ranges[K][0] && !D.ranges[K][1])
+        continue;
+      auto Begin = target(FieldAddr, D.ranges[K][0], "domain range");
+      auto Stop = target(FieldAddr + 8, D.ranges[K][1], "domain range");
+      if (!Begin)
+        return Begin.takeError();
+      if (!Stop)
+        return Stop.takeError();
+      // The section ends with a page-aligned guard shorter than a page.
+      uint64_t End = *Stop & ~uint64_t(DIPC_PAGE_SIZE - 1);
+      const Section *S = containing(*Begin);
+      if (!S || End <= *Begin)
+        return fail("domain '" + *Name + "': empty or unmapped " + Kinds[K] +
+                    " range");
+      if (Error E = checkPages(*Name, *S, *Begin, End))
+        return E;
+      OS << "  " << Kinds[K] << " " << S->Name << " [0x"
+         << utohexstr(*Begin) << ", 0x" << utohexstr(End) << ") "
+         << (End - *Begin) / DIPC_PAGE_SIZE << " page(s)\n";
+    }
+  }
+  for (auto &[Addr, E] : *Entries) {
+    auto Name = string(FIELD(E, Addr, name), "entry name");
+    auto Domain = string(FIELD(E, Addr, domain), "entry domain");
+    auto Stub = target(FIELD(E, Addr, callee_stub), "entry callee stub");
+    if (!Name || !Domain || !Stub)
+      return joinErrors(joinErrors(Name.takeError(), Domain.takeError()),
+                        Stub.takeError());
+    OS << "entry " << *Name << " domain=" << *Domain
+       << " stub=" << symbolize(*Stub) << " " << signatureString(E.signature)
+       << " callee_policy=" << policyString(E.callee_policy) << "\n";
+  }
+  for (auto &[Addr, I] : *Imports) {
+    auto Name = string(FIELD(I, Addr, name), "import name");
+    auto From = string(FIELD(I, Addr, domain), "import domain");
+    auto To = string(FIELD(I, Addr, callee_domain), "import callee domain");
+    auto Slot = target(FIELD(I, Addr, slot), "import slot");
+    if (!Name || !From || !To || !Slot)
+      return joinErrors(
+          joinErrors(Name.takeError(), From.takeError()),
+          joinErrors(To.takeError(), Slot.takeError()));
+    OS << "import " << *Name << " from=" << *From << " to=" << *To
+       << " slot=" << symbolize(*Slot) << " " << signatureString(I.signature)
+       << " caller_policy=" << policyString(I.caller_policy)
+       << " callee_policy=" << policyString(I.callee_policy) << "\n";
+  }
+  static const char *const Perms[] = {"?", "call", "read", "write"};
+  for (auto &[Addr, G] : *Grants) {
+    auto From = string(FIELD(G, Addr, from), "grant domain");
+    auto To = string(FIELD(G, Addr, to), "granted domain");
+    if (!From || !To)
+      return joinErrors(From.takeError(), To.takeError());
+    OS << "grant " << *From << " " << (G.perm < 4 ? Perms[G.perm] : "?")
+       << " " << *To << "\n";
+  }
+  return Error::success();
+}
+
+static Error dumpFile(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return createStringError(Buffer.getError(), Path + ": " +
+                                                    Buffer.getError().message());
+  StringRef Bytes = (*Buffer)->getBuffer();
+  if (!Bytes.starts_with("\x7f" "ELF") || Bytes.size() < 16 ||
+      Bytes[4] != ELF::ELFCLASS64 || Bytes[5] != ELF::ELFDATA2LSB)
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": not a 64-bit little-endian ELF file");
+  auto Obj = ELFObject::create(Bytes);
+  if (!Obj)
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": " + toString(Obj.takeError()));
+  Reader R(Path, *Obj);
+  if (Error E = R.load())
+    return E;
+  return R.dump(outs());
+}
+
+int main(int Argc, char **Argv) {
+  if (Argc < 2 || StringRef(Argv[1]) == "--help") {
+    errs() << "usage: dipc-readelf PROGRAM...\n"
+              "Prints the dIPC domains, entries, imports and grants of linked "
+              "-fdipc ELF files.\n";
+    return Argc < 2 ? 1 : 0;
+  }
+  int Status = 0;
+  for (int I = 1; I < Argc; ++I)
+    if (Error E = dumpFile(Argv[I])) {
+      errs() << "dipc-readelf: error: " << toString(std::move(E)) << "\n";
+      Status = 1;
+    }
+  return Status;
+}
