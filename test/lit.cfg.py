@@ -28,3 +28,6 @@ config.substitutions += [
     ("%dipc-bin-dir", config.dipc_bin_dir),
     ("%examples", os.path.join(config.dipc_src_root, "examples")),
 ]
+# The metadata dumper (tools/dipc-readelf.cpp).
+config.substitutions.append(
+    ("%dipc-readelf", os.path.join(config.dipc_bin_dir, "dipc-readelf")))
