@@ -227,6 +227,9 @@ Function *CallerStubBuilder::thunkFor(Import &Imp) {
       M);
   Thunk->setAttributes(Entry.getAttributes());
   Thunk->removeFnAttr(Attribute::NoReturn);
+  // Inlined into a function with a frame pointer, its stub could not keep
+  // rbp; the thunk exists for those functions.
+  Thunk->addFnAttr(Attribute::NoInline);
   Thunk->setUWTableKind(UWTableKind::Default);
   // Same target as the code around it.
   for (const Function &F : M)
@@ -366,11 +369,52 @@ static bool checkNonEntryCalls(Module &M, const DomainModel &Model) {
   return true;
 }
 
+static bool carriesInlineStub(const Function &F) {
+  return F.hasFnAttribute(Attribute::NoRedZone) &&
+         llvm::any_of(instructions(F), [](const Instruction &I) {
+           const auto *CB = dyn_cast<CallBase>(&I);
+           return CB && CB->isInlineAsm() &&
+                  StringRef(cast<InlineAsm>(CB->getCalledOperand())
+                                ->getAsmString())
+                      .starts_with(CallerStubTag);
+         });
+}
+
+// The inliner must not bring a stub into a function with a frame pointer:
+// calls from such functions to functions that carry a stub, directly or
+// through their own callees, become noinline.
+static void keepStubsOutOfFramedFunctions(Module &M) {
+  SmallPtrSet<const Function *, 16> Carriers;
+  for (const Function &F : M)
+    if (carriesInlineStub(F))
+      Carriers.insert(&F);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const Function &F : M)
+      if (!Carriers.count(&F) &&
+          llvm::any_of(instructions(F), [&](const Instruction &I) {
+            const auto *CB = dyn_cast<CallBase>(&I);
+            return CB && Carriers.count(CB->getCalledFunction());
+          }))
+        Grew = Carriers.insert(&F).second;
+  }
+  for (Function &F : M) {
+    if (F.isDeclaration() || !needsFramePointer(F))
+      continue;
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && Carriers.count(CB->getCalledFunction()))
+        CB->setIsNoInline();
+  }
+}
+
 bool lowerCrossDomainUses(Module &M, DomainModel &Model, Recovery Style,
                           std::vector<Import> &Imports) {
-  if (!checkNonEntryCalls(M, Model))
+  if (!checkNonEntryCalls(M, Model) ||
+      !CallerStubBuilder(M, Model, Style, Imports).run())
     return false;
-  return CallerStubBuilder(M, Model, Style, Imports).run();
+  keepStubsOutOfFramedFunctions(M);
+  return true;
 }
 
 } // namespace dipc

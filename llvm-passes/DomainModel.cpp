@@ -76,6 +76,15 @@ static std::vector<Fact> takeFacts(Module &M) {
   }
   if (Facts.empty())
     return Facts;
+  // Strings only the consumed facts used (texts, file names) go with them.
+  SmallPtrSet<GlobalVariable *, 8> Strings;
+  for (Use &Op : Array->operands())
+    for (unsigned I : {1, 2})
+      if (auto *Str = dyn_cast<GlobalVariable>(
+              cast<Constant>(Op.get())->getOperand(I)->stripPointerCasts());
+          Str && Str->hasLocalLinkage() &&
+          Str->getSection() == "llvm.metadata")
+        Strings.insert(Str);
   if (Kept.empty()) {
     Annotations->eraseFromParent();
   } else {
@@ -86,6 +95,11 @@ static std::vector<Fact> takeFacts(Module &M) {
     Smaller->setSection(Annotations->getSection());
     Smaller->takeName(Annotations);
     Annotations->eraseFromParent();
+  }
+  for (GlobalVariable *Str : Strings) {
+    Str->removeDeadConstantUsers();
+    if (Str->use_empty())
+      Str->eraseFromParent();
   }
   return Facts;
 }
