@@ -119,7 +119,7 @@ DomainSections layOutDomains(Module &M, const DomainModel &Model) {
     if (Domain == DIPC_DEFAULT_DOMAIN)
       return;
     GO.setSection(sectionName(Kind, Domain));
-    Sections[Domain] |= 1u << Kind;
+    Sections[Domain.str()] |= 1u << Kind;
   };
   for (Function &F : M)
     if (!F.isDeclaration() && Model.Domain.count(&F))

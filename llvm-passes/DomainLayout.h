@@ -6,13 +6,14 @@
 
 #include "DomainModel.h"
 #include "dipc/metadata.h"
-#include "llvm/ADT/StringMap.h"
+#include <map>
 #include <string>
 
 namespace dipc {
 
 // Which dipc_section_kind sections of a domain hold something: bit 1 << kind.
-using DomainSections = llvm::StringMap<unsigned>;
+// Ordered, so the output does not depend on hashing.
+using DomainSections = std::map<std::string, unsigned, std::less<>>;
 
 std::string sectionName(dipc_section_kind Kind, llvm::StringRef Domain);
 

@@ -143,7 +143,8 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
     Fields F = W.header(sizeof(dipc_domain_record));
     Append(F, {W.relString(Domain), W.u32(IsDefault ? DIPC_DOMAIN_DEFAULT : 0),
                W.u32(0)});
-    unsigned Kinds = IsDefault ? 0 : Sections.lookup(Domain);
+    auto It = Sections.find(Domain);
+    unsigned Kinds = IsDefault || It == Sections.end() ? 0 : It->second;
     for (unsigned K = 0; K < DIPC_NUM_SECTION_KINDS; ++K) {
       bool Has = Kinds & (1u << K);
       std::string Section = sectionName(dipc_section_kind(K), Domain);

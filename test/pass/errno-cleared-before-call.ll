@@ -1,0 +1,22 @@
+; The stub stores 0 to dipc_errno before the cross-domain call (docs/abi.md
+; §4), in both recovery styles.
+; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -S %s | FileCheck %s
+; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -dipc-recovery=try -S %s | FileCheck %s
+target triple = "x86_64-pc-linux-gnu"
+
+@dom = private constant [12 x i8] c"dipc.dom:db\00", section "llvm.metadata"
+@entry = private constant [11 x i8] c"dipc.entry\00", section "llvm.metadata"
+@llvm.global.annotations = appending global [2 x { ptr, ptr, ptr, i32, ptr }] [
+  { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @dom, ptr null, i32 0, ptr null },
+  { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @entry, ptr null, i32 0, ptr null }], section "llvm.metadata"
+
+declare void @get()
+
+; CHECK-LABEL: define void @caller(
+; CHECK: %[[E:.*]] = call ptr @__dipc_errno_location()
+; CHECK-NEXT: store i32 0, ptr %[[E]]
+; CHECK: asm sideeffect alignstack {{(unwind )?}}"# dipc caller stub: get
+define void @caller() {
+  call void @get()
+  ret void
+}

@@ -1,0 +1,20 @@
+; A foreign entry in a global's initializer (a table of function pointers)
+; is replaced by the thunk too.
+; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -S %s | FileCheck %s
+target triple = "x86_64-pc-linux-gnu"
+
+@dom = private constant [12 x i8] c"dipc.dom:db\00", section "llvm.metadata"
+@entry = private constant [11 x i8] c"dipc.entry\00", section "llvm.metadata"
+@llvm.global.annotations = appending global [2 x { ptr, ptr, ptr, i32, ptr }] [
+  { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @dom, ptr null, i32 0, ptr null },
+  { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @entry, ptr null, i32 0, ptr null }], section "llvm.metadata"
+
+; CHECK: @table = global [2 x ptr] [ptr @__dipc_thunk.default.00.get, ptr @local]
+@table = global [2 x ptr] [ptr @get, ptr @local]
+
+declare void @get()
+define void @local() {
+  ret void
+}
+; CHECK-LABEL: define internal void @__dipc_thunk.default.00.get()
+; CHECK: call void asm sideeffect alignstack "# dipc caller stub: get

@@ -1,0 +1,33 @@
+; setjmp-style recovery: the stub fills a __builtin_setjmp buffer, arms it
+; with the runtime just before the call, and on a fault resumes in a block
+; that sets dipc_errno = DIPC_EFAULT (14) and yields 0.
+; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -S %s | FileCheck %s
+; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -dipc-recovery=setjmp -S %s | FileCheck %s
+target triple = "x86_64-pc-linux-gnu"
+
+@dom = private constant [12 x i8] c"dipc.dom:db\00", section "llvm.metadata"
+@entry = private constant [11 x i8] c"dipc.entry\00", section "llvm.metadata"
+@llvm.global.annotations = appending global [2 x { ptr, ptr, ptr, i32, ptr }] [
+  { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @dom, ptr null, i32 0, ptr null },
+  { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @entry, ptr null, i32 0, ptr null }], section "llvm.metadata"
+
+declare i32 @get()
+
+; CHECK-LABEL: define i32 @caller(
+; CHECK: %[[BUF:.*]] = alloca [5 x ptr], align 16
+; CHECK: store ptr null, ptr %[[BUF]]
+; CHECK: %[[SP:.*]] = call ptr @llvm.stacksave.p0()
+; CHECK: store ptr %[[SP]], ptr
+; CHECK: %[[J:.*]] = call i32 @llvm.eh.sjlj.setjmp(ptr %[[BUF]])
+; CHECK: br i1 {{.*}}, label %dipc.fault, label %dipc.call
+; CHECK: dipc.call:
+; CHECK-NEXT: call void @__dipc_setjmp_arm(ptr %[[BUF]])
+; CHECK: call i64 asm sideeffect alignstack "# dipc caller stub: get
+; CHECK: dipc.fault:
+; CHECK-NEXT: %[[E:.*]] = call ptr @__dipc_errno_location()
+; CHECK-NEXT: store i32 14, ptr %[[E]]
+; CHECK: phi i64 [ %{{.*}}, %dipc.call ], [ 0, %dipc.fault ]
+define i32 @caller() {
+  %r = call i32 @get()
+  ret i32 %r
+}
