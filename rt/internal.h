@@ -1,15 +1,225 @@
 /* internal.h - declarations shared by the files of libdipc; nothing here is
- * exported. */
+ * exported. Functions marked "trusted" run with PKRU 0 on the thread's
+ * trusted stack and, unless noted, with dipc_lock held. */
 #ifndef DIPC_RT_INTERNAL_H
 #define DIPC_RT_INTERNAL_H
 
+#include <dipc/rt.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+
 #define DIPC_HIDDEN __attribute__((visibility("hidden")))
+#define DIPC_EXPORT __attribute__((visibility("default")))
 
 /* errno.c; dipc.h declares it only for -fdipc code. */
 int *__dipc_errno_location(void);
 
-/* Records `buf` (a __builtin_setjmp buffer) for the next KCS entry pushed on
- * this thread. */
-DIPC_HIDDEN void dipc_thread_arm_recovery(void **buf);
+/* Fail-stop: the runtime's invariants are never silently repaired. */
+DIPC_HIDDEN __attribute__((noreturn, format(printf, 3, 4))) void
+dipc_fatal(const char *file, int line, const char *fmt, ...);
+#define DIPC_CHECK(cond, ...)                                                  \
+  do {                                                                         \
+    if (__builtin_expect(!(cond), 0))                                          \
+      dipc_fatal(__FILE__, __LINE__, __VA_ARGS__);                             \
+  } while (0)
+
+/* ---- limits ------------------------------------------------------------- */
+#define RT_MAX_THREADS 256
+#define RT_THREAD_STRIDE (512 * 1024)
+#define RT_KCS_ENTRIES 1024
+#define RT_DCS_ENTRIES 256
+#define RT_TRUSTED_STACK (64 * 1024)
+#define RT_CALLEE_STACK (256 * 1024)
+#define RT_MAX_HANDLES 16384
+#define RT_MAX_GRANTS 4096
+#define RT_MAX_ENTRY_OBJS 512
+#define RT_MAX_RANGES 4096
+#define RT_NUM_PKEYS 16
+#define RT_PAGE 4096UL
+
+/* ---- per-thread state (layout.h has the offsets) ------------------------ */
+struct dipc_kcs_entry {
+  uint32_t caller_dom, callee_dom;
+  uintptr_t ret;           /* caller's return address */
+  uintptr_t caller_rsp;    /* R: where the return address was */
+  void **recovery;         /* armed __builtin_setjmp buffer or NULL */
+  uint32_t saved_pkru;     /* caller's PKRU at the call */
+  uint32_t dcs_base;       /* caller's DCS bounds */
+  uintptr_t proxy;         /* proxy that pushed the entry */
+  uintptr_t stack_lo, stack_hi; /* caller's stack bounds */
+  struct dipc_dstack *cur_ds;   /* caller's callee stack, if on one */
+  uintptr_t ds_saved;      /* its DS_CUR before the call */
+  uintptr_t callee_rsp;    /* rsp expected on the return path */
+  uint32_t dcs_top;
+  uint32_t flags;          /* bit 0: stack split, bit 1: DCS base moved */
+};
+
+struct dipc_dstack {
+  uintptr_t lo, hi, cur, pad;
+};
+
+struct dipc_cap_reg {
+  uint64_t base, size;
+  uint32_t perm, dom; /* perm DIPC_PERM_NIL = empty register */
+  uint64_t reserved;
+};
+
+struct dipc_thread {
+  struct dipc_thread *self;
+  uintptr_t fsbase;
+  struct dipc_kcs_entry *kcs_top, *kcs_limit, *kcs_base;
+  uint32_t cur_dom, cur_pkru;
+  uintptr_t stack_lo, stack_hi;
+  struct dipc_dstack *cur_ds;
+  struct dipc_dstack *dstacks;
+  void **recovery;
+  uintptr_t trusted_sp;
+  uint32_t slow_arg, in_gate;
+  uint32_t dcs_base, dcs_top;
+  uintptr_t saved_rsp, saved_ret;
+  /* not touched by assembly */
+  uintptr_t own_lo, own_hi; /* the thread's own stack */
+  uint32_t index, live;
+  struct dipc_cap_reg caps[8];
+  struct dipc_cap_reg dcs[RT_DCS_ENTRIES];
+};
+
+#define DIPC_OFFSET_IS(type, field, off)                                       \
+  _Static_assert(offsetof(type, field) == (off), #type "." #field)
+DIPC_OFFSET_IS(struct dipc_thread, self, ST_SELF);
+DIPC_OFFSET_IS(struct dipc_thread, fsbase, ST_FSBASE);
+DIPC_OFFSET_IS(struct dipc_thread, kcs_top, ST_KCS_TOP);
+DIPC_OFFSET_IS(struct dipc_thread, kcs_limit, ST_KCS_LIMIT);
+DIPC_OFFSET_IS(struct dipc_thread, kcs_base, ST_KCS_BASE);
+DIPC_OFFSET_IS(struct dipc_thread, cur_dom, ST_CUR_DOM);
+DIPC_OFFSET_IS(struct dipc_thread, cur_pkru, ST_CUR_PKRU);
+DIPC_OFFSET_IS(struct dipc_thread, stack_lo, ST_STACK_LO);
+DIPC_OFFSET_IS(struct dipc_thread, stack_hi, ST_STACK_HI);
+DIPC_OFFSET_IS(struct dipc_thread, cur_ds, ST_CUR_DS);
+DIPC_OFFSET_IS(struct dipc_thread, dstacks, ST_DSTACKS);
+DIPC_OFFSET_IS(struct dipc_thread, recovery, ST_RECOVERY);
+DIPC_OFFSET_IS(struct dipc_thread, trusted_sp, ST_TRUSTED_SP);
+DIPC_OFFSET_IS(struct dipc_thread, slow_arg, ST_SLOW_ARG);
+DIPC_OFFSET_IS(struct dipc_thread, in_gate, ST_IN_GATE);
+DIPC_OFFSET_IS(struct dipc_thread, dcs_base, ST_DCS_BASE);
+DIPC_OFFSET_IS(struct dipc_thread, dcs_top, ST_DCS_TOP);
+DIPC_OFFSET_IS(struct dipc_thread, saved_rsp, ST_SAVED_RSP);
+DIPC_OFFSET_IS(struct dipc_thread, saved_ret, ST_SAVED_RET);
+DIPC_OFFSET_IS(struct dipc_dstack, lo, DS_LO);
+DIPC_OFFSET_IS(struct dipc_dstack, hi, DS_HI);
+DIPC_OFFSET_IS(struct dipc_dstack, cur, DS_CUR);
+_Static_assert(sizeof(struct dipc_dstack) == DS_SIZE, "dstack size");
+_Static_assert(sizeof(struct dipc_cap_reg) == 32, "capability size");
+DIPC_OFFSET_IS(struct dipc_kcs_entry, caller_dom, K_CALLER_DOM);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, callee_dom, K_CALLEE_DOM);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, ret, K_RET);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, caller_rsp, K_CALLER_RSP);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, recovery, K_RECOVERY);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, saved_pkru, K_SAVED_PKRU);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, dcs_base, K_DCS_BASE);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, proxy, K_PROXY);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, stack_lo, K_STACK_LO);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, stack_hi, K_STACK_HI);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, cur_ds, K_CUR_DS);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, ds_saved, K_DS_SAVED);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, callee_rsp, K_CALLEE_RSP);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, dcs_top, K_DCS_TOP);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, flags, K_FLAGS);
+_Static_assert(sizeof(struct dipc_kcs_entry) == K_SIZE, "KCS entry size");
+
+/* ---- backend.c: machine setup ------------------------------------------- */
+enum dipc_backend_kind { DIPC_BACKEND_MPK, DIPC_BACKEND_NONE };
+struct dipc_machine {
+  enum dipc_backend_kind backend;
+  int cpu_pku;              /* the CPU/OS has PKU: gates execute WRPKRU */
+  uint32_t *pkru_rw;        /* loaded image of each domain (runtime key) */
+  const uint32_t *pkru_ro;  /* its read-only alias at RT_RO_TABLE_ADDR */
+  uint32_t *valid;          /* 1 while the domain's image is current */
+  uint64_t apl_misses;      /* evictions of a resident domain */
+};
+DIPC_HIDDEN extern struct dipc_machine dipc_machine;
+DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
+DIPC_HIDDEN void dipc_runtime_init(void);
+/* Memory only gates can touch (the runtime key; key 0 with `none`). */
+DIPC_HIDDEN void *dipc_alloc_runtime(size_t size);
+/* Tag [addr, addr+len) with protection key `key` (no-op with `none`). */
+DIPC_HIDDEN int dipc_tag_pages(void *addr, size_t len, int prot, int key);
+DIPC_HIDDEN void dipc_lock(void);
+DIPC_HIDDEN void dipc_unlock(void);
+DIPC_HIDDEN void dipc_publish_image(uint32_t dom, uint32_t image);
+
+/* ---- handle.c ----------------------------------------------------------- */
+enum dipc_handle_kind { H_DOM = 1, H_GRANT = 2, H_ENTRY = 3 };
+DIPC_HIDDEN int64_t dipc_handle_new(enum dipc_handle_kind kind, uint32_t obj,
+                                    uint8_t perm);
+/* 0 and *obj, *perm, or -DIPC_EBADF / -DIPC_ESTALE. */
+DIPC_HIDDEN int dipc_handle_get(int64_t h, enum dipc_handle_kind kind,
+                                uint32_t *obj, uint8_t *perm);
+DIPC_HIDDEN int dipc_handle_close_locked(int64_t h);
+DIPC_HIDDEN unsigned dipc_handle_live_count(void);
+
+/* ---- domain.c ----------------------------------------------------------- */
+DIPC_HIDDEN void dipc_domains_init(void);
+/* A new live domain; made resident at once if a key is free and eager. */
+DIPC_HIDDEN int dipc_domain_new(uint32_t *out, int eager);
+DIPC_HIDDEN uint8_t dipc_apl_get(uint32_t src, uint32_t dst);
+DIPC_HIDDEN void dipc_apl_set(uint32_t src, uint32_t dst, uint8_t perm);
+/* Domain owning the page at addr (0 = default). */
+DIPC_HIDDEN uint32_t dipc_domain_of(uintptr_t addr);
+/* 1 if every page of [lo, hi) belongs to dom. */
+DIPC_HIDDEN int dipc_domain_owns(uint32_t dom, uintptr_t lo, uintptr_t hi);
+DIPC_HIDDEN void dipc_domain_make_resident(uint32_t dom);
+DIPC_HIDDEN int dipc_domain_pkey_of(uint32_t dom);
+DIPC_HIDDEN unsigned dipc_domain_resident_count(void);
+DIPC_HIDDEN long dipc_op_dom_mmap(uint32_t dom, const uint64_t *a);
+DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
+                                  size_t size);
+
+/* ---- thread.c ----------------------------------------------------------- */
+DIPC_HIDDEN struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp);
+DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
+                                             uint32_t dom);
+DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st,
+                                          uint32_t dom);
+DIPC_HIDDEN void dipc_thread_release(struct dipc_thread *st);
+/* 1 if some live thread runs with an image that lets it touch key. */
+DIPC_HIDDEN int dipc_threads_using_key(int key);
+DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
+
+/* ---- proxy.c ------------------------------------------------------------ */
+DIPC_HIDDEN void dipc_proxy_init(void);
+/* Writes count proxies (W^X) and returns their addresses in out[]. */
+DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, unsigned count,
+                                    const struct dipc_entry_desc *callee,
+                                    const dipc_policy_t *policy,
+                                    void **out);
+
+/* ---- gate.S ------------------------------------------------------------- */
+struct dipc_gate_args {
+  uint64_t arg[8];
+  uint64_t out[4];
+  struct dipc_entry_desc desc[DIPC_MAX_ENTRIES];
+};
+enum dipc_op {
+  OP_DOM_DEFAULT, OP_DOM_CREATE, OP_DOM_COPY, OP_DOM_MMAP, OP_DOM_REMAP,
+  OP_GRANT_CREATE, OP_GRANT_REVOKE, OP_ENTRY_REGISTER, OP_ENTRY_REQUEST,
+  OP_HANDLE_CLOSE, OP_DOM_PKEY, OP_STATS, OP_KCS_DEPTH,
+  OP_THREAD_STATE, OP_CURRENT_DOM, OP_CAP_CREATE, OP_CAP_DERIVE, OP_CAP_PUSH,
+  OP_CAP_POP, OP_CAP_REVOKE, OP_CAP_READ, OP_CAP_CHECK, OP_DCS_DEPTH,
+  OP_THREAD_INIT, OP_THREAD_EXIT, OP_COUNT
+};
+DIPC_HIDDEN long dipc_gate_pku(unsigned op, struct dipc_gate_args *args);
+DIPC_HIDDEN long dipc_gate_nopku(unsigned op, struct dipc_gate_args *args);
+DIPC_HIDDEN long dipc_gate(unsigned op, struct dipc_gate_args *args);
+DIPC_HIDDEN long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
+                               struct dipc_thread *st);
+
+/* ---- cap.c -------------------------------------------------------------- */
+DIPC_HIDDEN long dipc_op_cap(unsigned op, struct dipc_gate_args *a,
+                             struct dipc_thread *st);
+
 
 #endif

@@ -1,6 +1,192 @@
-/* thread.c - per-thread emulated CODOMs state. */
+/* thread.c - per-thread emulated CODOMs state, created lazily by the first
+ * gate or proxy a thread runs. Each thread's state is one slot of the
+ * thread region, tagged with the runtime key:
+ *
+ *   +0      struct dipc_thread (registers, capability registers, DCS)
+ *   +16K    KCS, RT_KCS_ENTRIES entries
+ *   +112K   callee-stack records, one per domain
+ *   +144K   trusted stack (gates run C code here), top at +208K
+ *
+ * The thread finds it through the gs base (set once per thread) and checks
+ * it against the thread's TCB (fs:0), so a state inherited through clone()
+ * is never mistaken for the thread's own. The thread's own stack is tagged
+ * with the stack key, which every domain's image enables. */
+#define _GNU_SOURCE
+#include <asm/prctl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "internal.h"
 
-static __thread void **pending_recovery;
+#define SLOT_MAPPED (256 * 1024)
+#define KCS_OFF (16 * 1024)
+#define DSTACKS_OFF (112 * 1024)
+#define TRUSTED_TOP (208 * 1024)
+_Static_assert(sizeof(struct dipc_thread) <= KCS_OFF, "thread state size");
+_Static_assert(KCS_OFF + RT_KCS_ENTRIES * K_SIZE <= DSTACKS_OFF, "KCS size");
+_Static_assert(DSTACKS_OFF + RT_MAX_DOMAINS * DS_SIZE + RT_TRUSTED_STACK <=
+                   TRUSTED_TOP, "trusted stack size");
 
-void dipc_thread_arm_recovery(void **buf) { pending_recovery = buf; }
+enum { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
+static uint8_t slot_state[RT_MAX_THREADS];
+static uint8_t slot_mapped[RT_MAX_THREADS];
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+struct dipc_thread *dipc_thread_slot(unsigned i) {
+  return (struct dipc_thread *)(dipc_threads_lo + (uintptr_t)i * RT_THREAD_STRIDE);
+}
+
+static void thread_exit_hook(void *st) {
+  (void)st;
+  struct dipc_gate_args a = {0};
+  dipc_gate(OP_THREAD_EXIT, &a);
+}
+
+static void make_exit_key(void) {
+  DIPC_CHECK(pthread_key_create(&exit_key, thread_exit_hook) == 0,
+             "pthread_key_create");
+}
+
+static uintptr_t read_fsbase(void) {
+  uintptr_t fs;
+  __asm__("mov %%fs:0, %0" : "=r"(fs));
+  return fs;
+}
+
+/* The thread's own stack: bounds for the P2 check and pages to tag. */
+static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi,
+                           uintptr_t *tag_lo, uintptr_t *tag_hi) {
+  if (syscall(SYS_gettid) == getpid()) {
+    /* Main thread: the growing [stack] mapping holding rsp. */
+    FILE *f = fopen("/proc/self/maps", "r");
+    DIPC_CHECK(f, "cannot read /proc/self/maps");
+    char line[512];
+    unsigned long s = 0, e = 0;
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "%lx-%lx", &s, &e) == 2 && rsp >= s && rsp < e)
+        break;
+    fclose(f);
+    DIPC_CHECK(rsp >= s && rsp < e, "no mapping holds the main stack");
+    struct rlimit rl;
+    uintptr_t max = 64UL << 20;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur < max)
+      max = rl.rlim_cur;
+    *hi = *tag_hi = e;
+    *tag_lo = s;
+    *lo = e - max < s ? e - max : s;
+    return;
+  }
+  pthread_attr_t attr;
+  void *addr;
+  size_t size;
+  DIPC_CHECK(pthread_getattr_np(pthread_self(), &attr) == 0 &&
+                 pthread_attr_getstack(&attr, &addr, &size) == 0,
+             "cannot find the thread's stack");
+  pthread_attr_destroy(&attr);
+  *lo = *tag_lo = (uintptr_t)addr;
+  *hi = *tag_hi = (uintptr_t)addr + size;
+  DIPC_CHECK(rsp >= *lo && rsp < *hi, "rsp %#lx outside the thread's stack",
+             (unsigned long)rsp);
+}
+
+static unsigned claim_slot(void) {
+  /* Never-used slots first: an exited thread may still be leaving its
+   * last gate when its slot is handed out again. */
+  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
+    if (slot_state[i] == SLOT_FREE)
+      return i;
+  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
+    if (slot_state[i] == SLOT_EXITED)
+      return i;
+  dipc_fatal(__FILE__, __LINE__, "more than %d threads", RT_MAX_THREADS);
+}
+
+struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
+  pthread_once(&exit_key_once, make_exit_key);
+  dipc_lock();
+  unsigned i = claim_slot();
+  struct dipc_thread *st = dipc_thread_slot(i);
+  if (!slot_mapped[i]) {
+    DIPC_CHECK(dipc_tag_pages(st, SLOT_MAPPED, PROT_READ | PROT_WRITE,
+                              RT_PKEY_RUNTIME) == 0,
+               "cannot map thread state");
+    slot_mapped[i] = 1;
+  }
+  memset(st, 0, sizeof *st);
+  memset((char *)st + DSTACKS_OFF, 0, RT_MAX_DOMAINS * DS_SIZE);
+  slot_state[i] = SLOT_LIVE;
+  st->self = st;
+  st->fsbase = read_fsbase();
+  st->kcs_base = st->kcs_top = (void *)((char *)st + KCS_OFF);
+  st->kcs_limit = st->kcs_base + RT_KCS_ENTRIES;
+  st->dstacks = (void *)((char *)st + DSTACKS_OFF);
+  st->trusted_sp = (uintptr_t)st + TRUSTED_TOP;
+  uintptr_t tag_lo, tag_hi;
+  find_own_stack(user_rsp, &st->own_lo, &st->own_hi, &tag_lo, &tag_hi);
+  st->stack_lo = st->own_lo;
+  st->stack_hi = st->own_hi;
+  if (dipc_machine.backend == DIPC_BACKEND_MPK)
+    DIPC_CHECK(pkey_mprotect((void *)tag_lo, tag_hi - tag_lo,
+                             PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+               "cannot tag the thread's stack");
+  st->index = i;
+  st->live = 1;
+  st->cur_dom = 0;
+  dipc_domain_make_resident(0);
+  st->cur_pkru = dipc_machine.pkru_rw[0];
+  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)st) == 0,
+             "cannot set the gs base");
+  pthread_setspecific(exit_key, st);
+  dipc_unlock();
+  return st;
+}
+
+void dipc_thread_release(struct dipc_thread *st) {
+  for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
+    struct dipc_dstack *ds = &st->dstacks[d];
+    if (ds->hi)
+      munmap((void *)(ds->lo - RT_PAGE), ds->hi - ds->lo + RT_PAGE);
+    *ds = (struct dipc_dstack){0};
+  }
+  st->live = 0;
+  st->fsbase = 0; /* gs may still point here: never matches a TCB */
+  slot_state[st->index] = SLOT_EXITED;
+  pthread_setspecific(exit_key, NULL);
+}
+
+void dipc_thread_fault_in_domain(struct dipc_thread *st, uint32_t dom) {
+  (void)st;
+  dipc_lock();
+  dipc_domain_make_resident(dom);
+  dipc_unlock();
+}
+
+void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
+  size_t size = RT_CALLEE_STACK + RT_PAGE; /* + guard page */
+  char *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  DIPC_CHECK(p != MAP_FAILED, "cannot map a callee stack");
+  DIPC_CHECK(dipc_tag_pages(p + RT_PAGE, RT_CALLEE_STACK,
+                            PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+             "cannot tag a callee stack");
+  struct dipc_dstack *ds = &st->dstacks[dom];
+  ds->lo = (uintptr_t)p + RT_PAGE;
+  ds->hi = ds->cur = (uintptr_t)p + size;
+}
+
+int dipc_threads_using_key(int key) {
+  for (unsigned i = 0; i < RT_MAX_THREADS; i++) {
+    if (slot_state[i] != SLOT_LIVE)
+      continue;
+    uint32_t image = __atomic_load_n(&dipc_thread_slot(i)->cur_pkru,
+                                     __ATOMIC_SEQ_CST);
+    if (!((image >> (2 * key)) & 1))
+      return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,169 @@
+/* dipc/rt.h - the dIPC run-time API (paper Table 2) and the emulated CODOMs
+ * machine of libdipc.
+ *
+ * Objects and handles. Domains, grants and entry-point sets are named by
+ * opaque 64-bit handles, the user-space analogue of the paper's file
+ * descriptors. Every function validates them: a value that is not a live
+ * handle of the right kind yields -DIPC_EBADF, a handle that was closed
+ * (dipc_handle_close) or a revoked grant yields -DIPC_ESTALE, a handle whose
+ * permission is too low yields -DIPC_EPERM. Nothing ever crashes on a bad
+ * handle. Functions return a handle (>= 0) or 0 on success and a negated
+ * DIPC_E* code on failure; dom_mmap returns a pointer or DIPC_ERR_PTR(-code).
+ *
+ * Permissions are ordered owner > write > read > call > nil. A domain handle
+ * carries one; `owner` allows managing the domain (mmap, remap, grants from
+ * it, entry registration).
+ *
+ * The runtime initialises itself from a constructor; the enforcement
+ * backend is chosen there: DIPC_BACKEND=mpk|none in the environment, else
+ * `mpk` when protection keys work and `none` (with a warning) otherwise.
+ */
+#ifndef DIPC_RT_H
+#define DIPC_RT_H
+
+#include <dipc.h>
+#include <dipc/signature.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes (negated on return). Values equal the Linux errno names. */
+#define DIPC_EPERM 1    /* handle lacks the required permission */
+#define DIPC_ENOENT 2   /* dom_remap: pages are not (all) in the source */
+#define DIPC_EBADF 9    /* not a handle, forged, or a handle of another kind */
+#define DIPC_ENOMEM 12  /* out of memory or address space */
+/* DIPC_EFAULT 14 (dipc.h): a cross-domain callee faulted */
+#define DIPC_EINVAL 22  /* malformed argument (count, signature, perm, flags) */
+#define DIPC_ENOSPC 28  /* a runtime table is full */
+#define DIPC_EPROTO 71  /* entry_request: signature mismatch (P4) */
+#define DIPC_ESTALE 116 /* handle closed, grant revoked */
+
+#define DIPC_ERR_PTR(err) ((void *)(intptr_t)(err))
+static inline long dipc_ptr_err(const void *p) {
+  return (uintptr_t)p >= (uintptr_t)-4095 ? (long)(intptr_t)p : 0;
+}
+
+typedef int64_t dom_t;
+typedef int64_t grant_t;
+typedef int64_t entry_t;
+
+enum dipc_perm {
+  DIPC_PERM_NIL = 0,
+  DIPC_PERM_CALL = 1,
+  DIPC_PERM_READ = 2,
+  DIPC_PERM_WRITE = 3,
+  DIPC_PERM_OWNER = 4,
+};
+
+/* Most entries one entry_register / entry_request handles. */
+#define DIPC_MAX_ENTRIES 64
+
+/* One entry point: its address, signature and isolation policy (a mask of
+ * enum dipc_iso_property). entry_request overwrites `address` with the
+ * proxy to call. */
+struct dipc_entry_desc {
+  void *address;
+  struct dipc_signature signature;
+  dipc_policy_t policy;
+};
+
+/* ---- Table 2 ------------------------------------------------------------ */
+
+/* Owner handle to the process's default domain. */
+dom_t dom_default(void);
+/* Owner handle to a new, isolated domain (P1: in no APL). */
+dom_t dom_create(void);
+/* Handle to dom's domain with permission perm; -EPERM unless
+ * perm <= dom's permission, -EINVAL for a perm outside enum dipc_perm. */
+dom_t dom_copy(dom_t dom, int perm);
+/* mmap(2) whose pages belong to dom (owner). MAP_FIXED is refused. */
+void *dom_mmap(dom_t dom, void *addr, size_t length, int prot, int flags,
+               int fd, off_t offset);
+/* Move the pages [addr, addr+size) from src to dst; both owner, addr and size
+ * page aligned, all pages in src (-ENOENT otherwise). */
+int dom_remap(dom_t dst, dom_t src, void *addr, size_t size);
+/* Add dst to src's APL with dst's permission (owner becomes write);
+ * src must be owner. */
+grant_t grant_create(dom_t src, dom_t dst);
+/* Set the APL entry of the grant to nil; the grant handle becomes stale. */
+int grant_revoke(grant_t grant);
+/* Entry-point set of count entries of dom (owner); every address must lie in
+ * dom's pages and every signature within the limits of signature.h. */
+entry_t entry_register(dom_t dom, unsigned count,
+                       const struct dipc_entry_desc *entries);
+/* Proxies to the first count entries of entry; every signature must equal the
+ * registered one (-EPROTO). Each entries[i].address is set to its proxy;
+ * the policy is entries[i].policy | the registered policy. Returns a handle
+ * with `call` permission to the new proxy domain. */
+dom_t entry_request(entry_t entry, unsigned count,
+                    struct dipc_entry_desc *entries);
+
+/* Invalidate one handle (the object lives on). */
+int dipc_handle_close(int64_t handle);
+
+/* ---- Capabilities (paper §4): 8 registers and the DCS per thread --------- */
+
+#define DIPC_CAP_REGS 8
+struct dipc_cap {
+  uint64_t base, size;
+  uint32_t perm, dom; /* DIPC_PERM_NIL: empty register */
+  uint64_t reserved;
+};
+/* reg = capability to [base, base+size) with perm (call..write), allowed only
+ * if the current domain's APL grants at least perm on all those pages. */
+int dipc_cap_create(unsigned reg, const void *base, size_t size, int perm);
+/* dst = a narrower capability within src: offset+size within src, perm
+ * at most src's. Widening is -EPERM. */
+int dipc_cap_derive(unsigned dst, unsigned src, size_t offset, size_t size,
+                    int perm);
+int dipc_cap_push(unsigned reg); /* onto the DCS; -ENOSPC when full */
+int dipc_cap_pop(unsigned reg);  /* -EPERM below the DCS base */
+int dipc_cap_revoke(unsigned reg);
+int dipc_cap_read(unsigned reg, struct dipc_cap *out);
+/* 0 if reg grants perm on [addr, addr+size), else -EPERM. */
+int dipc_cap_check(unsigned reg, const void *addr, size_t size, int perm);
+/* Entries between the DCS base and top visible to the current domain. */
+long dipc_dcs_depth(void);
+
+/* ---- Introspection ------------------------------------------------------ */
+
+/* "mpk" or "none". */
+const char *dipc_backend(void);
+struct dipc_stats {
+  uint64_t apl_misses;        /* resident domains evicted (key re-used) */
+  uint32_t resident_domains;  /* domains holding a protection key now */
+  uint32_t live_handles;
+};
+int dipc_get_stats(struct dipc_stats *out);
+/* Protection key currently tagging dom's pages (-1: virtualised away). */
+int dipc_domain_pkey(dom_t dom);
+/* Cross-domain calls in progress on this thread. */
+long dipc_kcs_depth(void);
+/* Address of this thread's runtime state (for diagnostics and tests: it
+ * cannot be read or written outside the runtime's gates). */
+void *dipc_thread_state(void);
+/* Index of the domain the calling thread runs in (0 = default). */
+long dipc_current_domain(void);
+
+/* ---- For the loader ----------------------------------------------------- */
+
+/* Create this thread's state now (it is otherwise created at its first
+ * gate or proxy). Returns 0. */
+int dipc_thread_init(void);
+/* Called by the loader's SIGSEGV/SIGBUS/... handler with the signal's
+ * ucontext. If the thread is inside a cross-domain call, unwinds the KCS to
+ * the newest entry whose recovery buffer is armed and rewrites the context
+ * to resume there with dipc_errno = DIPC_EFAULT (setjmp style, docs/abi.md
+ * §4), restoring the caller's domain, stack and DCS. Returns 1 if the
+ * context was rewritten, 0 if the fault is not recoverable by dIPC. */
+int __dipc_recover_from_fault(void *ucontext);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,159 @@
+/* api.c - the public API (dipc/rt.h). Each function runs in the caller's
+ * domain: it marshals its arguments into a block on its own stack (copying
+ * user arrays with the caller's rights, never the runtime's) and enters the
+ * API gate; results come back the same way. */
+#include <string.h>
+
+#include "internal.h"
+
+#define ARGS(...) struct dipc_gate_args a = {.arg = {__VA_ARGS__}}
+
+DIPC_EXPORT dom_t dom_default(void) {
+  ARGS(0);
+  return dipc_gate(OP_DOM_DEFAULT, &a);
+}
+
+DIPC_EXPORT dom_t dom_create(void) {
+  ARGS(0);
+  return dipc_gate(OP_DOM_CREATE, &a);
+}
+
+DIPC_EXPORT dom_t dom_copy(dom_t dom, int perm) {
+  ARGS((uint64_t)dom, (uint64_t)(int64_t)perm);
+  return dipc_gate(OP_DOM_COPY, &a);
+}
+
+DIPC_EXPORT void *dom_mmap(dom_t dom, void *addr, size_t length, int prot,
+                           int flags, int fd, off_t offset) {
+  ARGS((uint64_t)dom, (uint64_t)addr, length, (uint64_t)prot,
+       (uint64_t)flags, (uint64_t)fd, (uint64_t)offset);
+  return (void *)dipc_gate(OP_DOM_MMAP, &a);
+}
+
+DIPC_EXPORT int dom_remap(dom_t dst, dom_t src, void *addr, size_t size) {
+  ARGS((uint64_t)dst, (uint64_t)src, (uint64_t)addr, size);
+  return (int)dipc_gate(OP_DOM_REMAP, &a);
+}
+
+DIPC_EXPORT grant_t grant_create(dom_t src, dom_t dst) {
+  ARGS((uint64_t)src, (uint64_t)dst);
+  return dipc_gate(OP_GRANT_CREATE, &a);
+}
+
+DIPC_EXPORT int grant_revoke(grant_t grant) {
+  ARGS((uint64_t)grant);
+  return (int)dipc_gate(OP_GRANT_REVOKE, &a);
+}
+
+DIPC_EXPORT entry_t entry_register(dom_t dom, unsigned count,
+                                   const struct dipc_entry_desc *entries) {
+  ARGS((uint64_t)dom, count);
+  if (count == 0 || count > DIPC_MAX_ENTRIES || !entries)
+    return -DIPC_EINVAL;
+  memcpy(a.desc, entries, count * sizeof *entries);
+  return dipc_gate(OP_ENTRY_REGISTER, &a);
+}
+
+DIPC_EXPORT dom_t entry_request(entry_t entry, unsigned count,
+                                struct dipc_entry_desc *entries) {
+  ARGS((uint64_t)entry, count);
+  if (count == 0 || count > DIPC_MAX_ENTRIES || !entries)
+    return -DIPC_EINVAL;
+  memcpy(a.desc, entries, count * sizeof *entries);
+  long r = dipc_gate(OP_ENTRY_REQUEST, &a);
+  if (r >= 0)
+    for (unsigned i = 0; i < count; i++)
+      entries[i].address = a.desc[i].address;
+  return r;
+}
+
+DIPC_EXPORT int dipc_handle_close(int64_t handle) {
+  ARGS((uint64_t)handle);
+  return (int)dipc_gate(OP_HANDLE_CLOSE, &a);
+}
+
+DIPC_EXPORT const char *dipc_backend(void) {
+  return dipc_machine.backend == DIPC_BACKEND_MPK ? "mpk" : "none";
+}
+
+DIPC_EXPORT int dipc_get_stats(struct dipc_stats *out) {
+  ARGS(0);
+  long r = dipc_gate(OP_STATS, &a);
+  out->apl_misses = a.out[0];
+  out->resident_domains = (uint32_t)a.out[1];
+  out->live_handles = (uint32_t)a.out[2];
+  return (int)r;
+}
+
+DIPC_EXPORT int dipc_domain_pkey(dom_t dom) {
+  ARGS((uint64_t)dom);
+  return (int)dipc_gate(OP_DOM_PKEY, &a);
+}
+
+DIPC_EXPORT long dipc_kcs_depth(void) {
+  ARGS(0);
+  return dipc_gate(OP_KCS_DEPTH, &a);
+}
+
+DIPC_EXPORT void *dipc_thread_state(void) {
+  ARGS(0);
+  return (void *)dipc_gate(OP_THREAD_STATE, &a);
+}
+
+DIPC_EXPORT long dipc_current_domain(void) {
+  ARGS(0);
+  return dipc_gate(OP_CURRENT_DOM, &a);
+}
+
+DIPC_EXPORT int dipc_thread_init(void) {
+  ARGS(0);
+  return (int)dipc_gate(OP_THREAD_INIT, &a);
+}
+
+/* ---- capabilities ------------------------------------------------------- */
+
+DIPC_EXPORT int dipc_cap_create(unsigned reg, const void *base, size_t size,
+                                int perm) {
+  ARGS(reg, (uint64_t)base, size, (uint64_t)(int64_t)perm);
+  return (int)dipc_gate(OP_CAP_CREATE, &a);
+}
+
+DIPC_EXPORT int dipc_cap_derive(unsigned dst, unsigned src, size_t offset,
+                                size_t size, int perm) {
+  ARGS(dst, src, offset, size, (uint64_t)(int64_t)perm);
+  return (int)dipc_gate(OP_CAP_DERIVE, &a);
+}
+
+DIPC_EXPORT int dipc_cap_push(unsigned reg) {
+  ARGS(reg);
+  return (int)dipc_gate(OP_CAP_PUSH, &a);
+}
+
+DIPC_EXPORT int dipc_cap_pop(unsigned reg) {
+  ARGS(reg);
+  return (int)dipc_gate(OP_CAP_POP, &a);
+}
+
+DIPC_EXPORT int dipc_cap_revoke(unsigned reg) {
+  ARGS(reg);
+  return (int)dipc_gate(OP_CAP_REVOKE, &a);
+}
+
+DIPC_EXPORT int dipc_cap_read(unsigned reg, struct dipc_cap *out) {
+  ARGS(reg);
+  long r = dipc_gate(OP_CAP_READ, &a);
+  if (r == 0)
+    memcpy(out, a.out, sizeof *out);
+  return (int)r;
+}
+
+DIPC_EXPORT int dipc_cap_check(unsigned reg, const void *addr, size_t size,
+                               int perm) {
+  ARGS(reg, (uint64_t)addr, size, (uint64_t)(int64_t)perm);
+  return (int)dipc_gate(OP_CAP_CHECK, &a);
+}
+
+DIPC_EXPORT long dipc_dcs_depth(void) {
+  ARGS(0);
+  return dipc_gate(OP_DCS_DEPTH, &a);
+}

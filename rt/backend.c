@@ -1,0 +1,131 @@
+/* backend.c - the emulated machine's setup: enforcement backend (`mpk` or
+ * `none`), the protection keys with fixed roles, the PKRU image table and
+ * its read-only alias, the thread-state region, and the global lock. */
+#define _GNU_SOURCE
+#include <asm/prctl.h>
+#include <cpuid.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct dipc_machine dipc_machine;
+uintptr_t dipc_threads_lo, dipc_threads_hi;
+
+/* What gs points to on a thread without state: a self pointer of 0 fails
+ * the thread-range check in every gate. */
+static const uint64_t no_thread[2];
+
+static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+void dipc_lock(void) { pthread_mutex_lock(&big_lock); }
+void dipc_unlock(void) { pthread_mutex_unlock(&big_lock); }
+
+/* XCR0 bit 9: the OS saves PKRU, so WRPKRU works (gate.S checks the same). */
+static int cpu_has_pkru(void) {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 27) & 1)) /* OSXSAVE */
+    return 0;
+  uint32_t lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (lo >> 9) & 1;
+}
+
+int dipc_tag_pages(void *addr, size_t len, int prot, int key) {
+  if (dipc_machine.backend == DIPC_BACKEND_NONE)
+    return mprotect(addr, len, prot);
+  return pkey_mprotect(addr, len, prot, key);
+}
+
+void *dipc_alloc_runtime(size_t size) {
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  DIPC_CHECK(p != MAP_FAILED, "cannot map %zu bytes of runtime state", size);
+  DIPC_CHECK(dipc_tag_pages(p, size, PROT_READ | PROT_WRITE,
+                            RT_PKEY_RUNTIME) == 0,
+             "cannot tag runtime state with its key");
+  return p;
+}
+
+void dipc_publish_image(uint32_t dom, uint32_t image) {
+  dipc_machine.pkru_rw[dom] =
+      dipc_machine.backend == DIPC_BACKEND_MPK ? image : 0;
+}
+
+/* mpk needs keys 1 (runtime) and 2 (stacks) and as many others as the
+ * kernel gives for domains; `none` pretends to have the same keys. */
+static int choose_backend(void) {
+  const char *env = getenv("DIPC_BACKEND");
+  int want_mpk = !env || !strcmp(env, "mpk");
+  DIPC_CHECK(!env || !strcmp(env, "mpk") || !strcmp(env, "none"),
+             "DIPC_BACKEND=%s: expected mpk or none", env);
+  if (want_mpk && dipc_machine.cpu_pku) {
+    int rt = pkey_alloc(0, 0), stack = pkey_alloc(0, 0);
+    if (rt == RT_PKEY_RUNTIME && stack == RT_PKEY_STACK) {
+      while (pkey_alloc(0, 0) > 0)
+        ; /* the rest are the domains' keys */
+      return DIPC_BACKEND_MPK;
+    }
+    DIPC_CHECK(rt < 0, "protection keys %d/%d were handed out before libdipc "
+               "initialised (it needs keys 1 and 2)", rt, stack);
+  }
+  DIPC_CHECK(!env || strcmp(env, "mpk"),
+             "DIPC_BACKEND=mpk but this CPU/kernel has no protection keys");
+  fprintf(stderr, "dipc: warning: backend `none`: domain isolation is NOT "
+                  "enforced\n");
+  return DIPC_BACKEND_NONE;
+}
+
+static void map_image_tables(void) {
+  size_t size = RT_MAX_DOMAINS * sizeof(uint32_t);
+  int fd = memfd_create("dipc-pkru", MFD_CLOEXEC);
+  DIPC_CHECK(fd >= 0 && ftruncate(fd, size) == 0, "memfd for PKRU images");
+  void *rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void *ro = mmap((void *)RT_RO_TABLE_ADDR, size, PROT_READ,
+                  MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+  DIPC_CHECK(rw != MAP_FAILED && ro == (void *)RT_RO_TABLE_ADDR,
+             "cannot map the PKRU image table at %#x", RT_RO_TABLE_ADDR);
+  close(fd);
+  DIPC_CHECK(dipc_tag_pages(rw, size, PROT_READ | PROT_WRITE,
+                            RT_PKEY_RUNTIME) == 0 &&
+                 dipc_tag_pages(ro, size, PROT_READ, RT_PKEY_STACK) == 0,
+             "cannot tag the PKRU image tables");
+  dipc_machine.pkru_rw = rw;
+  dipc_machine.pkru_ro = ro;
+  dipc_machine.valid =
+      dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof(uint32_t));
+}
+
+static void reserve_thread_region(void) {
+  size_t size = (size_t)RT_MAX_THREADS * RT_THREAD_STRIDE;
+  void *p = mmap(NULL, size, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  DIPC_CHECK(p != MAP_FAILED, "cannot reserve the thread-state region");
+  dipc_threads_lo = (uintptr_t)p;
+  dipc_threads_hi = (uintptr_t)p + size;
+}
+
+void dipc_runtime_init(void) {
+  static int done;
+  if (done)
+    return;
+  done = 1;
+  dipc_machine.cpu_pku = cpu_has_pkru();
+  dipc_machine.backend = choose_backend();
+  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)no_thread) == 0,
+             "cannot set the gs base");
+  map_image_tables();
+  reserve_thread_region();
+  dipc_domains_init();
+  dipc_proxy_init();
+  /* The main thread gets its state (and the default domain's PKRU) now. */
+  dipc_thread_init();
+}
+
+__attribute__((constructor(101))) static void dipc_constructor(void) {
+  dipc_runtime_init();
+}

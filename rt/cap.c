@@ -1,0 +1,85 @@
+/* cap.c - emulated CODOMs capabilities (paper §4): 8 registers and the
+ * domain capability stack (DCS) per thread, in runtime memory. They are
+ * created from the current domain's APL or derived from another register
+ * with narrower bounds and permissions; never forged or widened. The DCS
+ * base moves up for callees with dcs_integrity/confidentiality (proxies),
+ * so a callee can neither pop nor see its caller's entries. */
+#include <string.h>
+
+#include "internal.h"
+
+static int perm_ok(int64_t perm) {
+  return perm >= DIPC_PERM_CALL && perm <= DIPC_PERM_WRITE;
+}
+
+/* The current domain's right to [lo, hi): all pages in one domain X, and
+ * the APL entry for X (its own pages: write). */
+static uint8_t apl_right(uint32_t cur, uintptr_t lo, uintptr_t hi,
+                         uint32_t *owner) {
+  uint32_t x = dipc_domain_of(lo);
+  if (!dipc_domain_owns(x, lo & ~(RT_PAGE - 1), hi))
+    return DIPC_PERM_NIL;
+  *owner = x;
+  return x == cur ? DIPC_PERM_WRITE : dipc_apl_get(cur, x);
+}
+
+long dipc_op_cap(unsigned op, struct dipc_gate_args *a,
+                 struct dipc_thread *st) {
+  uint64_t *x = a->arg;
+  if (op == OP_DCS_DEPTH)
+    return st->dcs_top - st->dcs_base;
+  if (x[0] >= DIPC_CAP_REGS)
+    return -DIPC_EINVAL;
+  struct dipc_cap_reg *r = &st->caps[x[0]];
+  switch (op) {
+  case OP_CAP_CREATE: {
+    uintptr_t lo = x[1], size = x[2], hi = lo + size;
+    if (!perm_ok((int64_t)x[3]) || size == 0 || hi < lo)
+      return -DIPC_EINVAL;
+    uint32_t owner = 0;
+    if (apl_right(st->cur_dom, lo, hi, &owner) < x[3])
+      return -DIPC_EPERM;
+    *r = (struct dipc_cap_reg){lo, size, (uint32_t)x[3], owner, 0};
+    return 0;
+  }
+  case OP_CAP_DERIVE: {
+    if (x[1] >= DIPC_CAP_REGS || !perm_ok((int64_t)x[4]) || x[3] == 0)
+      return -DIPC_EINVAL;
+    const struct dipc_cap_reg *s = &st->caps[x[1]];
+    uint64_t off = x[2], size = x[3];
+    if (s->perm == DIPC_PERM_NIL || off > s->size || size > s->size - off ||
+        x[4] > s->perm)
+      return -DIPC_EPERM;
+    *r = (struct dipc_cap_reg){s->base + off, size, (uint32_t)x[4], s->dom,
+                               0};
+    return 0;
+  }
+  case OP_CAP_PUSH:
+    if (st->dcs_top == RT_DCS_ENTRIES)
+      return -DIPC_ENOSPC;
+    st->dcs[st->dcs_top++] = *r;
+    return 0;
+  case OP_CAP_POP:
+    if (st->dcs_top <= st->dcs_base)
+      return -DIPC_EPERM;
+    *r = st->dcs[--st->dcs_top];
+    st->dcs[st->dcs_top] = (struct dipc_cap_reg){0};
+    return 0;
+  case OP_CAP_REVOKE:
+    *r = (struct dipc_cap_reg){0};
+    return 0;
+  case OP_CAP_READ:
+    memcpy(a->out, r, sizeof *r);
+    return 0;
+  case OP_CAP_CHECK: {
+    uint64_t addr = x[1], size = x[2];
+    if (!perm_ok((int64_t)x[3]))
+      return -DIPC_EINVAL;
+    if (r->perm < x[3] || addr < r->base || size > r->size ||
+        addr - r->base > r->size - size)
+      return -DIPC_EPERM;
+    return 0;
+  }
+  }
+  return -DIPC_EINVAL;
+}

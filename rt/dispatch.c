@@ -1,0 +1,255 @@
+/* dispatch.c - the trusted side of the API gate: copies the argument block
+ * off the caller's stack, runs one operation under the global lock, and
+ * leaves the image of the thread's current domain in st->cur_pkru for the
+ * gate to install on the way out. */
+#include <string.h>
+
+#include "internal.h"
+
+static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st);
+
+long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
+                   struct dipc_thread *st) {
+  struct dipc_gate_args a;
+  size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST
+                 ? sizeof a
+                 : offsetof(struct dipc_gate_args, desc);
+  if ((uintptr_t)user + n > st->stack_hi || op >= OP_COUNT)
+    return -DIPC_EINVAL;
+  memcpy(&a, user, n);
+  dipc_lock();
+  long r = run(op, &a, st);
+  dipc_domain_make_resident(st->cur_dom);
+  st->cur_pkru = dipc_machine.pkru_rw[st->cur_dom];
+  dipc_unlock();
+  if (op != OP_THREAD_EXIT)
+    memcpy(user->out, a.out, sizeof a.out);
+  if (op == OP_ENTRY_REQUEST && r >= 0)
+    memcpy(user->desc, a.desc, sizeof a.desc);
+  return r;
+}
+
+/* ---- domains ------------------------------------------------------------ */
+
+static long get_dom(int64_t h, uint32_t *dom, uint8_t *perm, uint8_t need) {
+  uint8_t p;
+  int err = dipc_handle_get(h, H_DOM, dom, &p);
+  if (err)
+    return err;
+  if (perm)
+    *perm = p;
+  return p >= need ? 0 : -DIPC_EPERM;
+}
+
+static long op_dom_create(void) {
+  uint32_t d;
+  int err = dipc_domain_new(&d, 1);
+  return err ? err : dipc_handle_new(H_DOM, d, DIPC_PERM_OWNER);
+}
+
+static long op_dom_copy(int64_t h, int64_t perm) {
+  uint32_t d;
+  uint8_t have;
+  long err = get_dom(h, &d, &have, DIPC_PERM_NIL);
+  if (err)
+    return err;
+  if (perm < DIPC_PERM_NIL || perm > DIPC_PERM_OWNER)
+    return -DIPC_EINVAL;
+  if (perm > have)
+    return -DIPC_EPERM;
+  return dipc_handle_new(H_DOM, d, (uint8_t)perm);
+}
+
+static long op_dom_mmap(struct dipc_gate_args *a) {
+  uint32_t d;
+  long err = get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
+  return err ? err : dipc_op_dom_mmap(d, &a->arg[1]);
+}
+
+static long op_dom_remap(int64_t hdst, int64_t hsrc, uintptr_t addr,
+                         size_t size) {
+  uint32_t dst, src;
+  long err = get_dom(hdst, &dst, NULL, DIPC_PERM_OWNER);
+  if (!err)
+    err = get_dom(hsrc, &src, NULL, DIPC_PERM_OWNER);
+  return err ? err : dipc_op_dom_remap(dst, src, addr, size);
+}
+
+/* ---- grants ------------------------------------------------------------- */
+
+struct grant {
+  uint32_t live, src, dst;
+};
+static struct grant *grants;
+
+static long op_grant_create(int64_t hsrc, int64_t hdst) {
+  uint32_t src, dst;
+  uint8_t perm;
+  long err = get_dom(hsrc, &src, NULL, DIPC_PERM_OWNER);
+  if (!err)
+    err = get_dom(hdst, &dst, &perm, DIPC_PERM_NIL);
+  if (err)
+    return err;
+  if (!grants)
+    grants = dipc_alloc_runtime(RT_MAX_GRANTS * sizeof *grants);
+  uint32_t g;
+  for (g = 0; g < RT_MAX_GRANTS && grants[g].live; g++)
+    ;
+  if (g == RT_MAX_GRANTS)
+    return -DIPC_ENOSPC;
+  int64_t h = dipc_handle_new(H_GRANT, g, perm);
+  if (h < 0)
+    return h;
+  grants[g] = (struct grant){1, src, dst};
+  if (perm == DIPC_PERM_OWNER) /* CODOMs has no owner bit (paper §5.2.2) */
+    perm = DIPC_PERM_WRITE;
+  if (perm > dipc_apl_get(src, dst))
+    dipc_apl_set(src, dst, perm);
+  return h;
+}
+
+static long op_grant_revoke(int64_t h) {
+  uint32_t g;
+  int err = dipc_handle_get(h, H_GRANT, &g, NULL);
+  if (err)
+    return err;
+  dipc_apl_set(grants[g].src, grants[g].dst, DIPC_PERM_NIL);
+  grants[g].live = 0;
+  return dipc_handle_close_locked(h);
+}
+
+/* ---- entries ------------------------------------------------------------ */
+
+struct entry_set {
+  uint32_t live, dom, count;
+  struct dipc_entry_desc desc[DIPC_MAX_ENTRIES];
+};
+static struct entry_set *entry_sets;
+
+static int signature_ok(const struct dipc_signature *s) {
+  return s->int_args <= DIPC_MAX_INT_ARGS && s->vec_args <= DIPC_MAX_VEC_ARGS &&
+         s->int_results <= 2 && s->vec_results <= 2 &&
+         s->stack_bytes % 8 == 0 && s->stack_bytes <= DIPC_MAX_STACK_BYTES;
+}
+
+#define POLICY_MASK 0x3fu
+
+static long op_entry_register(struct dipc_gate_args *a) {
+  uint32_t d;
+  long err = get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
+  if (err)
+    return err;
+  uint64_t count = a->arg[1];
+  if (count == 0 || count > DIPC_MAX_ENTRIES)
+    return -DIPC_EINVAL;
+  for (unsigned i = 0; i < count; i++) {
+    const struct dipc_entry_desc *e = &a->desc[i];
+    if (!signature_ok(&e->signature) || (e->policy & ~POLICY_MASK) ||
+        dipc_domain_of((uintptr_t)e->address) != d || !e->address)
+      return -DIPC_EINVAL;
+  }
+  if (!entry_sets)
+    entry_sets = dipc_alloc_runtime(RT_MAX_ENTRY_OBJS * sizeof *entry_sets);
+  uint32_t s;
+  for (s = 0; s < RT_MAX_ENTRY_OBJS && entry_sets[s].live; s++)
+    ;
+  if (s == RT_MAX_ENTRY_OBJS)
+    return -DIPC_ENOSPC;
+  int64_t h = dipc_handle_new(H_ENTRY, s, DIPC_PERM_CALL);
+  if (h < 0)
+    return h;
+  entry_sets[s].live = 1;
+  entry_sets[s].dom = d;
+  entry_sets[s].count = (uint32_t)count;
+  memcpy(entry_sets[s].desc, a->desc, count * sizeof a->desc[0]);
+  return h;
+}
+
+static long op_entry_request(struct dipc_gate_args *a) {
+  uint32_t s;
+  int err = dipc_handle_get((int64_t)a->arg[0], H_ENTRY, &s, NULL);
+  if (err)
+    return err;
+  const struct entry_set *e = &entry_sets[s];
+  uint64_t count = a->arg[1];
+  if (count == 0 || count > e->count)
+    return -DIPC_EINVAL;
+  dipc_policy_t policy[DIPC_MAX_ENTRIES];
+  for (unsigned i = 0; i < count; i++) {
+    if (a->desc[i].policy & ~POLICY_MASK)
+      return -DIPC_EINVAL;
+    if (memcmp(&a->desc[i].signature, &e->desc[i].signature,
+               sizeof(struct dipc_signature)))
+      return -DIPC_EPROTO;
+    policy[i] = a->desc[i].policy | e->desc[i].policy;
+  }
+  uint32_t p;
+  if ((err = dipc_domain_new(&p, 0)))
+    return err;
+  void *proxy[DIPC_MAX_ENTRIES];
+  if ((err = dipc_proxy_generate(e->dom, (unsigned)count, e->desc, policy,
+                                 proxy)))
+    return err;
+  for (unsigned i = 0; i < count; i++)
+    a->desc[i].address = proxy[i];
+  return dipc_handle_new(H_DOM, p, DIPC_PERM_CALL);
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
+  uint64_t *x = a->arg;
+  switch (op) {
+  case OP_DOM_DEFAULT:
+    return dipc_handle_new(H_DOM, 0, DIPC_PERM_OWNER);
+  case OP_DOM_CREATE:
+    return op_dom_create();
+  case OP_DOM_COPY:
+    return op_dom_copy((int64_t)x[0], (int64_t)x[1]);
+  case OP_DOM_MMAP:
+    return op_dom_mmap(a);
+  case OP_DOM_REMAP:
+    return op_dom_remap((int64_t)x[0], (int64_t)x[1], x[2], x[3]);
+  case OP_GRANT_CREATE:
+    return op_grant_create((int64_t)x[0], (int64_t)x[1]);
+  case OP_GRANT_REVOKE:
+    return op_grant_revoke((int64_t)x[0]);
+  case OP_ENTRY_REGISTER:
+    return op_entry_register(a);
+  case OP_ENTRY_REQUEST:
+    return op_entry_request(a);
+  case OP_HANDLE_CLOSE:
+    return dipc_handle_close_locked((int64_t)x[0]);
+  case OP_DOM_PKEY: {
+    uint32_t d;
+    long err = get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);
+    return err ? err : dipc_domain_pkey_of(d);
+  }
+  case OP_STATS:
+    a->out[0] = dipc_machine.apl_misses;
+    a->out[1] = dipc_domain_resident_count();
+    a->out[2] = dipc_handle_live_count();
+    return 0;
+  case OP_KCS_DEPTH:
+    return st->kcs_top - st->kcs_base;
+  case OP_THREAD_STATE:
+    return (long)st;
+  case OP_CURRENT_DOM:
+    return st->cur_dom;
+  case OP_CAP_CREATE:
+  case OP_CAP_DERIVE:
+  case OP_CAP_PUSH:
+  case OP_CAP_POP:
+  case OP_CAP_REVOKE:
+  case OP_CAP_READ:
+  case OP_CAP_CHECK:
+  case OP_DCS_DEPTH:
+    return dipc_op_cap(op, a, st);
+  case OP_THREAD_INIT:
+    return 0;
+  case OP_THREAD_EXIT:
+    dipc_thread_release(st);
+    return 0;
+  }
+  return -DIPC_EINVAL;
+}

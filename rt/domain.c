@@ -1,0 +1,359 @@
+/* domain.c - domains (paper §5.2.2): APLs, page ownership, and the
+ * emulated APL cache: at most RT_DOMAIN_KEYS domains hold a protection key
+ * at a time; the others are parked under the runtime key and re-keyed on
+ * demand, evicting the least recently used one (an "APL cache miss"). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+#define RT_FIRST_DOMAIN_KEY 3
+#define RT_DENY_ALL 0xffffffffu
+
+struct domain {
+  uint8_t live;
+  int8_t key; /* -1: parked */
+  uint32_t image;
+  uint64_t last_use;
+};
+
+struct range {
+  uintptr_t lo, hi;
+  uint32_t dom;
+  int prot;
+};
+
+static struct domain *doms;
+static uint8_t *apl; /* apl[src * RT_MAX_DOMAINS + dst] */
+static struct range *ranges;
+static unsigned nranges;
+static int key_owner[RT_NUM_PKEYS]; /* domain holding each key, -1 free */
+static uint64_t lru_clock;
+
+uint8_t dipc_apl_get(uint32_t src, uint32_t dst) {
+  return apl[(size_t)src * RT_MAX_DOMAINS + dst];
+}
+
+static int key_enabled(uint32_t image, int key) {
+  return !((image >> (2 * key)) & 1);
+}
+
+static uint32_t allow(uint32_t image, int key, int write) {
+  return image & ~((write ? 3u : 1u) << (2 * key));
+}
+
+static uint32_t compute_image(uint32_t d) {
+  uint32_t image = allow(RT_DENY_ALL, RT_PKEY_STACK, 1);
+  image = allow(image, doms[d].key, 1);
+  for (int k = 0; k < RT_NUM_PKEYS; k++) {
+    int x = key_owner[k];
+    if (x < 0 || (uint32_t)x == d)
+      continue;
+    uint8_t p = dipc_apl_get(d, x);
+    if (p >= DIPC_PERM_READ)
+      image = allow(image, k, p >= DIPC_PERM_WRITE);
+  }
+  return image;
+}
+
+/* Recompute a resident domain's image and mark it current. */
+static void refresh(uint32_t d) {
+  doms[d].image = compute_image(d);
+  dipc_publish_image(d, doms[d].image);
+  dipc_machine.valid[d] = 1;
+}
+
+static void park(uint32_t d) {
+  doms[d].image = RT_DENY_ALL;
+  dipc_publish_image(d, RT_DENY_ALL);
+  dipc_machine.valid[d] = 0;
+}
+
+static void rekey(uint32_t d, int key) {
+  for (unsigned i = 0; i < nranges; i++)
+    if (ranges[i].dom == d)
+      DIPC_CHECK(dipc_tag_pages((void *)ranges[i].lo,
+                                ranges[i].hi - ranges[i].lo, ranges[i].prot,
+                                key) == 0,
+                 "cannot re-key pages of domain %u", d);
+}
+
+/* Resident domains that may touch `of`'s pages (its grantees' images). */
+static void refresh_grantors(uint32_t of) {
+  for (int k = 0; k < RT_NUM_PKEYS; k++) {
+    int f = key_owner[k];
+    if (f >= 0 && (uint32_t)f != of && dipc_apl_get(f, of) >= DIPC_PERM_READ)
+      refresh(f);
+  }
+}
+
+void dipc_apl_set(uint32_t src, uint32_t dst, uint8_t perm) {
+  apl[(size_t)src * RT_MAX_DOMAINS + dst] = perm;
+  if (doms[src].key >= 0)
+    refresh(src);
+}
+
+void dipc_domains_init(void) {
+  doms = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *doms);
+  apl = dipc_alloc_runtime((size_t)RT_MAX_DOMAINS * RT_MAX_DOMAINS);
+  ranges = dipc_alloc_runtime(RT_MAX_RANGES * sizeof *ranges);
+  for (int k = 0; k < RT_NUM_PKEYS; k++)
+    key_owner[k] = -1;
+  for (uint32_t d = 0; d < RT_MAX_DOMAINS; d++)
+    park(d);
+  doms[0].live = 1; /* the default domain: key 0, never virtualised */
+  doms[0].key = 0;
+  key_owner[0] = 0;
+  refresh(0);
+}
+
+/* Take key k from its least recently used holder that no running thread
+ * can currently use. Every image enabling the key is invalidated first, so
+ * a proxy that published an image before the scan is seen by it and one
+ * that publishes after it takes the slow path (which needs dipc_lock). */
+static int evict_one(uint32_t keep) {
+  uint8_t tried[RT_NUM_PKEYS] = {0};
+  for (;;) {
+    int victim_key = -1;
+    for (int k = RT_FIRST_DOMAIN_KEY; k < RT_NUM_PKEYS; k++) {
+      int d = key_owner[k];
+      if (d < 0 || (uint32_t)d == keep || tried[k])
+        continue;
+      if (victim_key < 0 ||
+          doms[d].last_use < doms[key_owner[victim_key]].last_use)
+        victim_key = k;
+    }
+    DIPC_CHECK(victim_key >= 0, "all %d protection keys are held by domains "
+               "running on some thread", RT_NUM_PKEYS - RT_FIRST_DOMAIN_KEY);
+    uint32_t v = key_owner[victim_key];
+    uint8_t stale[RT_NUM_PKEYS] = {0};
+    for (int k = 0; k < RT_NUM_PKEYS; k++) {
+      int f = key_owner[k];
+      if (f >= 0 && key_enabled(doms[f].image, victim_key)) {
+        stale[k] = 1;
+        dipc_machine.valid[f] = 0;
+      }
+    }
+    atomic_thread_fence(memory_order_seq_cst);
+    if (dipc_machine.backend == DIPC_BACKEND_MPK &&
+        dipc_threads_using_key(victim_key)) {
+      for (int k = 0; k < RT_NUM_PKEYS; k++)
+        if (stale[k])
+          dipc_machine.valid[key_owner[k]] = 1;
+      tried[victim_key] = 1;
+      continue;
+    }
+    rekey(v, RT_PKEY_RUNTIME);
+    key_owner[victim_key] = -1;
+    doms[v].key = -1;
+    park(v);
+    for (int k = 0; k < RT_NUM_PKEYS; k++)
+      if (stale[k] && key_owner[k] >= 0)
+        refresh(key_owner[k]);
+    dipc_machine.apl_misses++;
+    return victim_key;
+  }
+}
+
+void dipc_domain_make_resident(uint32_t d) {
+  DIPC_CHECK(d < RT_MAX_DOMAINS && doms[d].live, "bad domain %u", d);
+  doms[d].last_use = ++lru_clock;
+  if (doms[d].key >= 0) {
+    refresh(d);
+    return;
+  }
+  int key = -1;
+  for (int k = RT_FIRST_DOMAIN_KEY; k < RT_NUM_PKEYS && key < 0; k++)
+    if (key_owner[k] < 0)
+      key = k;
+  if (key < 0)
+    key = evict_one(d);
+  key_owner[key] = d;
+  doms[d].key = key;
+  rekey(d, key);
+  refresh(d);
+  refresh_grantors(d);
+}
+
+int dipc_domain_pkey_of(uint32_t d) { return doms[d].key; }
+
+unsigned dipc_domain_resident_count(void) {
+  unsigned n = 0;
+  for (int k = 0; k < RT_NUM_PKEYS; k++)
+    n += key_owner[k] >= 0;
+  return n;
+}
+
+int dipc_domain_new(uint32_t *out, int eager) {
+  for (uint32_t d = 1; d < RT_MAX_DOMAINS; d++) {
+    if (doms[d].live)
+      continue;
+    doms[d].live = 1;
+    doms[d].key = -1;
+    park(d);
+    /* Resident right away while keys are free; never evicts for it. */
+    for (int k = RT_FIRST_DOMAIN_KEY; eager && k < RT_NUM_PKEYS; k++)
+      if (key_owner[k] < 0) {
+        dipc_domain_make_resident(d);
+        break;
+      }
+    *out = d;
+    return 0;
+  }
+  return -DIPC_ENOSPC;
+}
+
+/* ---- page ownership ----------------------------------------------------- */
+
+uint32_t dipc_domain_of(uintptr_t addr) {
+  for (unsigned i = 0; i < nranges; i++)
+    if (addr >= ranges[i].lo && addr < ranges[i].hi)
+      return ranges[i].dom;
+  return 0;
+}
+
+static int overlaps_any(uintptr_t lo, uintptr_t hi) {
+  for (unsigned i = 0; i < nranges; i++)
+    if (ranges[i].lo < hi && lo < ranges[i].hi)
+      return 1;
+  return 0;
+}
+
+int dipc_domain_owns(uint32_t d, uintptr_t lo, uintptr_t hi) {
+  if (d == 0)
+    return !overlaps_any(lo, hi);
+  uintptr_t at = lo;
+  while (at < hi) {
+    unsigned i;
+    for (i = 0; i < nranges; i++)
+      if (ranges[i].dom == d && at >= ranges[i].lo && at < ranges[i].hi)
+        break;
+    if (i == nranges)
+      return 0;
+    at = ranges[i].hi;
+  }
+  return 1;
+}
+
+static int add_range(uintptr_t lo, uintptr_t hi, uint32_t d, int prot) {
+  if (nranges == RT_MAX_RANGES)
+    return -DIPC_ENOSPC;
+  ranges[nranges++] = (struct range){lo, hi, d, prot};
+  return 0;
+}
+
+static int key_for_pages(uint32_t d) {
+  return doms[d].key >= 0 ? doms[d].key : RT_PKEY_RUNTIME;
+}
+
+long dipc_op_dom_mmap(uint32_t d, const uint64_t *a) {
+  int prot = (int)a[2], flags = (int)a[3];
+  size_t len = a[1];
+  if (flags & MAP_FIXED)
+    return -DIPC_EINVAL;
+  if (d != 0 && nranges == RT_MAX_RANGES)
+    return -DIPC_ENOSPC;
+  void *p = mmap((void *)a[0], len, prot, flags, (int)a[4], (off_t)a[5]);
+  if (p == MAP_FAILED)
+    return -errno;
+  if (d == 0)
+    return (long)p;
+  len = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  DIPC_CHECK(add_range((uintptr_t)p, (uintptr_t)p + len, d, prot) == 0,
+             "range table");
+  DIPC_CHECK(dipc_tag_pages(p, len, prot, key_for_pages(d)) == 0,
+             "cannot tag new pages of domain %u", d);
+  return (long)p;
+}
+
+/* The protection of default-domain pages, from /proc/self/maps: calls
+ * fn(lo, hi, prot) for each mapping piece of [lo, hi); -ENOENT on a hole. */
+static int for_each_mapping(uintptr_t lo, uintptr_t hi,
+                            int (*fn)(uintptr_t, uintptr_t, int, void *),
+                            void *ctx) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f)
+    return -DIPC_ENOMEM;
+  char line[512], perms[8];
+  uintptr_t at = lo;
+  int err = 0;
+  while (!err && at < hi && fgets(line, sizeof line, f)) {
+    unsigned long s, e;
+    if (sscanf(line, "%lx-%lx %7s", &s, &e, perms) != 3 || e <= at)
+      continue;
+    if (s > at) {
+      err = -DIPC_ENOENT;
+      break;
+    }
+    int prot = (perms[0] == 'r' ? PROT_READ : 0) |
+               (perms[1] == 'w' ? PROT_WRITE : 0) |
+               (perms[2] == 'x' ? PROT_EXEC : 0);
+    uintptr_t end = e < hi ? e : hi;
+    err = fn(at, end, prot, ctx);
+    at = end;
+  }
+  fclose(f);
+  return err ? err : at < hi ? -DIPC_ENOENT : 0;
+}
+
+struct remap_ctx {
+  uint32_t dst;
+  int dry_run;
+};
+
+static int move_piece(uintptr_t lo, uintptr_t hi, int prot, void *p) {
+  struct remap_ctx *c = p;
+  if (c->dry_run)
+    return 0;
+  if (c->dst != 0 && add_range(lo, hi, c->dst, prot) != 0)
+    return -DIPC_ENOSPC;
+  DIPC_CHECK(dipc_tag_pages((void *)lo, hi - lo, prot,
+                            c->dst ? key_for_pages(c->dst) : 0) == 0,
+             "cannot re-key remapped pages");
+  return 0;
+}
+
+/* Cut [lo, hi) out of src's ranges, handing each piece to move_piece. */
+static int carve(uint32_t src, uintptr_t lo, uintptr_t hi,
+                 struct remap_ctx *c) {
+  for (unsigned i = 0; i < nranges; i++) {
+    struct range r = ranges[i];
+    if (r.dom != src || r.hi <= lo || r.lo >= hi)
+      continue;
+    uintptr_t cut_lo = r.lo > lo ? r.lo : lo, cut_hi = r.hi < hi ? r.hi : hi;
+    ranges[i] = ranges[--nranges];
+    if (r.lo < cut_lo)
+      add_range(r.lo, cut_lo, src, r.prot);
+    if (cut_hi < r.hi)
+      add_range(cut_hi, r.hi, src, r.prot);
+    int err = move_piece(cut_lo, cut_hi, r.prot, c);
+    if (err)
+      return err;
+    i = (unsigned)-1; /* the table changed: rescan */
+  }
+  return 0;
+}
+
+int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
+                      size_t size) {
+  uintptr_t hi = addr + size;
+  if ((addr | size) & (RT_PAGE - 1) || size == 0 || hi < addr)
+    return -DIPC_EINVAL;
+  if (!dipc_domain_owns(src, addr, hi))
+    return -DIPC_ENOENT;
+  if (nranges + 2 + 16 > RT_MAX_RANGES)
+    return -DIPC_ENOSPC;
+  struct remap_ctx c = {dst, 1};
+  if (src == 0) {
+    int err = for_each_mapping(addr, hi, move_piece, &c);
+    if (err)
+      return err;
+    c.dry_run = 0;
+    return for_each_mapping(addr, hi, move_piece, &c);
+  }
+  c.dry_run = 0;
+  return carve(src, addr, hi, &c);
+}

@@ -1,0 +1,551 @@
+/* gate.S - the trusted gates of libdipc: the API gate, __dipc_setjmp_arm,
+ * the slow paths proxies jump to, and the proxy templates proxy.c copies.
+ *
+ * Every gate raises PKRU to 0 with an ERIM-style checked WRPKRU (execution
+ * continues only if the value written is the trusted one), switches to the
+ * thread's trusted stack before running C code, and drops to the image of
+ * the thread's current domain, checked against the read-only image table.
+ * Each gate exists in a PKU and a no-PKU variant (the latter for CPUs
+ * without protection keys, where WRPKRU would fault). */
+#include "layout.h"
+
+        .intel_syntax noprefix
+
+/* ---- building blocks ---------------------------------------------------- */
+
+.macro GATE_WRPKRU pku
+.if \pku
+        wrpkru
+.else
+        nop dword ptr [rax]
+.endif
+.endm
+
+/* Raise to the trusted image (0); clobbers eax, ecx, edx. */
+.macro ENTER_TRUSTED pku, panic
+        xor ecx, ecx
+        xor edx, edx
+        xor eax, eax
+        GATE_WRPKRU \pku
+        test eax, eax
+        jnz \panic
+.endm
+
+/* r10 = this thread's state, created on first use; clobbers rax, r11. */
+.macro LOAD_THREAD
+        mov r10, gs:[0]
+        cmp r10, [rip + dipc_threads_lo]
+        jb 771f
+        cmp r10, [rip + dipc_threads_hi]
+        jae 771f
+        mov rax, fs:[0]
+        cmp rax, [r10 + ST_FSBASE]
+        je 772f
+771:    lea r11, [rip + 772f]
+        jmp __dipc_helper_thread
+772:
+.endm
+
+/* Drop to the image of the thread's current domain (st in r10); the image
+ * must equal the domain's entry in the read-only table. Clobbers eax, ecx,
+ * edx, r9. */
+.macro EXIT_TO_CURRENT pku, panic
+        mov r9d, [r10 + ST_CUR_DOM]
+        and r9d, RT_MAX_DOMAINS - 1
+        mov eax, [r10 + ST_CUR_PKRU]
+        xor ecx, ecx
+        xor edx, edx
+        GATE_WRPKRU \pku
+        cmp eax, [r9 * 4 + RT_RO_TABLE_ADDR]
+        jne \panic
+.endm
+
+.macro SAVE_ARGS
+        push rax
+        push rcx
+        push rdx
+        push rsi
+        push rdi
+        push r8
+        push r9
+        push r10
+        sub rsp, 128
+        movdqu [rsp + 0], xmm0
+        movdqu [rsp + 16], xmm1
+        movdqu [rsp + 32], xmm2
+        movdqu [rsp + 48], xmm3
+        movdqu [rsp + 64], xmm4
+        movdqu [rsp + 80], xmm5
+        movdqu [rsp + 96], xmm6
+        movdqu [rsp + 112], xmm7
+.endm
+
+.macro RESTORE_ARGS
+        movdqu xmm0, [rsp + 0]
+        movdqu xmm1, [rsp + 16]
+        movdqu xmm2, [rsp + 32]
+        movdqu xmm3, [rsp + 48]
+        movdqu xmm4, [rsp + 64]
+        movdqu xmm5, [rsp + 80]
+        movdqu xmm6, [rsp + 96]
+        movdqu xmm7, [rsp + 112]
+        add rsp, 128
+        pop r10
+        pop r9
+        pop r8
+        pop rdi
+        pop rsi
+        pop rdx
+        pop rcx
+        pop rax
+.endm
+
+/* ---- slow paths (trusted mode; r11 = return address) -------------------- */
+
+        .text
+
+/* First gate or proxy on a thread: create its state on the bootstrap stack.
+ * Returns r10 = state; preserves every register but r10 and r11. */
+        .globl __dipc_helper_thread
+        .hidden __dipc_helper_thread
+        .p2align 4
+__dipc_helper_thread:
+1:      mov r10d, 1
+        xchg r10d, [rip + boot_lock]
+        test r10d, r10d
+        jz 2f
+        pause
+        jmp 1b
+2:      mov [rip + boot_saved_rsp], rsp
+        mov [rip + boot_saved_ret], r11
+        lea rsp, [rip + boot_stack_top]
+        SAVE_ARGS
+        mov rdi, [rip + boot_saved_rsp]
+        call dipc_thread_lazy_create
+        mov [rsp + 128], rax            /* comes back as r10 */
+        RESTORE_ARGS
+        mov rsp, [rip + boot_saved_rsp]
+        mov r11, [rip + boot_saved_ret]
+        mov dword ptr [rip + boot_lock], 0
+        jmp r11
+
+/* Run `fn(st, st->slow_arg)` on the thread's trusted stack (st in r10).
+ * Preserves every register but r11. */
+.macro SLOW_PATH name, fn
+        .globl \name
+        .hidden \name
+        .p2align 4
+\name:
+        mov [r10 + ST_SAVED_RET], r11
+        mov [r10 + ST_SAVED_RSP], rsp
+        mov rsp, [r10 + ST_TRUSTED_SP]
+        SAVE_ARGS
+        mov rdi, r10
+        mov esi, [r10 + ST_SLOW_ARG]
+        call \fn
+        RESTORE_ARGS
+        mov rsp, [r10 + ST_SAVED_RSP]
+        jmp [r10 + ST_SAVED_RET]
+.endm
+
+        SLOW_PATH __dipc_helper_resident, dipc_thread_fault_in_domain
+        SLOW_PATH __dipc_helper_stack, dipc_thread_alloc_dstack
+
+/* Stop the process: r11 = PANIC_* reason. Never returns. */
+.macro PANIC_PATH name, pku
+        .globl \name
+        .hidden \name
+        .p2align 4
+\name:
+        xor ecx, ecx
+        xor edx, edx
+        xor eax, eax
+        GATE_WRPKRU \pku
+        lea rsp, [rip + panic_stack_top]
+        mov edi, r11d
+        call dipc_gate_panic
+        ud2
+.endm
+
+        PANIC_PATH __dipc_helper_panic_pku, 1
+        PANIC_PATH __dipc_helper_panic_nopku, 0
+
+/* ---- API gate: long gate(unsigned op, struct dipc_gate_args *args) ------- */
+
+.macro API_GATE name, pku
+        .globl \name
+        .hidden \name
+        .p2align 4
+\name:
+        push rbx
+        push rbp
+        push r12
+        mov rbx, rdi
+        mov rbp, rsi
+        ENTER_TRUSTED \pku, 90f
+        LOAD_THREAD
+        cmp rsp, [r10 + ST_STACK_LO]
+        jb 92f
+        cmp rsp, [r10 + ST_STACK_HI]
+        jae 92f
+        cmp rbp, rsp
+        jb 98f
+        cmp rbp, [r10 + ST_STACK_HI]
+        jae 98f
+        cmp dword ptr [r10 + ST_IN_GATE], 0
+        jne 97f
+        mov dword ptr [r10 + ST_IN_GATE], 1
+        mov r12, rsp
+        mov rsp, [r10 + ST_TRUSTED_SP]
+        push r10
+        push r12
+        mov edi, ebx
+        mov rsi, rbp
+        mov rdx, r10
+        call dipc_dispatch
+        pop r12
+        pop r10
+        mov dword ptr [r10 + ST_IN_GATE], 0
+        mov rsp, r12
+        mov r11, rax
+        EXIT_TO_CURRENT \pku, 96f
+        mov rax, r11
+        xor r9d, r9d
+        xor r10d, r10d
+        xor r11d, r11d
+        pop r12
+        pop rbp
+        pop rbx
+        ret
+90:     mov r11d, PANIC_GATE
+        jmp 99f
+92:     mov r11d, PANIC_STACK
+        jmp 99f
+96:     mov r11d, PANIC_DROP
+        jmp 99f
+97:     mov r11d, PANIC_NESTED
+        jmp 99f
+98:     mov r11d, PANIC_CTX
+99:
+.if \pku
+        jmp __dipc_helper_panic_pku
+.else
+        jmp __dipc_helper_panic_nopku
+.endif
+.endm
+
+        API_GATE dipc_gate_pku, 1
+        API_GATE dipc_gate_nopku, 0
+
+/* ---- __dipc_setjmp_arm(void **buf): arm the next KCS entry -------------- */
+
+.macro ARM_GATE name, pku
+        .globl \name
+        .hidden \name
+        .p2align 4
+\name:
+        ENTER_TRUSTED \pku, 90f
+        LOAD_THREAD
+        mov [r10 + ST_RECOVERY], rdi
+        EXIT_TO_CURRENT \pku, 96f
+        xor r9d, r9d
+        xor r10d, r10d
+        xor r11d, r11d
+        ret
+90:     mov r11d, PANIC_GATE
+        jmp 99f
+96:     mov r11d, PANIC_DROP
+99:
+.if \pku
+        jmp __dipc_helper_panic_pku
+.else
+        jmp __dipc_helper_panic_nopku
+.endif
+.endm
+
+        ARM_GATE dipc_setjmp_arm_pku, 1
+        ARM_GATE dipc_setjmp_arm_nopku, 0
+
+/* ---- variant selection without touching memory -------------------------- *
+ * XCR0 bit 9 says the OS manages PKRU: then WRPKRU works. Reading it needs no
+ * data access, so these entry points work from any domain. */
+
+.macro PICK_VARIANT pku_variant, nopku_variant
+        xor ecx, ecx
+        xgetbv
+        test eax, 0x200
+        jnz \pku_variant
+        jmp \nopku_variant
+.endm
+
+        .globl dipc_gate
+        .hidden dipc_gate
+        .p2align 4
+dipc_gate:
+        PICK_VARIANT dipc_gate_pku, dipc_gate_nopku
+
+        .globl __dipc_setjmp_arm
+        .type __dipc_setjmp_arm, @function
+        .p2align 4
+__dipc_setjmp_arm:
+        PICK_VARIANT dipc_setjmp_arm_pku, dipc_setjmp_arm_nopku
+
+/* ---- proxy templates ---------------------------------------------------- *
+ * Entered by a SysV call: [rsp] = return address R, arguments in rdi, rsi,
+ * rdx, rcx, r8, r9, xmm0-7 and above R. Scratch: rax, r10, r11. The PH_*
+ * immediates are patched by proxy.c; rdpkru/wrpkru become NOPs on CPUs
+ * without PKU. Position independent: only local jumps and immediates. */
+
+.macro PANIC_TO reason
+        mov r11d, \reason
+        movabs rax, PH_H_PANIC
+        jmp rax
+.endm
+
+.macro PROXY name, split, dcs
+        .globl dipc_tpl_\name\()_begin
+        .hidden dipc_tpl_\name\()_begin
+        .globl dipc_tpl_\name\()_end
+        .hidden dipc_tpl_\name\()_end
+        .p2align 6
+dipc_tpl_\name\()_begin:
+        push rcx                        /* caller's rcx, rdx at R-8, R-16 */
+        push rdx
+        xor ecx, ecx
+        xor eax, eax
+        rdpkru
+        mov r11d, eax                   /* caller's PKRU */
+        xor eax, eax
+        wrpkru
+        test eax, eax
+        jnz 90f
+        mov ecx, r11d
+        mov r10, gs:[0]
+        movabs rax, PH_TLO
+        cmp r10, rax
+        jb 1f
+        movabs rax, PH_THI
+        cmp r10, rax
+        jae 1f
+        mov rax, fs:[0]
+        cmp rax, [r10 + ST_FSBASE]
+        je 2f
+1:      lea r11, [rip + 2f]
+        jmp [rip + 80f]
+2:      cmp rsp, [r10 + ST_STACK_LO]    /* P2: the thread's own stack */
+        jb 92f
+        cmp rsp, [r10 + ST_STACK_HI]
+        jae 92f
+        mov rax, [r10 + ST_KCS_TOP]     /* push the KCS entry */
+        cmp rax, [r10 + ST_KCS_LIMIT]
+        jae 93f
+        mov [rax + K_SAVED_PKRU], ecx
+        mov ecx, [r10 + ST_CUR_DOM]
+        mov [rax + K_CALLER_DOM], ecx
+        movabs rcx, PH_DOM
+        mov [rax + K_CALLEE_DOM], ecx
+        mov rcx, [rsp + 16]
+        mov [rax + K_RET], rcx
+        lea rcx, [rsp + 16]
+        mov [rax + K_CALLER_RSP], rcx
+        mov rcx, [r10 + ST_RECOVERY]
+        mov [rax + K_RECOVERY], rcx
+        mov qword ptr [r10 + ST_RECOVERY], 0
+        movabs rcx, PH_SELF
+        mov [rax + K_PROXY], rcx
+        mov rcx, [r10 + ST_STACK_LO]
+        mov [rax + K_STACK_LO], rcx
+        mov rcx, [r10 + ST_STACK_HI]
+        mov [rax + K_STACK_HI], rcx
+        mov ecx, [r10 + ST_DCS_BASE]
+        mov [rax + K_DCS_BASE], ecx
+        mov ecx, [r10 + ST_DCS_TOP]
+        mov [rax + K_DCS_TOP], ecx
+        mov dword ptr [rax + K_FLAGS], (\split | (\dcs << 1))
+        mov rdx, [r10 + ST_CUR_DS]      /* caller on a callee stack: its */
+        mov [rax + K_CUR_DS], rdx       /* next frames start below R */
+        test rdx, rdx
+        jz 3f
+        mov rcx, [rdx + DS_CUR]
+        mov [rax + K_DS_SAVED], rcx
+        lea rcx, [rsp + 16]
+        and rcx, -16
+        mov [rdx + DS_CUR], rcx
+3:      lea rcx, [rax + K_SIZE]
+        mov [r10 + ST_KCS_TOP], rcx
+.if \split
+        mov rdx, [r10 + ST_DSTACKS]     /* this thread's stack of the callee */
+        movabs rcx, PH_DSOFF
+        add rdx, rcx
+        cmp qword ptr [rdx + DS_CUR], 0
+        jne 4f
+        movabs rcx, PH_DOM
+        mov [r10 + ST_SLOW_ARG], ecx
+        lea r11, [rip + 4f]
+        jmp [rip + 82f]
+4:      mov r11, [rdx + DS_CUR]
+        movabs rcx, PH_ARGBYTES
+        sub r11, rcx
+        mov [r10 + ST_CUR_DS], rdx
+        mov rcx, [rdx + DS_LO]
+        mov [r10 + ST_STACK_LO], rcx
+        mov rcx, [rdx + DS_HI]
+        mov [r10 + ST_STACK_HI], rcx
+        movabs rcx, PH_ARGQWORDS        /* copy the stack arguments */
+        test rcx, rcx
+        jz 5f
+6:      mov rdx, [rsp + 16 + rcx * 8]
+        mov [r11 + rcx * 8 - 8], rdx
+        dec rcx
+        jnz 6b
+5:
+.else
+        lea r11, [rsp + 24]
+.endif
+        mov [rax + K_CALLEE_RSP], r11
+.if \dcs
+        mov ecx, [r10 + ST_DCS_TOP]     /* callee sees no caller entries */
+        mov [r10 + ST_DCS_BASE], ecx
+.endif
+        movabs rcx, PH_DOM
+        mov [r10 + ST_CUR_DOM], ecx
+7:      movabs rdx, PH_RW_D             /* publish the image, then check */
+        mov ecx, [rdx]                  /* the domain is resident */
+        mov [r10 + ST_CUR_PKRU], ecx
+        mfence
+        movabs rdx, PH_VALID_D
+        cmp dword ptr [rdx], 0
+        jne 8f
+        movabs rdx, PH_DOM
+        mov [r10 + ST_SLOW_ARG], edx
+        lea r11, [rip + 7b]
+        jmp [rip + 81f]
+8:      mov r11, [rax + K_CALLEE_RSP]
+        mov eax, ecx
+        mov r10, rsp
+        mov rsp, r11
+        xor ecx, ecx
+        xor edx, edx
+        wrpkru
+        movabs r11, PH_RO_D
+        cmp eax, [r11]
+        jne 96f
+        mov rdx, [r10]
+        mov rcx, [r10 + 8]
+        xor eax, eax
+        xor r10d, r10d
+        movabs r11, PH_STUB
+        call r11
+        /* return path: results in rax, rdx, xmm0, xmm1 */
+        mov rdi, rax
+        mov rsi, rdx
+        xor ecx, ecx
+        xor edx, edx
+        xor eax, eax
+        wrpkru
+        test eax, eax
+        jnz 90f
+        mov r10, gs:[0]
+        movabs rax, PH_TLO
+        cmp r10, rax
+        jb 91f
+        movabs rax, PH_THI
+        cmp r10, rax
+        jae 91f
+        mov rax, fs:[0]
+        cmp rax, [r10 + ST_FSBASE]
+        jne 91f
+        mov rax, [r10 + ST_KCS_TOP]     /* our entry must be on top */
+        cmp rax, [r10 + ST_KCS_BASE]
+        jbe 94f
+        sub rax, K_SIZE
+        movabs r11, PH_SELF
+        cmp [rax + K_PROXY], r11
+        jne 94f
+        cmp rsp, [rax + K_CALLEE_RSP]
+        jne 94f
+        mov [r10 + ST_KCS_TOP], rax
+        mov rcx, [rax + K_STACK_LO]
+        mov [r10 + ST_STACK_LO], rcx
+        mov rcx, [rax + K_STACK_HI]
+        mov [r10 + ST_STACK_HI], rcx
+        mov rdx, [rax + K_CUR_DS]
+        mov [r10 + ST_CUR_DS], rdx
+        test rdx, rdx
+        jz 3f
+        mov rcx, [rax + K_DS_SAVED]
+        mov [rdx + DS_CUR], rcx
+3:      mov ecx, [rax + K_DCS_BASE]
+        mov [r10 + ST_DCS_BASE], ecx
+.if \dcs
+        mov ecx, [rax + K_DCS_TOP]
+        mov [r10 + ST_DCS_TOP], ecx
+.endif
+        mov r11d, [rax + K_CALLER_DOM]
+        mov [r10 + ST_CUR_DOM], r11d
+7:      movabs rcx, PH_RW_BASE
+        mov ecx, [rcx + r11 * 4]
+        mov [r10 + ST_CUR_PKRU], ecx
+        mfence
+        movabs rdx, PH_VALID_BASE
+        cmp dword ptr [rdx + r11 * 4], 0
+        jne 8f
+        mov [r10 + ST_SLOW_ARG], r11d
+        lea r11, [rip + 9f]
+        jmp [rip + 81f]
+9:      mov r11d, [rax + K_CALLER_DOM]
+        jmp 7b
+8:      mov r8, [rax + K_RET]
+        mov rsp, [rax + K_CALLER_RSP]
+        mov [rsp], r8
+        mov r9d, r11d
+        and r9d, RT_MAX_DOMAINS - 1
+        mov eax, ecx
+        xor ecx, ecx
+        xor edx, edx
+        wrpkru
+        cmp eax, [r9 * 4 + RT_RO_TABLE_ADDR]
+        jne 96f
+        mov rax, rdi
+        mov rdx, rsi
+        xor edi, edi
+        xor esi, esi
+        xor r8d, r8d
+        xor r9d, r9d
+        xor r10d, r10d
+        xor r11d, r11d
+        ret
+90:     PANIC_TO PANIC_GATE
+91:     PANIC_TO PANIC_THREAD
+92:     PANIC_TO PANIC_STACK
+93:     PANIC_TO PANIC_KCS_FULL
+94:     PANIC_TO PANIC_KCS_RET
+96:     PANIC_TO PANIC_DROP
+        .p2align 3
+80:     .quad PH_H_THREAD
+81:     .quad PH_H_RESIDENT
+82:     .quad PH_H_STACK
+dipc_tpl_\name\()_end:
+.endm
+
+        PROXY plain, 0, 0
+        PROXY split, 1, 0
+        PROXY dcs, 0, 1
+        PROXY split_dcs, 1, 1
+
+/* ---- bootstrap and panic stacks ----------------------------------------- */
+
+        .bss
+        .p2align 12
+boot_stack:
+        .skip 65536
+boot_stack_top:
+panic_stack:
+        .skip 16384
+panic_stack_top:
+        .p2align 3
+boot_saved_rsp: .quad 0
+boot_saved_ret: .quad 0
+boot_lock:      .long 0
+
+        .section .note.GNU-stack, "", @progbits

@@ -1,0 +1,121 @@
+/* proxy.c - run-time proxy generation (paper §6.1.1). A proxy is a copy of
+ * one of four templates (gate.S: plain, split stack, DCS base, both),
+ * chosen by the effective policy, with its PH_* immediates relocated for
+ * the callee, its domain and its signature (stack-argument bytes to copy).
+ * Proxy pages are written once, then mapped read+execute under the runtime
+ * key: never writable again, and readable only inside gates. On CPUs
+ * without PKU the rdpkru/wrpkru instructions become NOPs. */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+extern const uint8_t dipc_tpl_plain_begin[], dipc_tpl_plain_end[];
+extern const uint8_t dipc_tpl_split_begin[], dipc_tpl_split_end[];
+extern const uint8_t dipc_tpl_dcs_begin[], dipc_tpl_dcs_end[];
+extern const uint8_t dipc_tpl_split_dcs_begin[], dipc_tpl_split_dcs_end[];
+extern const uint8_t __dipc_helper_thread[], __dipc_helper_resident[],
+    __dipc_helper_stack[], __dipc_helper_panic_pku[],
+    __dipc_helper_panic_nopku[];
+
+#define TEMPLATE_MAX 1024
+#define POLICY_SPLIT stack_confidentiality
+#define POLICY_DCS (dcs_integrity | dcs_confidentiality)
+
+/* Templates as they are copied on this machine (PKRU instructions NOPed
+ * without PKU); index: bit 0 split stack, bit 1 DCS base. */
+static uint8_t templates[4][TEMPLATE_MAX];
+static size_t template_size[4];
+
+static unsigned replace(uint8_t *buf, size_t len, const uint8_t *from,
+                        const uint8_t *to, size_t n) {
+  unsigned hits = 0;
+  for (size_t i = 0; i + n <= len; i++)
+    if (!memcmp(buf + i, from, n)) {
+      memcpy(buf + i, to, n);
+      hits++;
+      i += n - 1;
+    }
+  return hits;
+}
+
+static unsigned patch(uint8_t *buf, size_t len, uint64_t ph, uint64_t v) {
+  return replace(buf, len, (const uint8_t *)&ph, (const uint8_t *)&v, 8);
+}
+
+void dipc_proxy_init(void) {
+  const uint8_t *range[4][2] = {
+      {dipc_tpl_plain_begin, dipc_tpl_plain_end},
+      {dipc_tpl_split_begin, dipc_tpl_split_end},
+      {dipc_tpl_dcs_begin, dipc_tpl_dcs_end},
+      {dipc_tpl_split_dcs_begin, dipc_tpl_split_dcs_end},
+  };
+  static const uint8_t rdpkru[3] = {0x0f, 0x01, 0xee},
+                       wrpkru[3] = {0x0f, 0x01, 0xef},
+                       nop3[3] = {0x0f, 0x1f, 0x00};
+  for (int t = 0; t < 4; t++) {
+    size_t n = (size_t)(range[t][1] - range[t][0]);
+    DIPC_CHECK(n <= TEMPLATE_MAX, "proxy template %d is %zu bytes", t, n);
+    memcpy(templates[t], range[t][0], n);
+    template_size[t] = n;
+    if (!dipc_machine.cpu_pku)
+      DIPC_CHECK(replace(templates[t], n, rdpkru, nop3, 3) == 1 &&
+                     replace(templates[t], n, wrpkru, nop3, 3) == 3,
+                 "proxy template %d: unexpected PKRU instructions", t);
+  }
+}
+
+int dipc_proxy_generate(uint32_t dom, unsigned count,
+                        const struct dipc_entry_desc *callee,
+                        const dipc_policy_t *policy, void **out) {
+  size_t stride = (TEMPLATE_MAX + 63) & ~(size_t)63;
+  size_t size = (count * stride + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  uint8_t *page = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED)
+    return -DIPC_ENOMEM;
+  uint64_t panic = (uint64_t)(dipc_machine.cpu_pku ? __dipc_helper_panic_pku
+                                                   : __dipc_helper_panic_nopku);
+  for (unsigned i = 0; i < count; i++) {
+    int t = ((policy[i] & POLICY_SPLIT) != 0) |
+            (((policy[i] & POLICY_DCS) != 0) << 1);
+    uint8_t *p = page + i * stride;
+    size_t n = template_size[t];
+    uint32_t bytes = callee[i].signature.stack_bytes;
+    memcpy(p, templates[t], n);
+    struct {
+      uint64_t ph, value;
+      int required;
+    } relocs[] = {
+        {PH_SELF, (uint64_t)p, 1},
+        {PH_DOM, dom, 1},
+        {PH_RW_D, (uint64_t)&dipc_machine.pkru_rw[dom], 1},
+        {PH_RO_D, (uint64_t)&dipc_machine.pkru_ro[dom], 1},
+        {PH_VALID_D, (uint64_t)&dipc_machine.valid[dom], 1},
+        {PH_STUB, (uint64_t)callee[i].address, 1},
+        {PH_TLO, dipc_threads_lo, 1},
+        {PH_THI, dipc_threads_hi, 1},
+        {PH_DSOFF, (uint64_t)dom * DS_SIZE, t & 1},
+        {PH_ARGBYTES, (bytes + 15u) & ~15u, t & 1},
+        {PH_ARGQWORDS, bytes / 8, t & 1},
+        {PH_RW_BASE, (uint64_t)dipc_machine.pkru_rw, 1},
+        {PH_VALID_BASE, (uint64_t)dipc_machine.valid, 1},
+        {PH_H_THREAD, (uint64_t)__dipc_helper_thread, 1},
+        {PH_H_RESIDENT, (uint64_t)__dipc_helper_resident, 1},
+        {PH_H_STACK, (uint64_t)__dipc_helper_stack, 0},
+        {PH_H_PANIC, panic, 1},
+    };
+    for (size_t r = 0; r < sizeof relocs / sizeof relocs[0]; r++) {
+      unsigned hits = patch(p, n, relocs[r].ph, relocs[r].value);
+      DIPC_CHECK(hits || !relocs[r].required,
+                 "proxy template %d lacks placeholder %#lx", t,
+                 (unsigned long)relocs[r].ph);
+    }
+    out[i] = p;
+  }
+  DIPC_CHECK(dipc_tag_pages(page, size, PROT_READ | PROT_EXEC,
+                            RT_PKEY_RUNTIME) == 0,
+             "cannot seal proxy pages");
+  return 0;
+}
