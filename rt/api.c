@@ -45,22 +45,25 @@ DIPC_EXPORT int grant_revoke(grant_t grant) {
   return (int)dipc_gate(OP_GRANT_REVOKE, &a);
 }
 
+#define ENTRY_ARGS(...)                                                        \
+  struct dipc_gate_entry_args a = {.base = {.arg = {__VA_ARGS__}}}
+
 DIPC_EXPORT entry_t entry_register(dom_t dom, unsigned count,
                                    const struct dipc_entry_desc *entries) {
-  ARGS((uint64_t)dom, count);
   if (count == 0 || count > DIPC_MAX_ENTRIES || !entries)
     return -DIPC_EINVAL;
+  ENTRY_ARGS((uint64_t)dom, count);
   memcpy(a.desc, entries, count * sizeof *entries);
-  return dipc_gate(OP_ENTRY_REGISTER, &a);
+  return dipc_gate(OP_ENTRY_REGISTER, &a.base);
 }
 
 DIPC_EXPORT dom_t entry_request(entry_t entry, unsigned count,
                                 struct dipc_entry_desc *entries) {
-  ARGS((uint64_t)entry, count);
   if (count == 0 || count > DIPC_MAX_ENTRIES || !entries)
     return -DIPC_EINVAL;
+  ENTRY_ARGS((uint64_t)entry, count);
   memcpy(a.desc, entries, count * sizeof *entries);
-  long r = dipc_gate(OP_ENTRY_REQUEST, &a);
+  long r = dipc_gate(OP_ENTRY_REQUEST, &a.base);
   if (r >= 0)
     for (unsigned i = 0; i < count; i++)
       entries[i].address = a.desc[i].address;

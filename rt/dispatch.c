@@ -10,22 +10,22 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st);
 
 long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                    struct dipc_thread *st) {
-  struct dipc_gate_args a;
+  struct dipc_gate_entry_args a;
   size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST
                  ? sizeof a
-                 : offsetof(struct dipc_gate_args, desc);
+                 : sizeof a.base;
   if ((uintptr_t)user + n > st->stack_hi || op >= OP_COUNT)
     return -DIPC_EINVAL;
   memcpy(&a, user, n);
   dipc_lock();
-  long r = run(op, &a, st);
+  long r = run(op, &a.base, st);
   dipc_domain_make_resident(st->cur_dom);
   st->cur_pkru = dipc_machine.pkru_rw[st->cur_dom];
   dipc_unlock();
   if (op != OP_THREAD_EXIT)
-    memcpy(user->out, a.out, sizeof a.out);
+    memcpy(user->out, a.base.out, sizeof a.base.out);
   if (op == OP_ENTRY_REQUEST && r >= 0)
-    memcpy(user->desc, a.desc, sizeof a.desc);
+    memcpy(((struct dipc_gate_entry_args *)user)->desc, a.desc, sizeof a.desc);
   return r;
 }
 
@@ -134,7 +134,8 @@ static int signature_ok(const struct dipc_signature *s) {
 
 #define POLICY_MASK 0x3fu
 
-static long op_entry_register(struct dipc_gate_args *a) {
+static long op_entry_register(struct dipc_gate_entry_args *ea) {
+  struct dipc_gate_args *a = &ea->base;
   uint32_t d;
   long err = get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
   if (err)
@@ -143,7 +144,7 @@ static long op_entry_register(struct dipc_gate_args *a) {
   if (count == 0 || count > DIPC_MAX_ENTRIES)
     return -DIPC_EINVAL;
   for (unsigned i = 0; i < count; i++) {
-    const struct dipc_entry_desc *e = &a->desc[i];
+    const struct dipc_entry_desc *e = &ea->desc[i];
     if (!signature_ok(&e->signature) || (e->policy & ~POLICY_MASK) ||
         dipc_domain_of((uintptr_t)e->address) != d || !e->address)
       return -DIPC_EINVAL;
@@ -161,11 +162,12 @@ static long op_entry_register(struct dipc_gate_args *a) {
   entry_sets[s].live = 1;
   entry_sets[s].dom = d;
   entry_sets[s].count = (uint32_t)count;
-  memcpy(entry_sets[s].desc, a->desc, count * sizeof a->desc[0]);
+  memcpy(entry_sets[s].desc, ea->desc, count * sizeof ea->desc[0]);
   return h;
 }
 
-static long op_entry_request(struct dipc_gate_args *a) {
+static long op_entry_request(struct dipc_gate_entry_args *ea) {
+  struct dipc_gate_args *a = &ea->base;
   uint32_t s;
   int err = dipc_handle_get((int64_t)a->arg[0], H_ENTRY, &s, NULL);
   if (err)
@@ -176,12 +178,12 @@ static long op_entry_request(struct dipc_gate_args *a) {
     return -DIPC_EINVAL;
   dipc_policy_t policy[DIPC_MAX_ENTRIES];
   for (unsigned i = 0; i < count; i++) {
-    if (a->desc[i].policy & ~POLICY_MASK)
+    if (ea->desc[i].policy & ~POLICY_MASK)
       return -DIPC_EINVAL;
-    if (memcmp(&a->desc[i].signature, &e->desc[i].signature,
+    if (memcmp(&ea->desc[i].signature, &e->desc[i].signature,
                sizeof(struct dipc_signature)))
       return -DIPC_EPROTO;
-    policy[i] = a->desc[i].policy | e->desc[i].policy;
+    policy[i] = ea->desc[i].policy | e->desc[i].policy;
   }
   uint32_t p;
   if ((err = dipc_domain_new(&p, 0)))
@@ -191,7 +193,7 @@ static long op_entry_request(struct dipc_gate_args *a) {
                                  proxy)))
     return err;
   for (unsigned i = 0; i < count; i++)
-    a->desc[i].address = proxy[i];
+    ea->desc[i].address = proxy[i];
   return dipc_handle_new(H_DOM, p, DIPC_PERM_CALL);
 }
 
@@ -215,9 +217,9 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_GRANT_REVOKE:
     return op_grant_revoke((int64_t)x[0]);
   case OP_ENTRY_REGISTER:
-    return op_entry_register(a);
+    return op_entry_register((struct dipc_gate_entry_args *)a);
   case OP_ENTRY_REQUEST:
-    return op_entry_request(a);
+    return op_entry_request((struct dipc_gate_entry_args *)a);
   case OP_HANDLE_CLOSE:
     return dipc_handle_close_locked((int64_t)x[0]);
   case OP_DOM_PKEY: {

@@ -201,6 +201,10 @@ DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, unsigned count,
 struct dipc_gate_args {
   uint64_t arg[8];
   uint64_t out[4];
+};
+/* The argument block of OP_ENTRY_REGISTER and OP_ENTRY_REQUEST. */
+struct dipc_gate_entry_args {
+  struct dipc_gate_args base;
   struct dipc_entry_desc desc[DIPC_MAX_ENTRIES];
 };
 enum dipc_op {

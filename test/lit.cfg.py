@@ -31,3 +31,14 @@ config.substitutions += [
 # The metadata dumper (tools/dipc-readelf.cpp).
 config.substitutions.append(
     ("%dipc-readelf", os.path.join(config.dipc_bin_dir, "dipc-readelf")))
+
+# Runtime unit tests (test/rt): a C program linked against libdipc.
+config.substitutions.append(
+    ("%rt-cc", "%s -O2 -g -fno-stack-protector -I%s -I%s -L%s -Wl,-rpath,%s "
+     "-ldipc -lpthread" % (os.path.join(tools, "clang"), config.dipc_include_dir,
+                           os.path.join(config.test_source_root, "rt", "Inputs"),
+                           lib, lib)))
+# Protection keys usable here (CPU pku + OS ospke): the mpk tests need them.
+with open("/proc/cpuinfo") as cpuinfo:
+    if {"pku", "ospke"} <= set(cpuinfo.read().split()):
+        config.available_features.add("pku")
