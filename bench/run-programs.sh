@@ -40,6 +40,8 @@ if [[ -x "$build/bin/dipc-bench-domains" ]]; then
   done
 fi
 if [[ -x "$build/bin/dipc-bench-recovery" ]]; then
-  run recovery - dipc-bench-recovery
+  for backend in mpk none; do
+    run "recovery-$backend" "DIPC_BACKEND=$backend" dipc-bench-recovery
+  done
 fi
 exit "$status"
