@@ -1,0 +1,18 @@
+/* signals.h - the loader's crash-signal handler and the program's own
+ * handlers for the same signals, chained behind it. */
+#ifndef DIPC_LOADER_SIGNALS_H
+#define DIPC_LOADER_SIGNALS_H
+
+#include <signal.h>
+
+/* Decides whether a crash belongs to a cross-domain callee and, if so,
+ * resumes the caller; returns only when the crash is not dIPC's. */
+typedef void (*fault_recovery_fn)(int sig, siginfo_t *info, void *ucontext);
+
+/* Installs the handler for SIGSEGV, SIGBUS, SIGILL and SIGFPE. */
+int signals_install(fault_recovery_fn recover);
+
+/* Gives the calling thread the alternate stack the handler runs on. */
+int signals_setup_thread(void);
+
+#endif

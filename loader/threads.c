@@ -1,0 +1,48 @@
+/* threads.c - wraps pthread_create so every thread is set up (alternate
+ * signal stack, runtime state) before it runs program code. */
+#define _GNU_SOURCE
+#include "threads.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static thread_setup_fn setup_thread;
+
+void threads_set_setup(thread_setup_fn setup) { setup_thread = setup; }
+
+struct start {
+  void *(*routine)(void *);
+  void *arg;
+};
+
+static void *start_thread(void *p) {
+  struct start start = *(struct start *)p;
+  free(p);
+  if (setup_thread && setup_thread() != 0) {
+    fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
+    return NULL;
+  }
+  return start.routine(start.arg);
+}
+
+typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
+                                 void *(*)(void *), void *);
+
+__attribute__((visibility("default"))) int
+pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+               void *(*routine)(void *), void *arg) {
+  static pthread_create_fn real;
+  if (!real)
+    real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+  struct start *start = malloc(sizeof *start);
+  if (!start)
+    return EAGAIN;
+  *start = (struct start){routine, arg};
+  int err = real(thread, attr, start_thread, start);
+  if (err)
+    free(start);
+  return err;
+}
