@@ -18,6 +18,7 @@ struct domain {
   int8_t key; /* -1: parked */
   uint32_t image;
   uint64_t last_use;
+  uint32_t grantees; /* domains its APL lets it read or write */
 };
 
 struct range {
@@ -91,7 +92,9 @@ static void refresh_grantors(uint32_t of) {
 }
 
 void dipc_apl_set(uint32_t src, uint32_t dst, uint8_t perm) {
-  apl[(size_t)src * RT_MAX_DOMAINS + dst] = perm;
+  uint8_t *e = &apl[(size_t)src * RT_MAX_DOMAINS + dst];
+  doms[src].grantees += (perm >= DIPC_PERM_READ) - (*e >= DIPC_PERM_READ);
+  *e = perm;
   if (doms[src].key >= 0)
     refresh(src);
 }
@@ -110,24 +113,31 @@ void dipc_domains_init(void) {
   refresh(0);
 }
 
-/* Take key k from its least recently used holder that no running thread
- * can currently use. Every image enabling the key is invalidated first, so
- * a proxy that published an image before the scan is seen by it and one
- * that publishes after it takes the slow path (which needs dipc_lock). */
-static int evict_one(uint32_t keep) {
+/* Domains an install must not evict: `of` and every domain in its APL. */
+static int protected_for(uint32_t of, uint32_t v) {
+  return v == of || dipc_apl_get(of, v) >= DIPC_PERM_READ;
+}
+
+/* Take a key from its least recently used holder that no running thread
+ * can currently use, or return -1. Every image enabling the key is
+ * invalidated first, so a proxy that published an image before the scan is
+ * seen by it and one that publishes after it takes the slow path (which
+ * needs dipc_lock). */
+static int evict_one(uint32_t keep, uint32_t keep_apl_of) {
   uint8_t tried[RT_NUM_PKEYS] = {0};
   for (;;) {
     int victim_key = -1;
     for (int k = RT_FIRST_DOMAIN_KEY; k < RT_NUM_PKEYS; k++) {
       int d = key_owner[k];
-      if (d < 0 || (uint32_t)d == keep || tried[k])
+      if (d < 0 || (uint32_t)d == keep || protected_for(keep_apl_of, d) ||
+          tried[k])
         continue;
       if (victim_key < 0 ||
           doms[d].last_use < doms[key_owner[victim_key]].last_use)
         victim_key = k;
     }
-    DIPC_CHECK(victim_key >= 0, "all %d protection keys are held by domains "
-               "running on some thread", RT_NUM_PKEYS - RT_FIRST_DOMAIN_KEY);
+    if (victim_key < 0)
+      return -1;
     uint32_t v = key_owner[victim_key];
     uint8_t stale[RT_NUM_PKEYS] = {0};
     for (int k = 0; k < RT_NUM_PKEYS; k++) {
@@ -158,24 +168,40 @@ static int evict_one(uint32_t keep) {
   }
 }
 
-void dipc_domain_make_resident(uint32_t d) {
-  DIPC_CHECK(d < RT_MAX_DOMAINS && doms[d].live, "bad domain %u", d);
+/* Give d a key (evicting if needed, sparing keep_apl_of's working set);
+ * 0 on success, -1 if every key is in use. */
+static int install(uint32_t d, uint32_t keep_apl_of) {
   doms[d].last_use = ++lru_clock;
-  if (doms[d].key >= 0) {
-    refresh(d);
-    return;
-  }
+  if (doms[d].key >= 0)
+    return 0;
   int key = -1;
   for (int k = RT_FIRST_DOMAIN_KEY; k < RT_NUM_PKEYS && key < 0; k++)
     if (key_owner[k] < 0)
       key = k;
-  if (key < 0)
-    key = evict_one(d);
+  if (key < 0 && (key = evict_one(d, keep_apl_of)) < 0)
+    return -1;
   key_owner[key] = d;
   doms[d].key = key;
   rekey(d, key);
   refresh(d);
   refresh_grantors(d);
+  return 0;
+}
+
+/* Make d resident with a current image, and the domains its APL lets it
+ * read or write as far as keys allow (the rest stay parked: touching them
+ * faults with the runtime key, an unresolved APL-cache miss). */
+void dipc_domain_make_resident(uint32_t d) {
+  DIPC_CHECK(d < RT_MAX_DOMAINS && doms[d].live, "bad domain %u", d);
+  DIPC_CHECK(install(d, d) == 0, "all %d protection keys are held by "
+             "domains running on some thread",
+             RT_NUM_PKEYS - RT_FIRST_DOMAIN_KEY);
+  if (doms[d].grantees)
+    for (uint32_t x = 0; x < RT_MAX_DOMAINS; x++)
+      if (doms[x].live && doms[x].key < 0 &&
+          dipc_apl_get(d, x) >= DIPC_PERM_READ)
+        install(x, d);
+  refresh(d);
 }
 
 int dipc_domain_pkey_of(uint32_t d) { return doms[d].key; }

@@ -13,6 +13,7 @@
  * with the stack key, which every domain's image enables. */
 #define _GNU_SOURCE
 #include <asm/prctl.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -95,6 +96,28 @@ static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi,
              (unsigned long)rsp);
 }
 
+/* The kernel updates a thread's rseq area (in its TCB, default-domain
+ * memory) on preemption with the thread's PKRU; running in another domain
+ * that write fails and the kernel kills the thread with SIGSEGV. dIPC
+ * threads therefore run without rseq (glibc then asks the kernel for the
+ * CPU number instead). */
+extern __attribute__((weak)) const ptrdiff_t __rseq_offset;
+extern __attribute__((weak)) const unsigned int __rseq_size;
+#define RSEQ_SIG_X86 0x53053053
+#define RSEQ_FLAG_UNREGISTER 1
+
+static void drop_rseq(void) {
+  if (!&__rseq_size || __rseq_size == 0)
+    return;
+  char *area = (char *)read_fsbase() + __rseq_offset;
+  /* glibc registers the 32-byte area but reports the feature size. */
+  long r = syscall(SYS_rseq, area, 32, RSEQ_FLAG_UNREGISTER, RSEQ_SIG_X86);
+  if (r != 0)
+    r = syscall(SYS_rseq, area, __rseq_size, RSEQ_FLAG_UNREGISTER,
+                RSEQ_SIG_X86);
+  DIPC_CHECK(r == 0, "cannot unregister rseq (errno %d)", errno);
+}
+
 static unsigned claim_slot(void) {
   /* Never-used slots first: an exited thread may still be leaving its
    * last gate when its slot is handed out again. */
@@ -135,6 +158,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
     DIPC_CHECK(pkey_mprotect((void *)tag_lo, tag_hi - tag_lo,
                              PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot tag the thread's stack");
+  drop_rseq();
   st->index = i;
   st->live = 1;
   st->cur_dom = 0;
