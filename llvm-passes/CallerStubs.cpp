@@ -345,28 +345,32 @@ bool CallerStubBuilder::run() {
   return true;
 }
 
-// Calls into another domain must go through an entry: direct calls to
-// anything else of a named domain are errors (unannotated functions are the
-// default domain's shared code, callable from every domain).
-static bool checkNonEntryCalls(Module &M, const DomainModel &Model) {
+// Another domain is entered through its entries. A direct call to anything
+// else of a named domain is legitimate only with a `call` grant (an APL
+// entry, __perm(dom, call)); without one it would fault once isolated, which
+// is worth a warning rather than an error (unisolated builds run it).
+static void checkNonEntryCalls(Module &M, const DomainModel &Model) {
   for (Function &Caller : M) {
     for (Instruction &I : instructions(Caller)) {
       auto *CB = dyn_cast<CallBase>(&I);
       Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-      if (!Callee || Model.isEntry(Callee) || !Model.Domain.count(Callee) ||
-          Model.domainOf(Callee) == Model.domainOf(&Caller))
+      if (!Callee || Model.isEntry(Callee) || !Model.Domain.count(Callee))
         continue;
-      reportError(Caller,
-                  "call to '" + Callee->getName() + "' of domain '" +
-                      Model.domainOf(Callee) + "' from domain '" +
-                      Model.domainOf(&Caller) +
-                      "': only entry points (__entry) can be called across "
-                      "domains",
-                  CB->getDebugLoc());
-      return false;
+      StringRef From = Model.domainOf(&Caller), To = Model.domainOf(Callee);
+      bool Granted = llvm::any_of(Model.Grants, [&](const Grant &G) {
+        return G.From == From && G.To == To && G.Perm == DIPC_PERM_CALL;
+      });
+      if (From == To || Granted)
+        continue;
+      Caller.getContext().diagnose(DiagnosticInfoUnsupported(
+          Caller,
+          "dipc: call to '" + Callee->getName() + "' of domain '" + To +
+              "' from domain '" + From +
+              "', which is not an entry point (__entry) and has no call "
+              "grant (__perm(\"" + To + "\", call)): it faults when isolated",
+          CB->getDebugLoc(), DS_Warning));
     }
   }
-  return true;
 }
 
 static bool carriesInlineStub(const Function &F) {
@@ -410,8 +414,8 @@ static void keepStubsOutOfFramedFunctions(Module &M) {
 
 bool lowerCrossDomainUses(Module &M, DomainModel &Model, Recovery Style,
                           std::vector<Import> &Imports) {
-  if (!checkNonEntryCalls(M, Model) ||
-      !CallerStubBuilder(M, Model, Style, Imports).run())
+  checkNonEntryCalls(M, Model);
+  if (!CallerStubBuilder(M, Model, Style, Imports).run())
     return false;
   keepStubsOutOfFramedFunctions(M);
   return true;

@@ -5,7 +5,9 @@
 //
 // Runs at the start of the pipeline (also at -O0), so the optimiser and the
 // register allocator see the stubs' inline asm in place. The annotations it
-// reads are removed, so running it twice changes nothing the second time.
+// reads stay (the attribute tests and other tools read them); the module is
+// marked !dipc.lowered instead, so running it twice changes nothing the
+// second time.
 #include "DipcPass.h"
 #include "CallerStubs.h"
 #include "CalleeStubs.h"
@@ -13,6 +15,7 @@
 #include "DomainModel.h"
 #include "MetadataRecords.h"
 #include "RecoveryOption.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -31,13 +34,16 @@ static bool lowerModule(Module &M, DomainModel &Model) {
   return true;
 }
 
+static constexpr StringLiteral LoweredMarker = "dipc.lowered";
+
 PreservedAnalyses DipcPass::run(Module &M, ModuleAnalysisManager &) {
+  if (M.getNamedMetadata(LoweredMarker))
+    return PreservedAnalyses::all();
   std::optional<DomainModel> Model = readDomainModel(M);
-  if (!Model)
-    return PreservedAnalyses::none(); // annotations were consumed
-  if (Model->empty() && Model->Grants.empty())
+  if (!Model || (Model->empty() && Model->Grants.empty()))
     return PreservedAnalyses::all();
   lowerModule(M, *Model);
+  M.getOrInsertNamedMetadata(LoweredMarker);
   return PreservedAnalyses::none();
 }
 

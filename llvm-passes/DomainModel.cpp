@@ -46,9 +46,10 @@ struct Fact {
 };
 } // namespace
 
-// Splits @llvm.global.annotations into dIPC facts and the other entries,
-// which stay (other tools use them too).
-static std::vector<Fact> takeFacts(Module &M) {
+// The dIPC facts among @llvm.global.annotations. They stay there: the
+// attribute tests and other tools read them after the pipeline, and they
+// are never emitted (section llvm.metadata).
+static std::vector<Fact> collectFacts(Module &M) {
   std::vector<Fact> Facts;
   GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
   if (!Annotations || !Annotations->hasInitializer())
@@ -56,9 +57,10 @@ static std::vector<Fact> takeFacts(Module &M) {
   auto *Array = dyn_cast<ConstantArray>(Annotations->getInitializer());
   if (!Array)
     return Facts;
-  std::vector<Constant *> Kept;
   for (Use &Op : Array->operands()) {
-    auto *Entry = cast<ConstantStruct>(Op.get());
+    auto *Entry = dyn_cast<ConstantStruct>(Op.get());
+    if (!Entry || Entry->getNumOperands() < 2)
+      continue;
     auto *Item =
         dyn_cast<GlobalValue>(Entry->getOperand(0)->stripPointerCasts());
     auto *TextVar =
@@ -71,35 +73,6 @@ static std::vector<Fact> takeFacts(Module &M) {
                          : StringRef();
     if (Item && Text.starts_with("dipc."))
       Facts.push_back({Item, Text});
-    else
-      Kept.push_back(Entry);
-  }
-  if (Facts.empty())
-    return Facts;
-  // Strings only the consumed facts used (texts, file names) go with them.
-  SmallPtrSet<GlobalVariable *, 8> Strings;
-  for (Use &Op : Array->operands())
-    for (unsigned I : {1, 2})
-      if (auto *Str = dyn_cast<GlobalVariable>(
-              cast<Constant>(Op.get())->getOperand(I)->stripPointerCasts());
-          Str && Str->hasLocalLinkage() &&
-          Str->getSection() == "llvm.metadata")
-        Strings.insert(Str);
-  if (Kept.empty()) {
-    Annotations->eraseFromParent();
-  } else {
-    auto *Ty = ArrayType::get(Array->getType()->getElementType(), Kept.size());
-    auto *Smaller = new GlobalVariable(
-        M, Ty, Annotations->isConstant(), Annotations->getLinkage(),
-        ConstantArray::get(Ty, Kept), "", Annotations);
-    Smaller->setSection(Annotations->getSection());
-    Smaller->takeName(Annotations);
-    Annotations->eraseFromParent();
-  }
-  for (GlobalVariable *Str : Strings) {
-    Str->removeDeadConstantUsers();
-    if (Str->use_empty())
-      Str->eraseFromParent();
   }
   return Facts;
 }
@@ -114,7 +87,7 @@ std::optional<DomainModel> readDomainModel(Module &M) {
   bool Ok = true;
   // A grant's receiving domain is the item's, known once every fact is read.
   std::vector<std::pair<const GlobalValue *, Grant>> PendingGrants;
-  for (const Fact &F : takeFacts(M)) {
+  for (const Fact &F : collectFacts(M)) {
     StringRef Rest = F.Text;
     auto *Fn = dyn_cast<Function>(F.Item);
     if (Rest.consume_front(DomPrefix)) {

@@ -43,10 +43,8 @@ struct DomainModel {
   bool empty() const { return Domain.empty() && Entries.empty(); }
 };
 
-// Reads the dIPC annotations of `M` and removes them from
-// @llvm.global.annotations, so a second run finds nothing left to do.
-// Malformed annotations are reported with LLVMContext::emitError; the result
-// is std::nullopt then.
+// Reads the dIPC annotations of `M`. Malformed annotations are reported
+// with LLVMContext::emitError; the result is std::nullopt then.
 std::optional<DomainModel> readDomainModel(llvm::Module &M);
 
 } // namespace dipc
