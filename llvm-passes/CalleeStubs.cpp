@@ -18,9 +18,9 @@ namespace dipc {
 
 static Function *createStub(Module &M, Function &Entry, const CallShape &Shape,
                             dipc_policy_t Policy) {
-  auto *Stub = Function::Create(Entry.getFunctionType(),
-                                GlobalValue::InternalLinkage,
-                                "__dipc_callee." + Entry.getName(), M);
+  auto *Stub =
+      Function::Create(Entry.getFunctionType(), GlobalValue::InternalLinkage,
+                       "__dipc_callee." + Entry.getName(), M);
   Stub->copyAttributesFrom(&Entry);
   Stub->setLinkage(GlobalValue::InternalLinkage);
   Stub->setVisibility(GlobalValue::DefaultVisibility);
@@ -37,8 +37,8 @@ static Function *createStub(Module &M, Function &Entry, const CallShape &Shape,
   Call->setAttributes(Entry.getAttributes());
   Value *Result = Call->getType()->isVoidTy() ? nullptr : Call;
   if (Policy & reg_confidentiality)
-    Result = scrubBeforeReturn(B, Result, Shape, hasAVX(Entry),
-                               Entry.getName());
+    Result =
+        scrubBeforeReturn(B, Result, Shape, hasAVX(Entry), Entry.getName());
   B.CreateRet(Result);
   return Stub;
 }

@@ -89,12 +89,13 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
   if (auto It = Index.find(Key); It != Index.end())
     return &Imports[It->second];
   std::string Why;
-  std::optional<CallShape> Shape = describeCall(
-      Entry.getFunctionType(), Entry.getAttributes(), Why);
+  std::optional<CallShape> Shape =
+      describeCall(Entry.getFunctionType(), Entry.getAttributes(), Why);
   if (!Shape) {
-    reportError(User, "cannot call entry point '" + Entry.getName() +
-                          "' of domain '" + Model.domainOf(&Entry) +
-                          "' across domains: " + Why,
+    reportError(User,
+                "cannot call entry point '" + Entry.getName() +
+                    "' of domain '" + Model.domainOf(&Entry) +
+                    "' across domains: " + Why,
                 Loc);
     return nullptr;
   }
@@ -106,9 +107,9 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
   auto *Unresolved = cast<Function>(
       M.getOrInsertFunction("__dipc_unresolved_import", Type::getVoidTy(Ctx))
           .getCallee());
-  auto *Slot = new GlobalVariable(M, PointerType::get(Ctx, 0), false,
-                                  GlobalValue::LinkOnceODRLinkage, Unresolved,
-                                  Name);
+  auto *Slot =
+      new GlobalVariable(M, PointerType::get(Ctx, 0), false,
+                         GlobalValue::LinkOnceODRLinkage, Unresolved, Name);
   Slot->setVisibility(GlobalValue::HiddenVisibility);
   Slot->setComdat(M.getOrInsertComdat(Name));
   Slot->setSection(DIPC_SLOTS_SECTION);
@@ -147,8 +148,8 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     IRBuilder<> Entry(&Caller.getEntryBlock(),
                       Caller.getEntryBlock().getFirstInsertionPt());
     Type *PtrTy = PointerType::get(Ctx, 0);
-    AllocaInst *Buf = Entry.CreateAlloca(ArrayType::get(PtrTy, 5), nullptr,
-                                         "dipc.jmpbuf");
+    AllocaInst *Buf =
+        Entry.CreateAlloca(ArrayType::get(PtrTy, 5), nullptr, "dipc.jmpbuf");
     Buf->setAlignment(Align(16));
     B.CreateStore(ConstantPointerNull::get(PointerType::get(Ctx, 0)), Buf);
     Value *SP = B.CreateStackSave();
@@ -158,8 +159,8 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     B.CreateCondBr(B.CreateICmpNE(Jumped, ConstantInt::get(I32, 0)), Fault,
                    CallBB);
     B.SetInsertPoint(CallBB);
-    FunctionCallee Arm = M.getOrInsertFunction(
-        "__dipc_setjmp_arm", Type::getVoidTy(Ctx), PtrTy);
+    FunctionCallee Arm =
+        M.getOrInsertFunction("__dipc_setjmp_arm", Type::getVoidTy(Ctx), PtrTy);
     B.CreateCall(Arm, {Buf});
   }
 
@@ -174,10 +175,10 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     // and the cleanup pad below turns it into DIPC_EFAULT.
     Raw = B.CreateInvoke(PC.Asm, Join, Fault, PC.Operands);
     if (!Caller.hasPersonalityFn())
-      Caller.setPersonalityFn(cast<Constant>(
-          M.getOrInsertFunction("__gcc_personality_v0",
-                                FunctionType::get(I32, true))
-              .getCallee()));
+      Caller.setPersonalityFn(
+          cast<Constant>(M.getOrInsertFunction("__gcc_personality_v0",
+                                               FunctionType::get(I32, true))
+                             .getCallee()));
     if (!Caller.hasUWTable())
       Caller.setUWTableKind(UWTableKind::Default);
   } else {
@@ -201,9 +202,8 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     auto *LP = B.CreateLandingPad(
         StructType::get(PointerType::get(Ctx, 0), I32), 1, "dipc.lpad");
     LP->setCleanup(true);
-    FunctionCallee Landed =
-        M.getOrInsertFunction("__dipc_fault_landed", Type::getVoidTy(Ctx),
-                              PointerType::get(Ctx, 0));
+    FunctionCallee Landed = M.getOrInsertFunction(
+        "__dipc_fault_landed", Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
     B.CreateCall(Landed, {B.CreateExtractValue(LP, 0)});
   } else {
     B.CreateStore(ConstantInt::get(I32, DIPC_EFAULT),
@@ -220,11 +220,11 @@ Function *CallerStubBuilder::thunkFor(Import &Imp) {
   if (Imp.Thunk)
     return Imp.Thunk;
   Function &Entry = *Imp.Entry;
-  auto *Thunk = Function::Create(
-      Entry.getFunctionType(), GlobalValue::InternalLinkage,
-      "__dipc_thunk." + Imp.CallerDomain + "." + hexPolicy(Imp.CallerPolicy) +
-          "." + Entry.getName(),
-      M);
+  auto *Thunk =
+      Function::Create(Entry.getFunctionType(), GlobalValue::InternalLinkage,
+                       "__dipc_thunk." + Imp.CallerDomain + "." +
+                           hexPolicy(Imp.CallerPolicy) + "." + Entry.getName(),
+                       M);
   Thunk->setAttributes(Entry.getAttributes());
   Thunk->removeFnAttr(Attribute::NoReturn);
   // Inlined into a function with a frame pointer, its stub could not keep
@@ -241,8 +241,8 @@ Function *CallerStubBuilder::thunkFor(Import &Imp) {
     }
   auto *BB = BasicBlock::Create(Ctx, "", Thunk);
   SmallVector<Value *, 8> Args(llvm::make_pointer_range(Thunk->args()));
-  CallInst *Call = CallInst::Create(Entry.getFunctionType(), &Entry, Args, "",
-                                    BB);
+  CallInst *Call =
+      CallInst::Create(Entry.getFunctionType(), &Entry, Args, "", BB);
   Call->setAttributes(Entry.getAttributes());
   ReturnInst::Create(Ctx, Call->getType()->isVoidTy() ? nullptr : Call, BB);
   if (Imp.CallerDomain != DIPC_DEFAULT_DOMAIN)
@@ -265,10 +265,9 @@ bool CallerStubBuilder::lowerCall(CallBase *CB, Function &Entry) {
                 CB->getDebugLoc());
     return false;
   }
-  Import *Imp =
-      importFor(Entry, Model.domainOf(&Caller),
-                Model.isoCaller(&Caller) | Model.isoCaller(&Entry), Caller,
-                CB->getDebugLoc());
+  Import *Imp = importFor(Entry, Model.domainOf(&Caller),
+                          Model.isoCaller(&Caller) | Model.isoCaller(&Entry),
+                          Caller, CB->getDebugLoc());
   if (!Imp)
     return false;
   auto *CI = dyn_cast<CallInst>(CB);
@@ -314,8 +313,7 @@ bool CallerStubBuilder::lowerAddressUses(Function &Entry) {
     if (!Imp)
       return false;
     Function *Thunk = thunkFor(*Imp);
-    if (auto *C = dyn_cast<Constant>(U->getUser());
-        C && !isa<GlobalValue>(C))
+    if (auto *C = dyn_cast<Constant>(U->getUser()); C && !isa<GlobalValue>(C))
       C->handleOperandChange(&Entry, Thunk);
     else
       U->set(Thunk);
@@ -367,7 +365,8 @@ static void checkNonEntryCalls(Module &M, const DomainModel &Model) {
           "dipc: call to '" + Callee->getName() + "' of domain '" + To +
               "' from domain '" + From +
               "', which is not an entry point (__entry) and has no call "
-              "grant (__perm(\"" + To + "\", call)): it faults when isolated",
+              "grant (__perm(\"" +
+              To + "\", call)): it faults when isolated",
           CB->getDebugLoc(), DS_Warning));
     }
   }
@@ -378,8 +377,8 @@ static bool carriesInlineStub(const Function &F) {
          llvm::any_of(instructions(F), [](const Instruction &I) {
            const auto *CB = dyn_cast<CallBase>(&I);
            return CB && CB->isInlineAsm() &&
-                  StringRef(cast<InlineAsm>(CB->getCalledOperand())
-                                ->getAsmString())
+                  StringRef(
+                      cast<InlineAsm>(CB->getCalledOperand())->getAsmString())
                       .starts_with(CallerStubTag);
          });
 }

@@ -30,8 +30,8 @@ struct Import {
 // Rewrites every cross-domain call and address use in `M`. Thunks it creates
 // are added to `Model` in their caller's domain. Returns false after
 // reporting an error.
-bool lowerCrossDomainUses(llvm::Module &M, DomainModel &Model,
-                          Recovery Style, std::vector<Import> &Imports);
+bool lowerCrossDomainUses(llvm::Module &M, DomainModel &Model, Recovery Style,
+                          std::vector<Import> &Imports);
 
 // A frame pointer pins rbp, which the stub's clobber list then cannot
 // protect: true when `F` needs one whatever its "frame-pointer" attribute.

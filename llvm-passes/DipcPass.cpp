@@ -9,8 +9,8 @@
 // marked !dipc.lowered instead, so running it twice changes nothing the
 // second time.
 #include "DipcPass.h"
-#include "CallerStubs.h"
 #include "CalleeStubs.h"
+#include "CallerStubs.h"
 #include "DomainLayout.h"
 #include "DomainModel.h"
 #include "MetadataRecords.h"

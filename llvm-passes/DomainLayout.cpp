@@ -49,7 +49,8 @@ static void collectUserFunctions(const Value *V,
 
 void adoptPrivateGlobals(Module &M, DomainModel &Model) {
   for (GlobalVariable &GV : M.globals()) {
-    if (!GV.hasLocalLinkage() || !isOrdinaryGlobal(GV) || Model.Domain.count(&GV))
+    if (!GV.hasLocalLinkage() || !isOrdinaryGlobal(GV) ||
+        Model.Domain.count(&GV))
       continue;
     SmallPtrSet<const Function *, 4> Fns;
     bool OtherUsers = false;
@@ -84,8 +85,9 @@ static void addMarkers(Module &M, StringRef Domain, dipc_section_kind Kind,
     GlobalObject *Marker;
     if (Kind == DIPC_SECTION_TEXT) {
       // A naked function of no instructions: zero bytes, page aligned.
-      auto *Fn = Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
-                                  GlobalValue::InternalLinkage, Name);
+      auto *Fn =
+          Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                           GlobalValue::InternalLinkage, Name);
       Fn->addFnAttr(Attribute::Naked);
       Fn->addFnAttr(Attribute::NoInline);
       Fn->addFnAttr(Attribute::NoUnwind);
@@ -97,9 +99,9 @@ static void addMarkers(Module &M, StringRef Domain, dipc_section_kind Kind,
       Marker = Fn;
     } else {
       auto *Ty = ArrayType::get(Type::getInt8Ty(Ctx), 1);
-      auto *GV = new GlobalVariable(
-          Ty, Kind == DIPC_SECTION_RODATA, GlobalValue::InternalLinkage,
-          ConstantAggregateZero::get(Ty), Name);
+      auto *GV = new GlobalVariable(Ty, Kind == DIPC_SECTION_RODATA,
+                                    GlobalValue::InternalLinkage,
+                                    ConstantAggregateZero::get(Ty), Name);
       if (Begin)
         M.insertGlobalVariable(M.global_begin(), GV);
       else

@@ -1,8 +1,6 @@
 // DomainModel.cpp - reads the annotate strings of include/dipc/annotations.h
-// from @llvm.global.annotations into a DomainModel, and consumes them.
+// from @llvm.global.annotations into a DomainModel.
 #include "DomainModel.h"
-// annotations.h uses llvm::all_of without including its header.
-#include "llvm/ADT/STLExtras.h"
 #include "dipc/annotations.h"
 #include "dipc/metadata.h"
 #include "llvm/IR/Constants.h"
@@ -65,9 +63,10 @@ static std::vector<Fact> collectFacts(Module &M) {
         dyn_cast<GlobalValue>(Entry->getOperand(0)->stripPointerCasts());
     auto *TextVar =
         dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts());
-    auto *TextData = TextVar && TextVar->hasInitializer()
-                         ? dyn_cast<ConstantDataArray>(TextVar->getInitializer())
-                         : nullptr;
+    auto *TextData =
+        TextVar && TextVar->hasInitializer()
+            ? dyn_cast<ConstantDataArray>(TextVar->getInitializer())
+            : nullptr;
     StringRef Text = TextData && TextData->isCString()
                          ? TextData->getAsCString()
                          : StringRef();
@@ -112,8 +111,9 @@ std::optional<DomainModel> readDomainModel(Module &M) {
                Rest.consume_front(IsoCalleePrefix)) {
       std::optional<dipc_policy_t> Mask = parsePolicy(Rest);
       if (!Fn || !Mask) {
-        reportBadFact(M, F, !Fn ? "policies apply to functions only"
-                                : "unknown isolation property");
+        reportBadFact(M, F,
+                      !Fn ? "policies apply to functions only"
+                          : "unknown isolation property");
         Ok = false;
         continue;
       }

@@ -6,6 +6,8 @@
 
 #include "dipc/signature.h"
 #include "llvm/ADT/DenseMap.h"
+// Before dipc/annotations.h, which uses llvm::all_of without including it.
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>

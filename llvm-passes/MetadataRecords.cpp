@@ -58,10 +58,9 @@ public:
 Constant *RecordWriter::string(StringRef S) {
   Constant *&Str = Strings[S];
   if (!Str) {
-    auto *GV = new GlobalVariable(M, ArrayType::get(I8, S.size() + 1), true,
-                                  GlobalValue::PrivateLinkage,
-                                  ConstantDataArray::getString(Ctx, S),
-                                  "__dipc_name");
+    auto *GV = new GlobalVariable(
+        M, ArrayType::get(I8, S.size() + 1), true, GlobalValue::PrivateLinkage,
+        ConstantDataArray::getString(Ctx, S), "__dipc_name");
     GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
     GV->setAlignment(Align(1));
     Str = GV;
@@ -102,11 +101,12 @@ void RecordWriter::emit(StringRef Section, const Twine &Name,
       continue;
     }
     Constant *Here = ConstantExpr::getInBoundsGetElementPtr(
-        Ty, GV, ArrayRef<Constant *>{ConstantInt::get(I32, 0),
-                                     ConstantInt::get(I32, I)});
-    Values.push_back(ConstantExpr::getSub(
-        ConstantExpr::getPtrToInt(F.Value, I64),
-        ConstantExpr::getPtrToInt(Here, I64)));
+        Ty, GV,
+        ArrayRef<Constant *>{ConstantInt::get(I32, 0),
+                             ConstantInt::get(I32, I)});
+    Values.push_back(
+        ConstantExpr::getSub(ConstantExpr::getPtrToInt(F.Value, I64),
+                             ConstantExpr::getPtrToInt(Here, I64)));
   }
   GV->setInitializer(ConstantStruct::get(Ty, Values));
   GV->setSection(Section);
@@ -168,8 +168,7 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
 
   for (const Import &Imp : Imports) {
     Fields F = W.header(sizeof(dipc_import_record));
-    Append(F, {W.relString(Imp.Entry->getName()),
-               W.relString(Imp.CallerDomain),
+    Append(F, {W.relString(Imp.Entry->getName()), W.relString(Imp.CallerDomain),
                W.relString(Model.domainOf(Imp.Entry)), W.rel(Imp.Slot)});
     Append(F, W.signature(Imp.Shape.Signature));
     Append(F, {W.u32(Imp.CallerPolicy), W.u32(Model.isoCallee(Imp.Entry))});
@@ -180,8 +179,8 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
 
   for (const Grant &G : Model.Grants) {
     Fields F = W.header(sizeof(dipc_grant_record));
-    Append(F, {W.relString(G.From), W.relString(G.To), W.u32(G.Perm),
-               W.u32(0)});
+    Append(F,
+           {W.relString(G.From), W.relString(G.To), W.u32(G.Perm), W.u32(0)});
     W.emit(DIPC_GRANTS_SECTION, "__dipc_grant." + G.From + "." + G.To, F,
            sizeof(dipc_grant_record));
   }

@@ -3,8 +3,8 @@
 #ifndef DIPC_PASS_METADATARECORDS_H
 #define DIPC_PASS_METADATARECORDS_H
 
-#include "CallerStubs.h"
 #include "CalleeStubs.h"
+#include "CallerStubs.h"
 #include "DomainLayout.h"
 
 namespace dipc {

@@ -28,7 +28,8 @@ StringRef resultRegName(RegSlot Slot) {
 }
 
 static std::optional<RegClass> classify(Type *Ty) {
-  if (Ty->isPointerTy() || (Ty->isIntegerTy() && Ty->getIntegerBitWidth() <= 64))
+  if (Ty->isPointerTy() ||
+      (Ty->isIntegerTy() && Ty->getIntegerBitWidth() <= 64))
     return RegClass::Int;
   if (Ty->isFloatTy() || Ty->isDoubleTy())
     return RegClass::Vec;
@@ -76,8 +77,8 @@ std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
       return std::nullopt;
     }
     unsigned &Count = *Class == RegClass::Int ? NumInt : NumVec;
-    unsigned Max = *Class == RegClass::Int ? DIPC_MAX_INT_ARGS
-                                           : DIPC_MAX_VEC_ARGS;
+    unsigned Max =
+        *Class == RegClass::Int ? DIPC_MAX_INT_ARGS : DIPC_MAX_VEC_ARGS;
     if (Count == Max) {
       Why = "parameter " + std::to_string(I + 1) +
             " does not fit in argument registers and would go on the stack";

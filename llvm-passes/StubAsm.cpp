@@ -20,8 +20,8 @@ using namespace llvm;
 
 namespace dipc {
 
-static const char *const CallerSavedGPRs[] = {
-    "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11"};
+static const char *const CallerSavedGPRs[] = {"rax", "rcx", "rdx", "rsi", "rdi",
+                                              "r8",  "r9",  "r10", "r11"};
 static const char *const CalleeSavedGPRs[] = {"rbx", "rbp", "r12",
                                               "r13", "r14", "r15"};
 static const char *const IntArgRegs[] = {"rdi", "rsi", "rdx",
@@ -114,8 +114,8 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
   if (Confidential) {
     // Everything the callee could read except its arguments, rsp and the
     // proxy address in r11 (public: the loader wrote it).
-    for (StringRef Reg : {"rax", "rbx", "rbp", "r10", "r12", "r13", "r14",
-                          "r15"})
+    for (StringRef Reg :
+         {"rax", "rbx", "rbp", "r10", "r12", "r13", "r14", "r15"})
       Text += zeroGPR(Reg);
     for (unsigned I = Shape.Signature.int_args; I < DIPC_MAX_INT_ARGS; ++I)
       Text += zeroGPR(IntArgRegs[I]);
@@ -144,10 +144,10 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
   SmallVector<Type *, 8> InTypes;
   for (Value *V : Call.Operands)
     InTypes.push_back(V->getType());
-  Call.Asm = InlineAsm::get(FunctionType::get(RetTy, InTypes, false), Text,
-                            join(Constraints, ","), /*hasSideEffects=*/true,
-                            /*isAlignStack=*/true, InlineAsm::AD_ATT,
-                            CanUnwind);
+  Call.Asm =
+      InlineAsm::get(FunctionType::get(RetTy, InTypes, false), Text,
+                     join(Constraints, ","), /*hasSideEffects=*/true,
+                     /*isAlignStack=*/true, InlineAsm::AD_ATT, CanUnwind);
   return Call;
 }
 
@@ -179,8 +179,8 @@ Value *scrubBeforeReturn(IRBuilder<> &B, Value *Result, const CallShape &Shape,
   StringSet<> Kept;
   for (auto [I, Scalar] : enumerate(Scalars)) {
     RegSlot Slot = Shape.Results[I];
-    Value *V = isa<StructType>(RetTy) ? B.CreateExtractValue(Result, I)
-                                      : Result;
+    Value *V =
+        isa<StructType>(RetTy) ? B.CreateExtractValue(Result, I) : Result;
     if (Slot.Class == RegClass::Int && !Scalar->isPointerTy())
       V = B.CreateZExt(V, B.getInt64Ty());
     Ins.push_back(V);

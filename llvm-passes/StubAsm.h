@@ -24,10 +24,9 @@ struct ProxyCall {
 ProxyCall buildProxyCall(llvm::IRBuilder<> &B, const CallShape &Shape,
                          llvm::FunctionType *EntryTy,
                          llvm::AttributeList EntryAttrs,
-                         llvm::ArrayRef<llvm::Value *> Args,
-                         llvm::Value *Proxy, dipc_policy_t CallerPolicy,
-                         bool CanUnwind, bool HasAVX,
-                         llvm::StringRef EntryName);
+                         llvm::ArrayRef<llvm::Value *> Args, llvm::Value *Proxy,
+                         dipc_policy_t CallerPolicy, bool CanUnwind,
+                         bool HasAVX, llvm::StringRef EntryName);
 
 // Converts the asm's outputs back to the entry's IR return type (nullptr
 // for void).

@@ -48,8 +48,7 @@ private:
   const Section *containing(uint64_t Addr) const;
   // The target of the self-relative field at address `FieldAddr`.
   Expected<uint64_t> target(uint64_t FieldAddr, int64_t Rel, StringRef What);
-  Expected<std::string> string(uint64_t FieldAddr, int64_t Rel,
-                               StringRef What);
+  Expected<std::string> string(uint64_t FieldAddr, int64_t Rel, StringRef What);
   std::string symbolize(uint64_t Addr) const;
   template <typename Record>
   Expected<std::vector<std::pair<uint64_t, Record>>> records(StringRef Name);
@@ -95,7 +94,8 @@ Error Reader::load() {
     for (const auto &Sym : *Syms)
       if (auto SymName = Sym.getName(*Strtab);
           SymName && !SymName->empty() && Sym.st_shndx != ELF::SHN_UNDEF &&
-          (Sym.getType() == ELF::STT_FUNC || Sym.getType() == ELF::STT_OBJECT) &&
+          (Sym.getType() == ELF::STT_FUNC ||
+           Sym.getType() == ELF::STT_OBJECT) &&
           Sym.st_size)
         Symbols.emplace(uint64_t(Sym.st_value), SymName->str());
       else if (!SymName)
@@ -123,8 +123,7 @@ Expected<uint64_t> Reader::target(uint64_t FieldAddr, int64_t Rel,
   uint64_t Addr = FieldAddr + Rel;
   // A section's end is a valid target (__stop_ symbols).
   for (const Section &S : Sections)
-    if ((S.Flags & ELF::SHF_ALLOC) && Addr >= S.Addr &&
-        Addr - S.Addr <= S.Size)
+    if ((S.Flags & ELF::SHF_ALLOC) && Addr >= S.Addr && Addr - S.Addr <= S.Size)
       return Addr;
   return fail(What + " points to 0x" + utohexstr(Addr) +
               ", outside every loaded section");
@@ -167,8 +166,7 @@ Reader::records(StringRef Name) {
     if (R.header.version != DIPC_METADATA_VERSION)
       return fail("record at 0x" + utohexstr(S->Addr + Off) + " in '" + Name +
                   "' has version " + Twine(R.header.version) +
-                  ", this tool reads version " +
-                  Twine(DIPC_METADATA_VERSION));
+                  ", this tool reads version " + Twine(DIPC_METADATA_VERSION));
     if (R.header.size != sizeof(Record))
       return fail("record at 0x" + utohexstr(S->Addr + Off) + " in '" + Name +
                   "' has size " + Twine(R.header.size) + ", expected " +
@@ -267,9 +265,9 @@ Error Reader::dump(raw_ostream &OS) {
                     " range");
       if (Error E = checkPages(*Name, *S, *Begin, End))
         return E;
-      OS << "  " << Kinds[K] << " " << S->Name << " [0x"
-         << utohexstr(*Begin) << ", 0x" << utohexstr(End) << ") "
-         << (End - *Begin) / DIPC_PAGE_SIZE << " page(s)\n";
+      OS << "  " << Kinds[K] << " " << S->Name << " [0x" << utohexstr(*Begin)
+         << ", 0x" << utohexstr(End) << ") " << (End - *Begin) / DIPC_PAGE_SIZE
+         << " page(s)\n";
     }
   }
   for (auto &[Addr, E] : *Entries) {
@@ -289,9 +287,8 @@ Error Reader::dump(raw_ostream &OS) {
     auto To = string(FIELD(I, Addr, callee_domain), "import callee domain");
     auto Slot = target(FIELD(I, Addr, slot), "import slot");
     if (!Name || !From || !To || !Slot)
-      return joinErrors(
-          joinErrors(Name.takeError(), From.takeError()),
-          joinErrors(To.takeError(), Slot.takeError()));
+      return joinErrors(joinErrors(Name.takeError(), From.takeError()),
+                        joinErrors(To.takeError(), Slot.takeError()));
     OS << "import " << *Name << " from=" << *From << " to=" << *To
        << " slot=" << symbolize(*Slot) << " " << signatureString(I.signature)
        << " caller_policy=" << policyString(I.caller_policy)
@@ -303,8 +300,8 @@ Error Reader::dump(raw_ostream &OS) {
     auto To = string(FIELD(G, Addr, to), "granted domain");
     if (!From || !To)
       return joinErrors(From.takeError(), To.takeError());
-    OS << "grant " << *From << " " << (G.perm < 4 ? Perms[G.perm] : "?")
-       << " " << *To << "\n";
+    OS << "grant " << *From << " " << (G.perm < 4 ? Perms[G.perm] : "?") << " "
+       << *To << "\n";
   }
   return Error::success();
 }
@@ -313,11 +310,13 @@ static Error dumpFile(StringRef Path) {
   auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
   if (!Buffer)
-    return createStringError(Buffer.getError(), Path + ": " +
-                                                    Buffer.getError().message());
+    return createStringError(Buffer.getError(),
+                             Path + ": " + Buffer.getError().message());
   StringRef Bytes = (*Buffer)->getBuffer();
-  if (!Bytes.starts_with("\x7f" "ELF") || Bytes.size() < 16 ||
-      Bytes[4] != ELF::ELFCLASS64 || Bytes[5] != ELF::ELFDATA2LSB)
+  if (!Bytes.starts_with("\x7f"
+                         "ELF") ||
+      Bytes.size() < 16 || Bytes[4] != ELF::ELFCLASS64 ||
+      Bytes[5] != ELF::ELFDATA2LSB)
     return createStringError(inconvertibleErrorCode(),
                              Path + ": not a 64-bit little-endian ELF file");
   auto Obj = ELFObject::create(Bytes);

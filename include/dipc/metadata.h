@@ -47,7 +47,7 @@ typedef int64_t dipc_rel_t;
 
 struct dipc_record_header {
   uint32_t version; /* DIPC_METADATA_VERSION */
-  uint32_t size;    /* bytes of the whole record: sizeof(struct dipc_*_record) */
+  uint32_t size; /* bytes of the whole record: sizeof(struct dipc_*_record) */
 };
 
 /* The kinds of a domain's sections, in dipc_domain_record.ranges order. */
