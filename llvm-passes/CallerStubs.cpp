@@ -295,28 +295,34 @@ static const GlobalValue *userOf(const Use &U) {
 
 bool CallerStubBuilder::lowerAddressUses(Function &Entry) {
   StringRef EntryDomain = Model.domainOf(&Entry);
-  SmallVector<std::pair<Use *, const GlobalValue *>, 4> Foreign;
-  for (Use &U : Entry.uses()) {
+  // Thunks are per (domain, policy): the using function's, or for a global
+  // initializer the global's domain and the declaration's policy.
+  using Key = std::pair<std::string, dipc_policy_t>;
+  auto KeyOf = [&](const Use &U) -> std::optional<Key> {
     const GlobalValue *Owner = userOf(U);
-    if (!Owner || Owner->getName().starts_with("llvm."))
-      continue;
-    if (Model.domainOf(Owner) != EntryDomain)
-      Foreign.push_back({&U, Owner});
-  }
-  for (auto [U, Owner] : Foreign) {
+    const auto *CB = dyn_cast<CallBase>(U.getUser());
+    if (!Owner || Owner->getName().starts_with("llvm.") ||
+        (CB && CB->isCallee(&U)) || Model.domainOf(Owner) == EntryDomain)
+      return std::nullopt;
     const auto *UserFn = dyn_cast<Function>(Owner);
-    dipc_policy_t Policy =
-        Model.isoCaller(&Entry) | (UserFn ? Model.isoCaller(UserFn) : 0);
-    const Function &Blame = UserFn ? *UserFn : Entry;
-    Import *Imp =
-        importFor(Entry, Model.domainOf(Owner), Policy, Blame, DebugLoc());
+    return Key(Model.domainOf(Owner).str(),
+               Model.isoCaller(&Entry) |
+                   (UserFn ? Model.isoCaller(UserFn) : 0));
+  };
+  std::map<Key, const Function *> Keys; // and a function to blame in errors
+  for (const Use &U : Entry.uses())
+    if (std::optional<Key> K = KeyOf(U)) {
+      const auto *UserFn = dyn_cast<Function>(userOf(U));
+      Keys.try_emplace(*K, UserFn ? UserFn : &Entry);
+    }
+  for (const auto &[K, Blame] : Keys) {
+    Import *Imp = importFor(Entry, K.first, K.second, *Blame, DebugLoc());
     if (!Imp)
       return false;
-    Function *Thunk = thunkFor(*Imp);
-    if (auto *C = dyn_cast<Constant>(U->getUser()); C && !isa<GlobalValue>(C))
-      C->handleOperandChange(&Entry, Thunk);
-    else
-      U->set(Thunk);
+    // replaceUsesWithIf rebuilds each constant user (an initializer's
+    // array, say) once, however many of its operands change.
+    Entry.replaceUsesWithIf(thunkFor(*Imp),
+                            [&, K = K](Use &U) { return KeyOf(U) == K; });
   }
   return true;
 }

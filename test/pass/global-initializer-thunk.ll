@@ -1,5 +1,5 @@
 ; A foreign entry in a global's initializer (a table of function pointers)
-; is replaced by the thunk too.
+; is replaced by the thunk too, every occurrence of it.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -S %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
 
@@ -9,8 +9,8 @@ target triple = "x86_64-pc-linux-gnu"
   { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @dom, ptr null, i32 0, ptr null },
   { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @entry, ptr null, i32 0, ptr null }], section "llvm.metadata"
 
-; CHECK: @table = global [2 x ptr] [ptr @__dipc_thunk.default.00.get, ptr @local]
-@table = global [2 x ptr] [ptr @get, ptr @local]
+; CHECK: @table = global [3 x ptr] [ptr @__dipc_thunk.default.00.get, ptr @local, ptr @__dipc_thunk.default.00.get]
+@table = global [3 x ptr] [ptr @get, ptr @local, ptr @get]
 
 declare void @get()
 define void @local() {
