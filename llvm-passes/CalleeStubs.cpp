@@ -37,8 +37,9 @@ static Function *createStub(Module &M, Function &Entry, const CallShape &Shape,
   Call->setAttributes(Entry.getAttributes());
   Value *Result = Call->getType()->isVoidTy() ? nullptr : Call;
   if (Policy & reg_confidentiality)
-    Result =
-        scrubBeforeReturn(B, Result, Shape, hasAVX(Entry), Entry.getName());
+    Result = scrubBeforeReturn(
+        B, Result, Shape, Entry.getAttributes().hasRetAttr(Attribute::SExt),
+        hasAVX(Entry), Entry.getName());
   B.CreateRet(Result);
   return Stub;
 }

@@ -169,7 +169,7 @@ Value *unpackResults(IRBuilder<> &B, Value *AsmResult, const CallShape &Shape,
 }
 
 Value *scrubBeforeReturn(IRBuilder<> &B, Value *Result, const CallShape &Shape,
-                         bool HasAVX, StringRef EntryName) {
+                         bool SignExtend, bool HasAVX, StringRef EntryName) {
   LLVMContext &Ctx = B.getContext();
   Type *RetTy = Result ? Result->getType() : Type::getVoidTy(Ctx);
   SmallVector<Type *, 2> Scalars = resultScalars(RetTy);
@@ -181,8 +181,10 @@ Value *scrubBeforeReturn(IRBuilder<> &B, Value *Result, const CallShape &Shape,
     RegSlot Slot = Shape.Results[I];
     Value *V =
         isa<StructType>(RetTy) ? B.CreateExtractValue(Result, I) : Result;
+    // Widen as the caller expects (signext/zeroext on the return).
     if (Slot.Class == RegClass::Int && !Scalar->isPointerTy())
-      V = B.CreateZExt(V, B.getInt64Ty());
+      V = SignExtend ? B.CreateSExt(V, B.getInt64Ty())
+                     : B.CreateZExt(V, B.getInt64Ty());
     Ins.push_back(V);
     OutTypes.push_back(V->getType());
     Outs.push_back(("={" + resultRegName(Slot) + "}").str());

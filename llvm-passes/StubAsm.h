@@ -35,10 +35,10 @@ llvm::Value *unpackResults(llvm::IRBuilder<> &B, llvm::Value *AsmResult,
 
 // Emits, just before the callee stub returns `Result`, an asm that keeps the
 // result registers and zeroes every other caller-saved register and the
-// flags; returns the value to return.
+// flags; returns the value to return. `SignExtend`: the result is signext.
 llvm::Value *scrubBeforeReturn(llvm::IRBuilder<> &B, llvm::Value *Result,
-                               const CallShape &Shape, bool HasAVX,
-                               llvm::StringRef EntryName);
+                               const CallShape &Shape, bool SignExtend,
+                               bool HasAVX, llvm::StringRef EntryName);
 
 // True when the function's target features include AVX: the scrub then uses
 // VEX encodings, which also clear the upper halves of the ymm registers.
