@@ -16,6 +16,7 @@
 
 struct dipc_machine dipc_machine;
 uintptr_t dipc_threads_lo, dipc_threads_hi;
+uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 
 /* What gs points to on a thread without state: a self pointer of 0 fails
  * the thread-range check in every gate. */
@@ -98,6 +99,8 @@ static void map_image_tables(void) {
   dipc_machine.pkru_ro = ro;
   dipc_machine.valid =
       dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof(uint32_t));
+  dipc_pkru_rw_table = dipc_machine.pkru_rw;
+  dipc_valid_table = dipc_machine.valid;
 }
 
 static void reserve_thread_region(void) {

@@ -25,7 +25,6 @@ void dipc_gate_panic(int reason) {
       [PANIC_STACK] = "stack pointer outside the thread's stack (P2)",
       [PANIC_KCS_FULL] = "kernel control stack overflow",
       [PANIC_KCS_RET] = "proxy return without its KCS entry on top",
-      [PANIC_DROP] = "installed PKRU differs from the domain's image",
       [PANIC_NESTED] = "runtime gate entered from inside a gate",
       [PANIC_CTX] = "gate arguments not on the caller's stack",
   };

@@ -46,18 +46,44 @@
 772:
 .endm
 
-/* Drop to the image of the thread's current domain (st in r10); the image
- * must equal the domain's entry in the read-only table. Clobbers eax, ecx,
- * edx, r9. */
-.macro EXIT_TO_CURRENT pku, panic
-        mov r9d, [r10 + ST_CUR_DOM]
+/* Publish the image of the thread's current domain (st in r10) in
+ * st->cur_pkru, then make sure it is current: a domain being evicted has
+ * valid == 0 (the evictor scans the published images after clearing it),
+ * and an image refreshed meanwhile is re-read. Leaves the image in ecx and
+ * the domain in r9; clobbers rax, rdx, r11. */
+.macro PUBLISH_CURRENT
+771:    mov r9d, [r10 + ST_CUR_DOM]
         and r9d, RT_MAX_DOMAINS - 1
-        mov eax, [r10 + ST_CUR_PKRU]
+        mov rax, [rip + dipc_pkru_rw_table]
+        mov ecx, [rax + r9 * 4]
+        mov [r10 + ST_CUR_PKRU], ecx
+        mfence
+        mov rax, [rip + dipc_valid_table]
+        cmp dword ptr [rax + r9 * 4], 0
+        jne 772f
+        mov [r10 + ST_SLOW_ARG], r9d
+        lea r11, [rip + 771b]
+        jmp __dipc_helper_resident
+772:    mov rax, [rip + dipc_pkru_rw_table]
+        cmp ecx, [rax + r9 * 4]
+        jne 771b
+.endm
+
+/* Leave a gate (st in r10): install the current domain's image, checked
+ * against the read-only table; if the image changed in between, go round
+ * again through the checked entry. Clobbers rax, rcx, rdx, r9, r10, r11. */
+.macro EXIT_TO_CURRENT pku, panic
+773:    PUBLISH_CURRENT
+        mov eax, ecx
         xor ecx, ecx
         xor edx, edx
         GATE_WRPKRU \pku
         cmp eax, [r9 * 4 + RT_RO_TABLE_ADDR]
-        jne \panic
+        je 774f
+        ENTER_TRUSTED \pku, \panic
+        LOAD_THREAD
+        jmp 773b
+774:
 .endm
 
 .macro SAVE_ARGS
@@ -207,9 +233,9 @@ __dipc_helper_thread:
         pop r10
         mov dword ptr [r10 + ST_IN_GATE], 0
         mov rsp, r12
-        mov r11, rax
-        EXIT_TO_CURRENT \pku, 96f
-        mov rax, r11
+        mov rbx, rax
+        EXIT_TO_CURRENT \pku, 90f
+        mov rax, rbx
         xor r9d, r9d
         xor r10d, r10d
         xor r11d, r11d
@@ -220,8 +246,6 @@ __dipc_helper_thread:
 90:     mov r11d, PANIC_GATE
         jmp 99f
 92:     mov r11d, PANIC_STACK
-        jmp 99f
-96:     mov r11d, PANIC_DROP
         jmp 99f
 97:     mov r11d, PANIC_NESTED
         jmp 99f
@@ -247,14 +271,12 @@ __dipc_helper_thread:
         ENTER_TRUSTED \pku, 90f
         LOAD_THREAD
         mov [r10 + ST_RECOVERY], rdi
-        EXIT_TO_CURRENT \pku, 96f
+        EXIT_TO_CURRENT \pku, 90f
         xor r9d, r9d
         xor r10d, r10d
         xor r11d, r11d
         ret
 90:     mov r11d, PANIC_GATE
-        jmp 99f
-96:     mov r11d, PANIC_DROP
 99:
 .if \pku
         jmp __dipc_helper_panic_pku
@@ -300,6 +322,27 @@ __dipc_setjmp_arm:
         mov r11d, \reason
         movabs rax, PH_H_PANIC
         jmp rax
+.endm
+
+/* Back to trusted mode inside a proxy: checked WRPKRU, then r10 = the
+ * thread's state (which must exist). Clobbers rax, rcx, rdx. */
+.macro PROXY_REENTER
+        xor ecx, ecx
+        xor edx, edx
+        xor eax, eax
+        wrpkru
+        test eax, eax
+        jnz 90f
+        mov r10, gs:[0]
+        movabs rax, PH_TLO
+        cmp r10, rax
+        jb 91f
+        movabs rax, PH_THI
+        cmp r10, rax
+        jae 91f
+        mov rax, fs:[0]
+        cmp rax, [r10 + ST_FSBASE]
+        jne 91f
 .endm
 
 .macro PROXY name, split, dcs
@@ -409,27 +452,31 @@ dipc_tpl_\name\()_begin:
 .endif
         movabs rcx, PH_DOM
         mov [r10 + ST_CUR_DOM], ecx
-7:      movabs rdx, PH_RW_D             /* publish the image, then check */
-        mov ecx, [rdx]                  /* the domain is resident */
+17:     movabs rdx, PH_RW_D             /* publish the image, then check */
+        mov ecx, [rdx]                  /* it is current (PUBLISH_CURRENT) */
         mov [r10 + ST_CUR_PKRU], ecx
         mfence
         movabs rdx, PH_VALID_D
         cmp dword ptr [rdx], 0
-        jne 8f
+        jne 18f
         movabs rdx, PH_DOM
         mov [r10 + ST_SLOW_ARG], edx
-        lea r11, [rip + 7b]
+        lea r11, [rip + 17b]
         jmp [rip + 81f]
-8:      mov r11, [rax + K_CALLEE_RSP]
+18:     movabs rdx, PH_RW_D
+        cmp ecx, [rdx]
+        jne 17b
+        mov r11, [rax + K_CALLEE_RSP]
+        mov r10, [rax + K_CALLER_RSP]   /* caller's rdx, rcx at R-16, R-8 */
+        sub r10, 16
         mov eax, ecx
-        mov r10, rsp
         mov rsp, r11
         xor ecx, ecx
         xor edx, edx
         wrpkru
         movabs r11, PH_RO_D
         cmp eax, [r11]
-        jne 96f
+        jne 95f
         mov rdx, [r10]
         mov rcx, [r10 + 8]
         xor eax, eax
@@ -483,19 +530,22 @@ dipc_tpl_\name\()_begin:
 .endif
         mov r11d, [rax + K_CALLER_DOM]
         mov [r10 + ST_CUR_DOM], r11d
-7:      movabs rcx, PH_RW_BASE
+27:     movabs rcx, PH_RW_BASE
         mov ecx, [rcx + r11 * 4]
         mov [r10 + ST_CUR_PKRU], ecx
         mfence
         movabs rdx, PH_VALID_BASE
         cmp dword ptr [rdx + r11 * 4], 0
-        jne 8f
+        jne 28f
         mov [r10 + ST_SLOW_ARG], r11d
-        lea r11, [rip + 9f]
+        lea r11, [rip + 29f]
         jmp [rip + 81f]
-9:      mov r11d, [rax + K_CALLER_DOM]
-        jmp 7b
-8:      mov r8, [rax + K_RET]
+29:     mov r11d, [rax + K_CALLER_DOM]
+        jmp 27b
+28:     movabs rdx, PH_RW_BASE
+        cmp ecx, [rdx + r11 * 4]
+        jne 27b
+        mov r8, [rax + K_RET]
         mov rsp, [rax + K_CALLER_RSP]
         mov [rsp], r8
         mov r9d, r11d
@@ -505,7 +555,7 @@ dipc_tpl_\name\()_begin:
         xor edx, edx
         wrpkru
         cmp eax, [r9 * 4 + RT_RO_TABLE_ADDR]
-        jne 96f
+        jne 97f
         mov rax, rdi
         mov rdx, rsi
         xor edi, edi
@@ -515,12 +565,30 @@ dipc_tpl_\name\()_begin:
         xor r10d, r10d
         xor r11d, r11d
         ret
+        /* The image changed between publication and WRPKRU (a concurrent
+         * grant or eviction): re-enter through the checked gate, find this
+         * proxy's KCS entry again, and redo the switch. */
+95:     PROXY_REENTER
+        mov rax, [r10 + ST_KCS_TOP]
+        sub rax, K_SIZE
+        cmp rax, [r10 + ST_KCS_BASE]
+        jb 94f
+        movabs r11, PH_SELF
+        cmp [rax + K_PROXY], r11
+        jne 94f
+        jmp 17b
+97:     PROXY_REENTER
+        mov rax, [r10 + ST_KCS_TOP]     /* the entry just popped */
+        movabs r11, PH_SELF
+        cmp [rax + K_PROXY], r11
+        jne 94f
+        mov r11d, [rax + K_CALLER_DOM]
+        jmp 27b
 90:     PANIC_TO PANIC_GATE
 91:     PANIC_TO PANIC_THREAD
 92:     PANIC_TO PANIC_STACK
 93:     PANIC_TO PANIC_KCS_FULL
 94:     PANIC_TO PANIC_KCS_RET
-96:     PANIC_TO PANIC_DROP
         .p2align 3
 80:     .quad PH_H_THREAD
 81:     .quad PH_H_RESIDENT

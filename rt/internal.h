@@ -142,6 +142,8 @@ struct dipc_machine {
 };
 DIPC_HIDDEN extern struct dipc_machine dipc_machine;
 DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
+/* The same tables for gate.S. */
+DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 DIPC_HIDDEN void dipc_runtime_init(void);
 /* Memory only gates can touch (the runtime key; key 0 with `none`). */
 DIPC_HIDDEN void *dipc_alloc_runtime(size_t size);

@@ -65,9 +65,8 @@
 #define PANIC_STACK 3     /* stack pointer outside the thread's stack (P2) */
 #define PANIC_KCS_FULL 4
 #define PANIC_KCS_RET 5   /* return path without its KCS entry */
-#define PANIC_DROP 6      /* installed image differs from the domain's */
-#define PANIC_NESTED 7    /* runtime gate entered from inside a gate */
-#define PANIC_CTX 8       /* gate argument block not on the caller's stack */
+#define PANIC_NESTED 6    /* runtime gate entered from inside a gate */
+#define PANIC_CTX 7       /* gate argument block not on the caller's stack */
 
 /* Placeholders of the proxy templates, patched by proxy.c. */
 #define PH_SELF 0x7e57aa0000000001

@@ -19,7 +19,7 @@ extern const uint8_t __dipc_helper_thread[], __dipc_helper_resident[],
     __dipc_helper_stack[], __dipc_helper_panic_pku[],
     __dipc_helper_panic_nopku[];
 
-#define TEMPLATE_MAX 1024
+#define TEMPLATE_MAX 1536
 #define POLICY_SPLIT stack_confidentiality
 #define POLICY_DCS (dcs_integrity | dcs_confidentiality)
 
