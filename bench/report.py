@@ -402,9 +402,13 @@ def main():
         md += sweep_table(runs, series)
     else:
         md += ["Not measured in this run."]
-    if args.missing:
+    # Programs say in their context what they could not measure.
+    missing = list(dict.fromkeys(
+        args.missing + [r.context["not_measured"] for r in runs
+                        if "not_measured" in r.context]))
+    if missing:
         md += ["", "## Not measured", ""]
-        md += [f"- {m}" for m in args.missing]
+        md += [f"- {m}" for m in missing]
     if errors:
         md += ["", "## Errors", ""] + [f"- {e}" for e in errors]
     md += ["", "Programs in this run: " +
