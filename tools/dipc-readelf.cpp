@@ -259,10 +259,19 @@ Error Reader::dump(raw_ostream &OS) {
         return Stop.takeError();
       // The section ends with a page-aligned guard shorter than a page.
       uint64_t End = *Stop & ~uint64_t(DIPC_PAGE_SIZE - 1);
+      if (*Begin % DIPC_PAGE_SIZE)
+        return fail("domain '" + *Name + "': " + Kinds[K] +
+                    " range does not start on a page boundary (0x" +
+                    utohexstr(*Begin) + ")");
+      if (End == *Begin) { // --gc-sections removed everything but markers
+        OS << "  " << Kinds[K] << " empty\n";
+        continue;
+      }
       const Section *S = containing(*Begin);
-      if (!S || End <= *Begin)
-        return fail("domain '" + *Name + "': empty or unmapped " + Kinds[K] +
-                    " range");
+      if (!S || End < *Begin)
+        return fail("domain '" + *Name + "': " + Kinds[K] + " range [0x" +
+                    utohexstr(*Begin) + ", 0x" + utohexstr(*Stop) +
+                    ") is not in a loaded section");
       if (Error E = checkPages(*Name, *S, *Begin, End))
         return E;
       OS << "  " << Kinds[K] << " " << S->Name << " [0x" << utohexstr(*Begin)
