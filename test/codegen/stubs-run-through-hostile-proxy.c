@@ -3,13 +3,14 @@
 // proxy that records the registers it sees, calls the callee stub, records
 // them again and garbles every callee-saved register before returning.
 // reg_integrity keeps the caller's live values, reg_confidentiality zeroes
-// the caller's registers before the call and the callee's after it.
+// the caller's registers before the call and the callee's after it; the
+// proxy is entered with a SysV-aligned stack (rsp = 8 mod 16).
 // Control: without a policy the stub trusts the callee with rbx, rbp and
 // r12-r15 (like any call), and at -O2 the live values kept there are lost.
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O2 -o %t %s && %t control | FileCheck %s --check-prefixes=CHECK,CONTROL
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O0 -o %t0 %s && %t0 | FileCheck %s
 // CHECK: result ok, dipc_errno 0
-// CHECK-NEXT: at the proxy: rbx=0 rbp=0 r12=0 r13=0 r14=0 r15=0 rax=0 r10=0 rdi=4 rsi=7
+// CHECK-NEXT: at the proxy: rbx=0 rbp=0 r12=0 r13=0 r14=0 r15=0 rax=0 r10=0 rdi=4 rsi=7 rsp%16=8
 // CHECK-NEXT: after the callee stub: rcx=0 rdx=0 rsi=0 rdi=0 r8=0 r9=0 r10=0 r11=0 rax=47
 // CONTROL-NEXT: no policy: result WRONG
 #include <dipc.h>
@@ -21,13 +22,13 @@ long mix(long a, long b) __dom("db") __entry __iso_callee(reg_confidentiality);
 long mix(long a, long b) { return a * 10 + b; }
 
 void *callee_stub;
-long in[10], out[9];
+long in[11], out[9];
 void hostile_proxy(void);
 __asm__(".text\n hostile_proxy:\n"
         " mov %rbx, in+0(%rip)\n mov %rbp, in+8(%rip)\n mov %r12, in+16(%rip)\n"
         " mov %r13, in+24(%rip)\n mov %r14, in+32(%rip)\n mov %r15, in+40(%rip)\n"
         " mov %rax, in+48(%rip)\n mov %r10, in+56(%rip)\n mov %rdi, in+64(%rip)\n"
-        " mov %rsi, in+72(%rip)\n sub $8, %rsp\n call *callee_stub(%rip)\n"
+        " mov %rsi, in+72(%rip)\n mov %rsp, in+80(%rip)\n sub $8, %rsp\n call *callee_stub(%rip)\n"
         " add $8, %rsp\n mov %rcx, out+0(%rip)\n mov %rdx, out+8(%rip)\n"
         " mov %rsi, out+16(%rip)\n mov %rdi, out+24(%rip)\n mov %r8, out+32(%rip)\n"
         " mov %r9, out+40(%rip)\n mov %r10, out+48(%rip)\n mov %r11, out+56(%rip)\n"
@@ -68,8 +69,8 @@ int main(int argc, char **argv) {
   long got = compute(4, 7);
   (void)argv;
   printf("result %s, dipc_errno %d\n", got == 47 + 12 + 35 + (4 ^ 7) ? "ok" : "WRONG", dipc_errno);
-  printf("at the proxy: rbx=%lx rbp=%lx r12=%lx r13=%lx r14=%lx r15=%lx rax=%lx r10=%lx rdi=%ld rsi=%ld\n",
-         in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9]);
+  printf("at the proxy: rbx=%lx rbp=%lx r12=%lx r13=%lx r14=%lx r15=%lx rax=%lx r10=%lx rdi=%ld rsi=%ld rsp%%16=%ld\n",
+         in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9], in[10] % 16);
   printf("after the callee stub: rcx=%lx rdx=%lx rsi=%lx rdi=%lx r8=%lx r9=%lx r10=%lx r11=%lx rax=%ld\n",
          out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8]);
   fflush(stdout);
