@@ -119,11 +119,6 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
   return &Imports.back();
 }
 
-// Splits the block before `CI`; returns the new block that starts at `CI`.
-static BasicBlock *splitBefore(CallInst *CI) {
-  return CI->getParent()->splitBasicBlock(CI, "dipc.join");
-}
-
 void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
   Function &Caller = *CI->getFunction();
   prepareStubCarrier(Caller);
@@ -134,7 +129,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
   Type *RetTy = CI->getType();
 
   BasicBlock *Head = CI->getParent();
-  BasicBlock *Join = splitBefore(CI);
+  BasicBlock *Join = Head->splitBasicBlock(CI, "dipc.join");
   Head->getTerminator()->eraseFromParent();
   IRBuilder<> B(Head);
   B.SetCurrentDebugLocation(CI->getDebugLoc());

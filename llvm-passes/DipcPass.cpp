@@ -42,8 +42,8 @@ PreservedAnalyses DipcPass::run(Module &M, ModuleAnalysisManager &) {
   std::optional<DomainModel> Model = readDomainModel(M);
   if (!Model || (Model->empty() && Model->Grants.empty()))
     return PreservedAnalyses::all();
-  lowerModule(M, *Model);
-  M.getOrInsertNamedMetadata(LoweredMarker);
+  if (lowerModule(M, *Model)) // else an error was reported
+    M.getOrInsertNamedMetadata(LoweredMarker);
   return PreservedAnalyses::none();
 }
 
