@@ -125,6 +125,7 @@ void dipc_runtime_init(void) {
   reserve_thread_region();
   dipc_domains_init();
   dipc_proxy_init();
+  dipc_recovery_init();
   /* The main thread gets its state (and the default domain's PKRU) now. */
   dipc_thread_init();
 }

@@ -288,6 +288,72 @@ __dipc_helper_thread:
         ARM_GATE dipc_setjmp_arm_pku, 1
         ARM_GATE dipc_setjmp_arm_nopku, 0
 
+/* ---- fault recovery: int gate(ucontext_t *uc) --------------------------- *
+ * Called from the loader's signal handler (alternate stack, signal PKRU).
+ * Never creates thread state; runs dipc_recover on the handler's stack and
+ * leaves with the default domain's image (the handler is default-domain
+ * code), checked against the fixed table slot 0. */
+
+.macro RECOVER_GATE name, pku
+        .globl \name
+        .hidden \name
+        .p2align 4
+\name:
+        push rbx
+        mov rbx, rdi
+        ENTER_TRUSTED \pku, 90f
+        mov r10, gs:[0]
+        cmp r10, [rip + dipc_threads_lo]
+        jb 1f
+        cmp r10, [rip + dipc_threads_hi]
+        jae 1f
+        mov rax, fs:[0]
+        cmp rax, [r10 + ST_FSBASE]
+        jne 1f
+        mov rdi, r10
+        mov rsi, rbx
+        call dipc_recover
+        jmp 2f
+1:      xor eax, eax
+2:      mov ebx, eax
+        mov eax, [RT_RO_TABLE_ADDR]
+        xor ecx, ecx
+        xor edx, edx
+        GATE_WRPKRU \pku
+        cmp eax, [RT_RO_TABLE_ADDR]
+        jne 90f
+        mov eax, ebx
+        pop rbx
+        ret
+90:     mov r11d, PANIC_GATE
+.if \pku
+        jmp __dipc_helper_panic_pku
+.else
+        jmp __dipc_helper_panic_nopku
+.endif
+.endm
+
+        RECOVER_GATE dipc_recover_gate_pku, 1
+        RECOVER_GATE dipc_recover_gate_nopku, 0
+
+/* Try-style recovery resumes here in the caller's domain with rsp = R (the
+ * slot of the caller's return address, restored) and rdi = the exception:
+ * to the unwinder this is a function called from the caller's call site,
+ * so the caller's landing pad is found without unwinding callee frames. */
+        .globl __dipc_raise_trampoline
+        .hidden __dipc_raise_trampoline
+        .p2align 4
+        .cfi_startproc
+        nop                     /* the unwinder looks up ra - 1 */
+__dipc_raise_trampoline:
+        sub rsp, 8
+        .cfi_adjust_cfa_offset 8
+        call _Unwind_RaiseException@PLT
+        mov rdi, rax
+        call dipc_raise_failed
+        ud2
+        .cfi_endproc
+
 /* ---- variant selection without touching memory -------------------------- *
  * XCR0 bit 9 says the OS manages PKRU: then WRPKRU works. Reading it needs no
  * data access, so these entry points work from any domain. */
@@ -305,6 +371,12 @@ __dipc_helper_thread:
         .p2align 4
 dipc_gate:
         PICK_VARIANT dipc_gate_pku, dipc_gate_nopku
+
+        .globl __dipc_recover_from_fault
+        .type __dipc_recover_from_fault, @function
+        .p2align 4
+__dipc_recover_from_fault:
+        PICK_VARIANT dipc_recover_gate_pku, dipc_recover_gate_nopku
 
         .globl __dipc_setjmp_arm
         .type __dipc_setjmp_arm, @function
@@ -405,6 +477,12 @@ dipc_tpl_\name\()_begin:
         mov ecx, [r10 + ST_DCS_TOP]
         mov [rax + K_DCS_TOP], ecx
         mov dword ptr [rax + K_FLAGS], (\split | (\dcs << 1))
+        mov [rax + K_RBX], rbx
+        mov [rax + K_RBP], rbp
+        mov [rax + K_R12], r12
+        mov [rax + K_R13], r13
+        mov [rax + K_R14], r14
+        mov [rax + K_R15], r15
         mov rdx, [r10 + ST_CUR_DS]      /* caller on a callee stack: its */
         mov [rax + K_CUR_DS], rdx       /* next frames start below R */
         test rdx, rdx

@@ -29,7 +29,7 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 /* ---- limits ------------------------------------------------------------- */
 #define RT_MAX_THREADS 256
 #define RT_THREAD_STRIDE (512 * 1024)
-#define RT_KCS_ENTRIES 1024
+#define RT_KCS_ENTRIES 512
 #define RT_DCS_ENTRIES 256
 #define RT_TRUSTED_STACK (64 * 1024)
 #define RT_CALLEE_STACK (256 * 1024)
@@ -55,6 +55,7 @@ struct dipc_kcs_entry {
   uintptr_t callee_rsp;    /* rsp expected on the return path */
   uint32_t dcs_top;
   uint32_t flags;          /* bit 0: stack split, bit 1: DCS base moved */
+  uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
 };
 
 struct dipc_dstack {
@@ -128,6 +129,9 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, ds_saved, K_DS_SAVED);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, callee_rsp, K_CALLEE_RSP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, dcs_top, K_DCS_TOP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, flags, K_FLAGS);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, rbx, K_RBX);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, rbp, K_RBP);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, r15, K_R15);
 _Static_assert(sizeof(struct dipc_kcs_entry) == K_SIZE, "KCS entry size");
 
 /* ---- backend.c: machine setup ------------------------------------------- */
@@ -222,6 +226,9 @@ DIPC_HIDDEN long dipc_gate_nopku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                                struct dipc_thread *st);
+
+/* ---- recovery.c -------------------------------------------------------- */
+DIPC_HIDDEN void dipc_recovery_init(void);
 
 /* ---- cap.c -------------------------------------------------------------- */
 DIPC_HIDDEN long dipc_op_cap(unsigned op, struct dipc_gate_args *a,

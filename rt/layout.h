@@ -57,7 +57,13 @@
 #define K_CALLEE_RSP 80
 #define K_DCS_TOP 88       /* u32 */
 #define K_FLAGS 92         /* u32 */
-#define K_SIZE 96
+#define K_RBX 96           /* caller's callee-saved registers, for */
+#define K_RBP 104          /* fault recovery */
+#define K_R12 112
+#define K_R13 120
+#define K_R14 128
+#define K_R15 136
+#define K_SIZE 144
 
 /* Reasons a gate or proxy stops the process (dipc_gate_panic). */
 #define PANIC_GATE 1      /* entered a WRPKRU gate with a foreign value */

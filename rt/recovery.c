@@ -1,8 +1,25 @@
-/* recovery.c - the compiler-facing half of cross-domain fault recovery
- * (docs/abi.md §4). __dipc_setjmp_arm is a gate (gate.S, picked in
- * backend.c); this file finishes a try-style recovery in the caller's
- * landing pad. */
+/* recovery.c - cross-domain fault recovery (paper §5.2.1, docs/abi.md §4).
+ *
+ * The loader's signal handler calls __dipc_recover_from_fault(uc) (a gate,
+ * gate.S). If the thread was running in the callee of the newest KCS entry,
+ * dipc_recover pops that entry, restores the caller's domain, stack bounds,
+ * callee stacks, DCS bounds and callee-saved registers, and rewrites uc:
+ *  - setjmp style (the entry carries the buffer __dipc_setjmp_arm armed):
+ *    rbp = buf[0], rip = buf[1], rsp = buf[2];
+ *  - try style: rsp = R (the caller's return-address slot, restored) and
+ *    rip = __dipc_raise_trampoline, which raises a foreign exception whose
+ *    only frame above the caller is the trampoline.
+ * The resumed context gets the caller's PKRU through the signal frame's
+ * XSAVE area. __dipc_fault_landed finishes a try-style recovery. */
+#define _GNU_SOURCE
+#include <cpuid.h>
 #include <dipc.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 #include <unwind.h>
 
 #include "internal.h"
@@ -10,4 +27,108 @@
 DIPC_EXPORT void __dipc_fault_landed(void *exception) {
   _Unwind_DeleteException((struct _Unwind_Exception *)exception);
   *__dipc_errno_location() = DIPC_EFAULT;
+}
+
+/* One exception object per thread slot, in stack-key pages so that the
+ * unwinder can use it in any domain. */
+static struct _Unwind_Exception *fault_exceptions;
+
+void dipc_recovery_init(void) {
+  size_t size = RT_MAX_THREADS * sizeof *fault_exceptions;
+  size = (size + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  fault_exceptions = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  DIPC_CHECK(fault_exceptions != MAP_FAILED &&
+                 dipc_tag_pages(fault_exceptions, size,
+                                PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+             "cannot map the fault exception objects");
+}
+
+DIPC_HIDDEN __attribute__((noreturn)) void dipc_raise_failed(long code);
+void dipc_raise_failed(long code) {
+  fprintf(stderr, "dipc: a callee faulted and its caller has no landing pad "
+                  "(_Unwind_RaiseException: %ld)\n", code);
+  abort();
+}
+
+/* Software-reserved bytes 464..511 of the FXSAVE area of a signal frame
+ * (Linux: struct _fpx_sw_bytes). */
+struct xsave_sw_bytes {
+  uint32_t magic1, extended_size;
+  uint64_t xfeatures;
+  uint32_t xstate_size, reserved[7];
+};
+#define XSTATE_MAGIC1 0x46505853u
+#define XFEATURE_PKRU 9
+
+/* The PKRU slot of the XSAVE area in a signal frame, or NULL. */
+static uint32_t *pkru_in_frame(ucontext_t *uc) {
+  unsigned size, offset, c, d;
+  char *fp = (char *)uc->uc_mcontext.fpregs;
+  if (!fp || !__get_cpuid_count(0xd, XFEATURE_PKRU, &size, &offset, &c, &d) ||
+      !size)
+    return NULL;
+  struct xsave_sw_bytes *sw = (struct xsave_sw_bytes *)(fp + 464);
+  if (sw->magic1 != XSTATE_MAGIC1 || sw->xstate_size < offset + size ||
+      !((sw->xfeatures >> XFEATURE_PKRU) & 1))
+    return NULL;
+  uint64_t *xstate_bv = (uint64_t *)(fp + 512);
+  *xstate_bv |= 1ULL << XFEATURE_PKRU; /* sigreturn restores the slot */
+  return (uint32_t *)(fp + offset);
+}
+
+DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
+int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
+  uint32_t *pkru = pkru_in_frame(uc);
+  if (st->in_gate || (dipc_machine.backend == DIPC_BACKEND_MPK && pkru &&
+                      *pkru == 0)) /* a fault in trusted code */
+    return 0;
+  if (st->kcs_top == st->kcs_base)
+    return 0;
+  struct dipc_kcs_entry *e = st->kcs_top - 1;
+  if (st->cur_dom != e->callee_dom)
+    return 0;
+  dipc_lock();
+  st->kcs_top = e;
+  st->stack_lo = e->stack_lo;
+  st->stack_hi = e->stack_hi;
+  st->cur_ds = e->cur_ds;
+  if (e->cur_ds)
+    e->cur_ds->cur = e->ds_saved;
+  st->dcs_base = e->dcs_base;
+  if (e->flags & 2)
+    st->dcs_top = e->dcs_top;
+  st->cur_dom = e->caller_dom;
+  dipc_domain_make_resident(e->caller_dom);
+  uint32_t image = dipc_machine.pkru_rw[e->caller_dom];
+  st->cur_pkru = image;
+  dipc_unlock();
+
+  greg_t *r = uc->uc_mcontext.gregs;
+  r[REG_RBX] = (greg_t)e->rbx;
+  r[REG_RBP] = (greg_t)e->rbp;
+  r[REG_R12] = (greg_t)e->r12;
+  r[REG_R13] = (greg_t)e->r13;
+  r[REG_R14] = (greg_t)e->r14;
+  r[REG_R15] = (greg_t)e->r15;
+  r[REG_RAX] = r[REG_RDX] = 0;
+  if (uc->uc_mcontext.fpregs)
+    memset(uc->uc_mcontext.fpregs->_xmm, 0, 2 * sizeof(struct _xmmreg));
+  if (e->recovery) {
+    r[REG_RBP] = (greg_t)e->recovery[0];
+    r[REG_RIP] = (greg_t)e->recovery[1];
+    r[REG_RSP] = (greg_t)e->recovery[2];
+  } else {
+    extern const char __dipc_raise_trampoline[];
+    struct _Unwind_Exception *x = &fault_exceptions[st->index];
+    memset(x, 0, sizeof *x);
+    memcpy(&x->exception_class, "DIPCFLT", 8);
+    *(uintptr_t *)e->caller_rsp = e->ret;
+    r[REG_RSP] = (greg_t)e->caller_rsp;
+    r[REG_RIP] = (greg_t)__dipc_raise_trampoline;
+    r[REG_RDI] = (greg_t)x;
+  }
+  if (pkru)
+    *pkru = image;
+  return 1;
 }

@@ -42,3 +42,9 @@ config.substitutions.append(
 with open("/proc/cpuinfo") as cpuinfo:
     if {"pku", "ospke"} <= set(cpuinfo.read().split()):
         config.available_features.add("pku")
+config.substitutions.append(
+    ("%rt-cxx", "%s -O2 -g -fno-stack-protector -I%s -I%s -L%s -Wl,-rpath,%s "
+     "-ldipc -lpthread" % (os.path.join(tools, "clang++"),
+                           config.dipc_include_dir,
+                           os.path.join(config.test_source_root, "rt", "Inputs"),
+                           lib, lib)))

@@ -15,6 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+int *__dipc_errno_location(void);
+#ifdef __cplusplus
+}
+#endif
+
 #define EXPECT(cond)                                                           \
   do {                                                                         \
     if (!(cond)) {                                                             \
@@ -56,7 +64,10 @@ static inline struct dipc_signature sig(int ints, int vecs, int int_res,
 static inline void *proxy_to(dom_t dom, void *fn, struct dipc_signature s,
                              dipc_policy_t reg_policy,
                              dipc_policy_t req_policy) {
-  struct dipc_entry_desc d = {fn, s, reg_policy};
+  struct dipc_entry_desc d;
+  d.address = fn;
+  d.signature = s;
+  d.policy = reg_policy;
   entry_t e = entry_register(dom, 1, &d);
   EXPECT(e >= 0);
   d.policy = req_policy;
@@ -85,9 +96,14 @@ static inline void in_child(void (*attack)(void *), void *arg) {
   EXPECT(pid >= 0);
   if (pid == 0) {
     static char altstack[65536];
-    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
-    struct sigaction sa = {.sa_sigaction = report_fault,
-                           .sa_flags = SA_SIGINFO | SA_ONSTACK};
+    stack_t ss;
+    struct sigaction sa;
+    memset(&ss, 0, sizeof ss);
+    memset(&sa, 0, sizeof sa);
+    ss.ss_sp = altstack;
+    ss.ss_size = sizeof altstack;
+    sa.sa_sigaction = report_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigaltstack(&ss, NULL);
     sigaction(SIGSEGV, &sa, NULL);
     attack(arg);
@@ -98,6 +114,31 @@ static inline void in_child(void (*attack)(void *), void *arg) {
   int status;
   EXPECT(waitpid(pid, &status, 0) == pid);
   EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+
+/* What the loader's handler does: hand a fault to the runtime; die if it
+ * is not a callee fault. Runs on a key-0 alternate stack. */
+static void recover_or_die(int sig, siginfo_t *si, void *uc) {
+  (void)si;
+  if (!__dipc_recover_from_fault(uc)) {
+    signal(sig, SIG_DFL);
+    return;
+  }
+}
+
+static inline void install_recovery_handler(void) {
+  static char altstack[65536];
+  stack_t ss;
+  struct sigaction sa;
+  memset(&ss, 0, sizeof ss);
+  memset(&sa, 0, sizeof sa);
+  ss.ss_sp = altstack;
+  ss.ss_size = sizeof altstack;
+  sa.sa_sigaction = recover_or_die;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  EXPECT_EQ(sigaltstack(&ss, NULL), 0);
+  EXPECT_EQ(sigaction(SIGSEGV, &sa, NULL), 0);
 }
 
 #endif
