@@ -56,8 +56,8 @@
         and r9d, RT_MAX_DOMAINS - 1
         mov rax, [rip + dipc_pkru_rw_table]
         mov ecx, [rax + r9 * 4]
-        mov [r10 + ST_CUR_PKRU], ecx
-        mfence
+        mov edx, ecx                    /* xchg: store + full fence */
+        xchg [r10 + ST_CUR_PKRU], edx
         mov rax, [rip + dipc_valid_table]
         cmp dword ptr [rax + r9 * 4], 0
         jne 772f
@@ -532,8 +532,8 @@ dipc_tpl_\name\()_begin:
         mov [r10 + ST_CUR_DOM], ecx
 17:     movabs rdx, PH_RW_D             /* publish the image, then check */
         mov ecx, [rdx]                  /* it is current (PUBLISH_CURRENT) */
-        mov [r10 + ST_CUR_PKRU], ecx
-        mfence
+        mov edx, ecx                    /* xchg: store + full fence */
+        xchg [r10 + ST_CUR_PKRU], edx
         movabs rdx, PH_VALID_D
         cmp dword ptr [rdx], 0
         jne 18f
@@ -610,8 +610,8 @@ dipc_tpl_\name\()_begin:
         mov [r10 + ST_CUR_DOM], r11d
 27:     movabs rcx, PH_RW_BASE
         mov ecx, [rcx + r11 * 4]
-        mov [r10 + ST_CUR_PKRU], ecx
-        mfence
+        mov edx, ecx                    /* xchg: store + full fence */
+        xchg [r10 + ST_CUR_PKRU], edx
         movabs rdx, PH_VALID_BASE
         cmp dword ptr [rdx + r11 * 4], 0
         jne 28f
