@@ -1,5 +1,6 @@
-/* callee.h - the work every benchmarked callee does, in a translation unit of
- * its own (callee.c) so that calls to it are real calls, never inlined. */
+/* callee.h - the callees of the baselines and of the IPC peers, in a
+ * translation unit of their own (callee.c) so that calls to them are real
+ * calls, never inlined. */
 #ifndef DIPC_BENCH_CALLEE_H
 #define DIPC_BENCH_CALLEE_H
 

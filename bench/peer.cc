@@ -78,6 +78,9 @@ CallerPin::~CallerPin() {
 PeerProcess::PeerProcess(int cpu, std::function<int()> serve) {
   struct sigaction on_child = {};
   on_child.sa_handler = IgnoreSignal; // no SA_RESTART: waits return EINTR
+  // On the alternate stack when there is one: under dIPC's mpk backend the
+  // thread's own stack is not writable to a signal handler.
+  on_child.sa_flags = SA_ONSTACK;
   sigemptyset(&on_child.sa_mask);
   sigaction(SIGCHLD, &on_child, &saved_sigchld_);
 
@@ -88,7 +91,7 @@ PeerProcess::PeerProcess(int cpu, std::function<int()> serve) {
   signal(SIGCHLD, SIG_DFL);
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != caller)
     _exit(120); // the caller is gone already
-  if (!PinThisThread(cpu))
+  if (cpu >= 0 && !PinThisThread(cpu))
     _exit(121);
   _exit(serve()); // never run the caller's atexit handlers or stdio flushes
 }

@@ -42,8 +42,8 @@ private:
   int callee_cpu_ = -1;
 };
 
-// A forked child that pins itself to `cpu`, runs `serve` and exits with its
-// result. It dies with the caller (PR_SET_PDEATHSIG), and the destructor
+// A forked child that pins itself to `cpu` (unless it is negative), runs
+// `serve` and exits with its result. It dies with the caller (PR_SET_PDEATHSIG), and the destructor
 // kills and reaps it if Finish() was not reached, so no run leaks a process.
 // While it lives, SIGCHLD interrupts blocking waits in the caller (EINTR), so
 // a caller blocked on a dead callee notices (see Exited()).

@@ -1,6 +1,6 @@
-/* recovery_records.c - reads this executable's dIPC ELF records (see
- * recovery_records.h and include/dipc/metadata.h). */
-#include "recovery_records.h"
+/* records.c - reads this executable's dIPC ELF records (see records.h and
+ * include/dipc/metadata.h). */
+#include "records.h"
 
 #include <dipc/metadata.h>
 

@@ -1,8 +1,10 @@
-/* recovery_records.h - what the recovery-stub benchmark needs from the ELF
- * records the compiler emitted (include/dipc/metadata.h), to register its
- * callee domain by hand, as the loader would. */
-#ifndef DIPC_BENCH_RECOVERY_RECORDS_H
-#define DIPC_BENCH_RECOVERY_RECORDS_H
+/* records.h - what the benchmarks need from the ELF records the compiler
+ * emitted into this executable (include/dipc/metadata.h), to load a callee
+ * domain by hand, as the loader will (hand_loader.h). A separate file
+ * because metadata.h and dipc/rt.h cannot be included together (both define
+ * enum dipc_perm). */
+#ifndef DIPC_BENCH_RECORDS_H
+#define DIPC_BENCH_RECORDS_H
 
 #include <dipc/signature.h>
 
@@ -32,4 +34,4 @@ int bench_domain_pages(const char *domain, char *begin[3], char *end[3]);
 }
 #endif
 
-#endif /* DIPC_BENCH_RECOVERY_RECORDS_H */
+#endif /* DIPC_BENCH_RECORDS_H */
