@@ -4,7 +4,8 @@
 //
 // Under clang (-fpass-plugin) `dipc` runs at the pipeline start, before any
 // inlining, and `dipc-frame` last before code generation; both extension
-// points are invoked by the -O0 pipeline too.
+// points are invoked by the -O0 pipeline too. Under lld (full LTO),
+// `dipc-frame` runs again after link-time inlining.
 #include "DipcFramePass.h"
 #include "DipcPass.h"
 #include "RecoveryOption.h"
@@ -47,6 +48,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   MPM.addPass(dipc::DipcPass());
                 });
             PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(dipc::DipcFramePass());
+                });
+            // Full LTO inlines across objects after the compile-time check
+            // (the driver loads this plugin into lld).
+            PB.registerFullLinkTimeOptimizationLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcFramePass());
                 });

@@ -1,0 +1,7 @@
+/* A function with a cross-domain call, inlinable from another object under
+ * LTO; and the entry it calls. */
+#include <dipc.h>
+
+long get(long) __dom("db") __entry;
+long get(long x) { return x; }
+long carrier(long x) __iso_caller(reg_integrity) { return get(x); }
