@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "dipc/perm.h"
 #include "dipc/signature.h"
 
 #define DIPC_METADATA_VERSION 1
@@ -98,14 +99,13 @@ struct dipc_import_record {
   dipc_policy_t callee_policy;     /* __iso_callee as the declaration says */
 };
 
-enum dipc_perm { DIPC_PERM_CALL = 1, DIPC_PERM_READ = 2, DIPC_PERM_WRITE = 3 };
 
 /* __perm(to, perm) on an item of domain `from`: an APL entry of `from`. */
 struct dipc_grant_record {
   struct dipc_record_header header;
   dipc_rel_t from; /* domain receiving the access */
   dipc_rel_t to;   /* domain accessed */
-  uint32_t perm;   /* enum dipc_perm */
+  uint32_t perm;   /* enum dipc_perm: call, read or write */
   uint32_t reserved;
 };
 

@@ -22,6 +22,7 @@
 #define DIPC_RT_H
 
 #include <dipc.h>
+#include <dipc/perm.h>
 #include <dipc/signature.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,13 +52,6 @@ typedef int64_t dom_t;
 typedef int64_t grant_t;
 typedef int64_t entry_t;
 
-enum dipc_perm {
-  DIPC_PERM_NIL = 0,
-  DIPC_PERM_CALL = 1,
-  DIPC_PERM_READ = 2,
-  DIPC_PERM_WRITE = 3,
-  DIPC_PERM_OWNER = 4,
-};
 
 /* Most entries one entry_register / entry_request handles. */
 #define DIPC_MAX_ENTRIES 64
