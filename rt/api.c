@@ -25,8 +25,8 @@ DIPC_EXPORT dom_t dom_copy(dom_t dom, int perm) {
 
 DIPC_EXPORT void *dom_mmap(dom_t dom, void *addr, size_t length, int prot,
                            int flags, int fd, off_t offset) {
-  ARGS((uint64_t)dom, (uint64_t)addr, length, (uint64_t)prot,
-       (uint64_t)flags, (uint64_t)fd, (uint64_t)offset);
+  ARGS((uint64_t)dom, (uint64_t)addr, length, (uint64_t)prot, (uint64_t)flags,
+       (uint64_t)fd, (uint64_t)offset);
   return (void *)dipc_gate(OP_DOM_MMAP, &a);
 }
 

@@ -46,8 +46,8 @@ void *dipc_alloc_runtime(size_t size) {
   void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   DIPC_CHECK(p != MAP_FAILED, "cannot map %zu bytes of runtime state", size);
-  DIPC_CHECK(dipc_tag_pages(p, size, PROT_READ | PROT_WRITE,
-                            RT_PKEY_RUNTIME) == 0,
+  DIPC_CHECK(dipc_tag_pages(p, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) ==
+                 0,
              "cannot tag runtime state with its key");
   return p;
 }
@@ -71,8 +71,10 @@ static int choose_backend(void) {
         ; /* the rest are the domains' keys */
       return DIPC_BACKEND_MPK;
     }
-    DIPC_CHECK(rt < 0, "protection keys %d/%d were handed out before libdipc "
-               "initialised (it needs keys 1 and 2)", rt, stack);
+    DIPC_CHECK(rt < 0,
+               "protection keys %d/%d were handed out before libdipc "
+               "initialised (it needs keys 1 and 2)",
+               rt, stack);
   }
   DIPC_CHECK(!env || strcmp(env, "mpk"),
              "DIPC_BACKEND=mpk but this CPU/kernel has no protection keys");
@@ -91,14 +93,13 @@ static void map_image_tables(void) {
   DIPC_CHECK(rw != MAP_FAILED && ro == (void *)RT_RO_TABLE_ADDR,
              "cannot map the PKRU image table at %#x", RT_RO_TABLE_ADDR);
   close(fd);
-  DIPC_CHECK(dipc_tag_pages(rw, size, PROT_READ | PROT_WRITE,
-                            RT_PKEY_RUNTIME) == 0 &&
-                 dipc_tag_pages(ro, size, PROT_READ, RT_PKEY_STACK) == 0,
-             "cannot tag the PKRU image tables");
+  DIPC_CHECK(
+      dipc_tag_pages(rw, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) == 0 &&
+          dipc_tag_pages(ro, size, PROT_READ, RT_PKEY_STACK) == 0,
+      "cannot tag the PKRU image tables");
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
-  dipc_machine.valid =
-      dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof(uint32_t));
+  dipc_machine.valid = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof(uint32_t));
   dipc_pkru_rw_table = dipc_machine.pkru_rw;
   dipc_valid_table = dipc_machine.valid;
 }
@@ -119,7 +120,8 @@ void dipc_runtime_init(void) {
   done = 1;
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
-  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)no_thread) == 0,
+  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)no_thread) ==
+                 0,
              "cannot set the gs base");
   map_image_tables();
   reserve_thread_region();

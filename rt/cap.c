@@ -50,8 +50,7 @@ long dipc_op_cap(unsigned op, struct dipc_gate_args *a,
     if (s->perm == DIPC_PERM_NIL || off > s->size || size > s->size - off ||
         x[4] > s->perm)
       return -DIPC_EPERM;
-    *r = (struct dipc_cap_reg){s->base + off, size, (uint32_t)x[4], s->dom,
-                               0};
+    *r = (struct dipc_cap_reg){s->base + off, size, (uint32_t)x[4], s->dom, 0};
     return 0;
   }
   case OP_CAP_PUSH:

@@ -11,9 +11,8 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st);
 long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                    struct dipc_thread *st) {
   struct dipc_gate_entry_args a;
-  size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST
-                 ? sizeof a
-                 : sizeof a.base;
+  size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST ? sizeof a
+                                                               : sizeof a.base;
   if ((uintptr_t)user + n > st->stack_hi || op >= OP_COUNT)
     return -DIPC_EINVAL;
   memcpy(&a, user, n);

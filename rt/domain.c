@@ -193,7 +193,8 @@ static int install(uint32_t d, uint32_t keep_apl_of) {
  * faults with the runtime key, an unresolved APL-cache miss). */
 void dipc_domain_make_resident(uint32_t d) {
   DIPC_CHECK(d < RT_MAX_DOMAINS && doms[d].live, "bad domain %u", d);
-  DIPC_CHECK(install(d, d) == 0, "all %d protection keys are held by "
+  DIPC_CHECK(install(d, d) == 0,
+             "all %d protection keys are held by "
              "domains running on some thread",
              RT_NUM_PKEYS - RT_FIRST_DOMAIN_KEY);
   if (doms[d].grantees)
@@ -363,8 +364,7 @@ static int carve(uint32_t src, uintptr_t lo, uintptr_t hi,
   return 0;
 }
 
-int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
-                      size_t size) {
+int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr, size_t size) {
   uintptr_t hi = addr + size;
   if ((addr | size) & (RT_PAGE - 1) || size == 0 || hi < addr)
     return -DIPC_EINVAL;

@@ -43,18 +43,18 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 /* ---- per-thread state (layout.h has the offsets) ------------------------ */
 struct dipc_kcs_entry {
   uint32_t caller_dom, callee_dom;
-  uintptr_t ret;           /* caller's return address */
-  uintptr_t caller_rsp;    /* R: where the return address was */
-  void **recovery;         /* armed __builtin_setjmp buffer or NULL */
-  uint32_t saved_pkru;     /* caller's PKRU at the call */
-  uint32_t dcs_base;       /* caller's DCS bounds */
-  uintptr_t proxy;         /* proxy that pushed the entry */
+  uintptr_t ret;                /* caller's return address */
+  uintptr_t caller_rsp;         /* R: where the return address was */
+  void **recovery;              /* armed __builtin_setjmp buffer or NULL */
+  uint32_t saved_pkru;          /* caller's PKRU at the call */
+  uint32_t dcs_base;            /* caller's DCS bounds */
+  uintptr_t proxy;              /* proxy that pushed the entry */
   uintptr_t stack_lo, stack_hi; /* caller's stack bounds */
   struct dipc_dstack *cur_ds;   /* caller's callee stack, if on one */
-  uintptr_t ds_saved;      /* its DS_CUR before the call */
-  uintptr_t callee_rsp;    /* rsp expected on the return path */
+  uintptr_t ds_saved;           /* its DS_CUR before the call */
+  uintptr_t callee_rsp;         /* rsp expected on the return path */
   uint32_t dcs_top;
-  uint32_t flags;          /* bit 0: stack split, bit 1: DCS base moved */
+  uint32_t flags; /* bit 0: stack split, bit 1: DCS base moved */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
 };
 
@@ -138,11 +138,11 @@ _Static_assert(sizeof(struct dipc_kcs_entry) == K_SIZE, "KCS entry size");
 enum dipc_backend_kind { DIPC_BACKEND_MPK, DIPC_BACKEND_NONE };
 struct dipc_machine {
   enum dipc_backend_kind backend;
-  int cpu_pku;              /* the CPU/OS has PKU: gates execute WRPKRU */
-  uint32_t *pkru_rw;        /* loaded image of each domain (runtime key) */
-  const uint32_t *pkru_ro;  /* its read-only alias at RT_RO_TABLE_ADDR */
-  uint32_t *valid;          /* 1 while the domain's image is current */
-  uint64_t apl_misses;      /* evictions of a resident domain */
+  int cpu_pku;             /* the CPU/OS has PKU: gates execute WRPKRU */
+  uint32_t *pkru_rw;       /* loaded image of each domain (runtime key) */
+  const uint32_t *pkru_ro; /* its read-only alias at RT_RO_TABLE_ADDR */
+  uint32_t *valid;         /* 1 while the domain's image is current */
+  uint64_t apl_misses;     /* evictions of a resident domain */
 };
 DIPC_HIDDEN extern struct dipc_machine dipc_machine;
 DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
@@ -188,8 +188,7 @@ DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
 DIPC_HIDDEN struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp);
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);
-DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st,
-                                          uint32_t dom);
+DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
 DIPC_HIDDEN void dipc_thread_release(struct dipc_thread *st);
 /* 1 if some live thread runs with an image that lets it touch key. */
 DIPC_HIDDEN int dipc_threads_using_key(int key);
@@ -200,8 +199,7 @@ DIPC_HIDDEN void dipc_proxy_init(void);
 /* Writes count proxies (W^X) and returns their addresses in out[]. */
 DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, unsigned count,
                                     const struct dipc_entry_desc *callee,
-                                    const dipc_policy_t *policy,
-                                    void **out);
+                                    const dipc_policy_t *policy, void **out);
 
 /* ---- gate.S ------------------------------------------------------------- */
 struct dipc_gate_args {
@@ -214,12 +212,32 @@ struct dipc_gate_entry_args {
   struct dipc_entry_desc desc[DIPC_MAX_ENTRIES];
 };
 enum dipc_op {
-  OP_DOM_DEFAULT, OP_DOM_CREATE, OP_DOM_COPY, OP_DOM_MMAP, OP_DOM_REMAP,
-  OP_GRANT_CREATE, OP_GRANT_REVOKE, OP_ENTRY_REGISTER, OP_ENTRY_REQUEST,
-  OP_HANDLE_CLOSE, OP_DOM_PKEY, OP_STATS, OP_KCS_DEPTH,
-  OP_THREAD_STATE, OP_CURRENT_DOM, OP_CAP_CREATE, OP_CAP_DERIVE, OP_CAP_PUSH,
-  OP_CAP_POP, OP_CAP_REVOKE, OP_CAP_READ, OP_CAP_CHECK, OP_DCS_DEPTH,
-  OP_THREAD_INIT, OP_THREAD_EXIT, OP_COUNT
+  OP_DOM_DEFAULT,
+  OP_DOM_CREATE,
+  OP_DOM_COPY,
+  OP_DOM_MMAP,
+  OP_DOM_REMAP,
+  OP_GRANT_CREATE,
+  OP_GRANT_REVOKE,
+  OP_ENTRY_REGISTER,
+  OP_ENTRY_REQUEST,
+  OP_HANDLE_CLOSE,
+  OP_DOM_PKEY,
+  OP_STATS,
+  OP_KCS_DEPTH,
+  OP_THREAD_STATE,
+  OP_CURRENT_DOM,
+  OP_CAP_CREATE,
+  OP_CAP_DERIVE,
+  OP_CAP_PUSH,
+  OP_CAP_POP,
+  OP_CAP_REVOKE,
+  OP_CAP_READ,
+  OP_CAP_CHECK,
+  OP_DCS_DEPTH,
+  OP_THREAD_INIT,
+  OP_THREAD_EXIT,
+  OP_COUNT
 };
 DIPC_HIDDEN long dipc_gate_pku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate_nopku(unsigned op, struct dipc_gate_args *args);
@@ -233,6 +251,5 @@ DIPC_HIDDEN void dipc_recovery_init(void);
 /* ---- cap.c -------------------------------------------------------------- */
 DIPC_HIDDEN long dipc_op_cap(unsigned op, struct dipc_gate_args *a,
                              struct dipc_thread *st);
-
 
 #endif

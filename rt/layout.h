@@ -5,8 +5,8 @@
 #define DIPC_RT_LAYOUT_H
 
 /* Protection keys with a fixed role (dipc_backend_init insists on them). */
-#define RT_PKEY_RUNTIME 1 /* runtime state, proxies, parked domains */
-#define RT_PKEY_STACK 2   /* thread and callee stacks, public tables */
+#define RT_PKEY_RUNTIME 1          /* runtime state, proxies, parked domains */
+#define RT_PKEY_STACK 2            /* thread and callee stacks, public tables */
 #define RT_PKRU_RUNTIME_DENIED 0xc /* AD|WD of RT_PKEY_RUNTIME */
 
 /* Fixed address of the read-only alias of the PKRU image table, so that
@@ -20,20 +20,20 @@
 #define ST_KCS_TOP 16
 #define ST_KCS_LIMIT 24
 #define ST_KCS_BASE 32
-#define ST_CUR_DOM 40      /* u32 */
-#define ST_CUR_PKRU 44     /* u32: image of ST_CUR_DOM the thread runs with */
-#define ST_STACK_LO 48     /* bounds of the stack in use */
+#define ST_CUR_DOM 40  /* u32 */
+#define ST_CUR_PKRU 44 /* u32: image of ST_CUR_DOM the thread runs with */
+#define ST_STACK_LO 48 /* bounds of the stack in use */
 #define ST_STACK_HI 56
-#define ST_CUR_DS 64       /* struct dipc_dstack in use, 0 = own stack */
-#define ST_DSTACKS 72      /* struct dipc_dstack[RT_MAX_DOMAINS] */
-#define ST_RECOVERY 80     /* armed setjmp buffer for the next KCS entry */
+#define ST_CUR_DS 64   /* struct dipc_dstack in use, 0 = own stack */
+#define ST_DSTACKS 72  /* struct dipc_dstack[RT_MAX_DOMAINS] */
+#define ST_RECOVERY 80 /* armed setjmp buffer for the next KCS entry */
 #define ST_TRUSTED_SP 88
-#define ST_SLOW_ARG 96     /* u32 argument of a proxy slow path */
-#define ST_IN_GATE 100     /* u32 */
-#define ST_DCS_BASE 104    /* u32 index */
-#define ST_DCS_TOP 108     /* u32 index */
-#define ST_SAVED_RSP 112   /* user rsp while a slow path runs */
-#define ST_SAVED_RET 120   /* where a slow path returns to */
+#define ST_SLOW_ARG 96   /* u32 argument of a proxy slow path */
+#define ST_IN_GATE 100   /* u32 */
+#define ST_DCS_BASE 104  /* u32 index */
+#define ST_DCS_TOP 108   /* u32 index */
+#define ST_SAVED_RSP 112 /* user rsp while a slow path runs */
+#define ST_SAVED_RET 120 /* where a slow path returns to */
 
 /* struct dipc_dstack: a per-thread callee stack of one domain */
 #define DS_LO 0
@@ -42,23 +42,23 @@
 #define DS_SIZE 32
 
 /* struct dipc_kcs_entry */
-#define K_CALLER_DOM 0     /* u32 */
-#define K_CALLEE_DOM 4     /* u32 */
+#define K_CALLER_DOM 0 /* u32 */
+#define K_CALLEE_DOM 4 /* u32 */
 #define K_RET 8
 #define K_CALLER_RSP 16
 #define K_RECOVERY 24
-#define K_SAVED_PKRU 32    /* u32 */
-#define K_DCS_BASE 36      /* u32 */
+#define K_SAVED_PKRU 32 /* u32 */
+#define K_DCS_BASE 36   /* u32 */
 #define K_PROXY 40
 #define K_STACK_LO 48
 #define K_STACK_HI 56
 #define K_CUR_DS 64
 #define K_DS_SAVED 72
 #define K_CALLEE_RSP 80
-#define K_DCS_TOP 88       /* u32 */
-#define K_FLAGS 92         /* u32 */
-#define K_RBX 96           /* caller's callee-saved registers, for */
-#define K_RBP 104          /* fault recovery */
+#define K_DCS_TOP 88 /* u32 */
+#define K_FLAGS 92   /* u32 */
+#define K_RBX 96     /* caller's callee-saved registers, for */
+#define K_RBP 104    /* fault recovery */
 #define K_R12 112
 #define K_R13 120
 #define K_R14 128
@@ -66,13 +66,13 @@
 #define K_SIZE 144
 
 /* Reasons a gate or proxy stops the process (dipc_gate_panic). */
-#define PANIC_GATE 1      /* entered a WRPKRU gate with a foreign value */
-#define PANIC_THREAD 2    /* thread state pointer is not this thread's */
-#define PANIC_STACK 3     /* stack pointer outside the thread's stack (P2) */
+#define PANIC_GATE 1   /* entered a WRPKRU gate with a foreign value */
+#define PANIC_THREAD 2 /* thread state pointer is not this thread's */
+#define PANIC_STACK 3  /* stack pointer outside the thread's stack (P2) */
 #define PANIC_KCS_FULL 4
-#define PANIC_KCS_RET 5   /* return path without its KCS entry */
-#define PANIC_NESTED 6    /* runtime gate entered from inside a gate */
-#define PANIC_CTX 7       /* gate argument block not on the caller's stack */
+#define PANIC_KCS_RET 5 /* return path without its KCS entry */
+#define PANIC_NESTED 6  /* runtime gate entered from inside a gate */
+#define PANIC_CTX 7     /* gate argument block not on the caller's stack */
 
 /* Placeholders of the proxy templates, patched by proxy.c. */
 #define PH_SELF 0x7e57aa0000000001

@@ -114,8 +114,8 @@ int dipc_proxy_generate(uint32_t dom, unsigned count,
     }
     out[i] = p;
   }
-  DIPC_CHECK(dipc_tag_pages(page, size, PROT_READ | PROT_EXEC,
-                            RT_PKEY_RUNTIME) == 0,
-             "cannot seal proxy pages");
+  DIPC_CHECK(
+      dipc_tag_pages(page, size, PROT_READ | PROT_EXEC, RT_PKEY_RUNTIME) == 0,
+      "cannot seal proxy pages");
   return 0;
 }

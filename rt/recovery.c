@@ -39,15 +39,17 @@ void dipc_recovery_init(void) {
   fault_exceptions = mmap(NULL, size, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   DIPC_CHECK(fault_exceptions != MAP_FAILED &&
-                 dipc_tag_pages(fault_exceptions, size,
-                                PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+                 dipc_tag_pages(fault_exceptions, size, PROT_READ | PROT_WRITE,
+                                RT_PKEY_STACK) == 0,
              "cannot map the fault exception objects");
 }
 
 DIPC_HIDDEN __attribute__((noreturn)) void dipc_raise_failed(long code);
 void dipc_raise_failed(long code) {
-  fprintf(stderr, "dipc: a callee faulted and its caller has no landing pad "
-                  "(_Unwind_RaiseException: %ld)\n", code);
+  fprintf(stderr,
+          "dipc: a callee faulted and its caller has no landing pad "
+          "(_Unwind_RaiseException: %ld)\n",
+          code);
   abort();
 }
 

@@ -31,7 +31,8 @@
 _Static_assert(sizeof(struct dipc_thread) <= KCS_OFF, "thread state size");
 _Static_assert(KCS_OFF + RT_KCS_ENTRIES * K_SIZE <= DSTACKS_OFF, "KCS size");
 _Static_assert(DSTACKS_OFF + RT_MAX_DOMAINS * DS_SIZE + RT_TRUSTED_STACK <=
-                   TRUSTED_TOP, "trusted stack size");
+                   TRUSTED_TOP,
+               "trusted stack size");
 
 enum { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
 static uint8_t slot_state[RT_MAX_THREADS];
@@ -40,7 +41,8 @@ static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
 struct dipc_thread *dipc_thread_slot(unsigned i) {
-  return (struct dipc_thread *)(dipc_threads_lo + (uintptr_t)i * RT_THREAD_STRIDE);
+  return (struct dipc_thread *)(dipc_threads_lo +
+                                (uintptr_t)i * RT_THREAD_STRIDE);
 }
 
 static void thread_exit_hook(void *st) {
@@ -210,8 +212,8 @@ int dipc_threads_using_key(int key) {
   for (unsigned i = 0; i < RT_MAX_THREADS; i++) {
     if (slot_state[i] != SLOT_LIVE)
       continue;
-    uint32_t image = __atomic_load_n(&dipc_thread_slot(i)->cur_pkru,
-                                     __ATOMIC_SEQ_CST);
+    uint32_t image =
+        __atomic_load_n(&dipc_thread_slot(i)->cur_pkru, __ATOMIC_SEQ_CST);
     if (!((image >> (2 * key)) & 1))
       return 1;
   }

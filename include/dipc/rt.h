@@ -33,12 +33,13 @@ extern "C" {
 #endif
 
 /* Error codes (negated on return). Values equal the Linux errno names. */
-#define DIPC_EPERM 1    /* handle lacks the required permission */
-#define DIPC_ENOENT 2   /* dom_remap: pages are not (all) in the source */
-#define DIPC_EBADF 9    /* not a handle, forged, or a handle of another kind */
-#define DIPC_ENOMEM 12  /* out of memory or address space */
+#define DIPC_EPERM 1   /* handle lacks the required permission */
+#define DIPC_ENOENT 2  /* dom_remap: pages are not (all) in the source */
+#define DIPC_EBADF 9   /* not a handle, forged, or a handle of another kind */
+#define DIPC_ENOMEM 12 /* out of memory or address space */
 /* DIPC_EFAULT 14 (dipc.h): a cross-domain callee faulted */
-#define DIPC_EINVAL 22  /* malformed argument (count, signature, perm, flags) */
+#define DIPC_EINVAL 22  /* malformed argument (count, signature, perm, flags)  \
+                         */
 #define DIPC_ENOSPC 28  /* a runtime table is full */
 #define DIPC_EPROTO 71  /* entry_request: signature mismatch (P4) */
 #define DIPC_ESTALE 116 /* handle closed, grant revoked */
@@ -51,7 +52,6 @@ static inline long dipc_ptr_err(const void *p) {
 typedef int64_t dom_t;
 typedef int64_t grant_t;
 typedef int64_t entry_t;
-
 
 /* Most entries one entry_register / entry_request handles. */
 #define DIPC_MAX_ENTRIES 64
@@ -128,8 +128,8 @@ long dipc_dcs_depth(void);
 /* "mpk" or "none". */
 const char *dipc_backend(void);
 struct dipc_stats {
-  uint64_t apl_misses;        /* resident domains evicted (key re-used) */
-  uint32_t resident_domains;  /* domains holding a protection key now */
+  uint64_t apl_misses;       /* resident domains evicted (key re-used) */
+  uint32_t resident_domains; /* domains holding a protection key now */
   uint32_t live_handles;
 };
 int dipc_get_stats(struct dipc_stats *out);
