@@ -165,11 +165,13 @@ __dipc_helper_thread:
         mov [r10 + ST_SAVED_RET], r11
         mov [r10 + ST_SAVED_RSP], rsp
         mov rsp, [r10 + ST_TRUSTED_SP]
+        mov dword ptr [r10 + ST_IN_GATE], 1 /* no recovery in here */
         SAVE_ARGS
         mov rdi, r10
         mov esi, [r10 + ST_SLOW_ARG]
         call \fn
         RESTORE_ARGS
+        mov dword ptr [r10 + ST_IN_GATE], 0
         mov rsp, [r10 + ST_SAVED_RSP]
         jmp [r10 + ST_SAVED_RET]
 .endm

@@ -201,6 +201,9 @@ DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, unsigned count,
                                     const struct dipc_entry_desc *callee,
                                     const dipc_policy_t *policy, void **out);
 
+/* 1 if addr lies in a proxy. */
+DIPC_HIDDEN int dipc_proxy_contains(uintptr_t addr);
+
 /* ---- gate.S ------------------------------------------------------------- */
 struct dipc_gate_args {
   uint64_t arg[8];

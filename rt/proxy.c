@@ -28,6 +28,20 @@ extern const uint8_t __dipc_helper_thread[], __dipc_helper_resident[],
 static uint8_t templates[4][TEMPLATE_MAX];
 static size_t template_size[4];
 
+/* Every proxy mapping, so that fault recovery can tell proxy code apart. */
+struct proxy_pages {
+  uintptr_t lo, hi;
+};
+static struct proxy_pages *proxy_pages;
+static unsigned nproxy_pages;
+
+int dipc_proxy_contains(uintptr_t addr) {
+  for (unsigned i = 0; i < nproxy_pages; i++)
+    if (addr >= proxy_pages[i].lo && addr < proxy_pages[i].hi)
+      return 1;
+  return 0;
+}
+
 static unsigned replace(uint8_t *buf, size_t len, const uint8_t *from,
                         const uint8_t *to, size_t n) {
   unsigned hits = 0;
@@ -45,6 +59,7 @@ static unsigned patch(uint8_t *buf, size_t len, uint64_t ph, uint64_t v) {
 }
 
 void dipc_proxy_init(void) {
+  proxy_pages = dipc_alloc_runtime(RT_MAX_ENTRY_OBJS * sizeof *proxy_pages);
   const uint8_t *range[4][2] = {
       {dipc_tpl_plain_begin, dipc_tpl_plain_end},
       {dipc_tpl_split_begin, dipc_tpl_split_end},
@@ -71,6 +86,8 @@ int dipc_proxy_generate(uint32_t dom, unsigned count,
                         const dipc_policy_t *policy, void **out) {
   size_t stride = (TEMPLATE_MAX + 63) & ~(size_t)63;
   size_t size = (count * stride + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  if (nproxy_pages == RT_MAX_ENTRY_OBJS)
+    return -DIPC_ENOSPC;
   uint8_t *page = mmap(NULL, size, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED)

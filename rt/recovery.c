@@ -13,6 +13,7 @@
  * XSAVE area. __dipc_fault_landed finishes a try-style recovery. */
 #define _GNU_SOURCE
 #include <cpuid.h>
+#include <dlfcn.h>
 #include <dipc.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,6 +85,13 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   uint32_t *pkru = pkru_in_frame(uc);
   if (st->in_gate || (dipc_machine.backend == DIPC_BACKEND_MPK && pkru &&
                       *pkru == 0)) /* a fault in trusted code */
+    return 0;
+  /* With `none` the PKRU says nothing: recognise runtime code itself. */
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+  Dl_info at, self;
+  if (dipc_proxy_contains(pc) ||
+      (dladdr((void *)pc, &at) && dladdr((void *)dipc_recover, &self) &&
+       at.dli_fbase == self.dli_fbase))
     return 0;
   if (st->kcs_top == st->kcs_base)
     return 0;
