@@ -84,6 +84,7 @@ struct dipc_thread {
   /* not touched by assembly */
   uintptr_t own_lo, own_hi; /* the thread's own stack */
   uint32_t index, live;
+  int32_t tid;
   struct dipc_cap_reg caps[8];
   struct dipc_cap_reg dcs[RT_DCS_ENTRIES];
 };

@@ -123,14 +123,19 @@ static void drop_rseq(void) {
              errno);
 }
 
+/* An exited thread's slot is handed out again only once the thread is
+ * gone: it may still be leaving its last gate. (A recycled tid only delays
+ * the reuse.) */
+static int thread_gone(pid_t tid) {
+  return syscall(SYS_tgkill, getpid(), tid, 0) == -1 && errno == ESRCH;
+}
+
 static unsigned claim_slot(void) {
-  /* Never-used slots first: an exited thread may still be leaving its
-   * last gate when its slot is handed out again. */
   for (unsigned i = 0; i < RT_MAX_THREADS; i++)
     if (slot_state[i] == SLOT_FREE)
       return i;
   for (unsigned i = 0; i < RT_MAX_THREADS; i++)
-    if (slot_state[i] == SLOT_EXITED)
+    if (slot_state[i] == SLOT_EXITED && thread_gone(dipc_thread_slot(i)->tid))
       return i;
   dipc_fatal(__FILE__, __LINE__, "more than %d threads", RT_MAX_THREADS);
 }
@@ -164,6 +169,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
                              PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot tag the thread's stack");
   drop_rseq();
+  st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;
   st->live = 1;
   st->cur_dom = 0;
