@@ -118,9 +118,9 @@ static void drop_rseq(void) {
     r = syscall(SYS_rseq, area, __rseq_size, RSEQ_FLAG_UNREGISTER,
                 RSEQ_SIG_X86);
   /* EINVAL: not registered (threads created after the main thread dropped
-   * it do not register). */
-  DIPC_CHECK(r == 0 || errno == EINVAL, "cannot unregister rseq (errno %d)",
-             errno);
+   * it do not register); ENOSYS: no rseq at all. */
+  DIPC_CHECK(r == 0 || errno == EINVAL || errno == ENOSYS,
+             "cannot unregister rseq (errno %d)", errno);
 }
 
 /* An exited thread's slot is handed out again only once the thread is

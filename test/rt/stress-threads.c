@@ -1,6 +1,8 @@
 // 8 threads call into 20 domains (more than there are keys, so domains are
 // evicted and re-keyed while other threads run) for a few seconds, half of
-// the entries with split stacks. Every thread checks every result and its
+// the entries with split stacks, while another thread keeps granting and
+// revoking the default domain access to them (its image changes under the
+// callers returning to it). Every thread checks every result and its
 // per-domain counters; the KCS is empty afterwards. Run once on the default
 // backend and once under AddressSanitizer (leaks included) on `none`.
 // RUN: %rt-cc %s -o %t && %t 2 2>&1 | FileCheck %s
@@ -27,8 +29,23 @@ work(long *page, long slot, long x) {
 }
 
 static long (*entry[DOMAINS])(long *, long, long);
+static dom_t dom[DOMAINS];
+static volatile int stop;
 static long *page[DOMAINS];
 static double seconds;
+
+static void *granter(void *arg) {
+  (void)arg;
+  dom_t def = dom_default();
+  for (long n = 0; !stop; n++) {
+    grant_t g = grant_create(def, dom[n % DOMAINS]);
+    if (g < 0 || grant_revoke(g) != 0) {
+      printf("FAIL grant\n");
+      exit(1);
+    }
+  }
+  return NULL;
+}
 
 static void *worker(void *arg) {
   long t = (long)arg, expect[DOMAINS] = {0}, calls = 0;
@@ -58,7 +75,7 @@ int main(int argc, char **argv) {
   seconds = argc > 1 ? atof(argv[1]) : 2;
   extern char __start_dom_code[], __stop_dom_code[];
   for (int i = 0; i < DOMAINS; i++) {
-    dom_t d = dom_create();
+    dom_t d = dom[i] = dom_create();
     EXPECT(d >= 0);
     char *code = dom_mmap(d, NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -72,7 +89,8 @@ int main(int argc, char **argv) {
     entry[i] = proxy_to(d, code, sig(3, 0, 1, 0, 0), 0,
                         i % 2 ? stack_confidentiality : 0);
   }
-  pthread_t th[THREADS];
+  pthread_t th[THREADS], gt;
+  EXPECT_EQ(pthread_create(&gt, NULL, granter, NULL), 0);
   for (long t = 0; t < THREADS; t++)
     EXPECT_EQ(pthread_create(&th[t], NULL, worker, (void *)t), 0);
   long calls = 0;
@@ -81,6 +99,8 @@ int main(int argc, char **argv) {
     EXPECT_EQ(pthread_join(th[t], &n), 0);
     calls += (long)n;
   }
+  stop = 1;
+  EXPECT_EQ(pthread_join(gt, NULL), 0);
   EXPECT(calls > THREADS * DOMAINS);
   EXPECT_EQ(dipc_kcs_depth(), 0);
   struct dipc_stats st;
