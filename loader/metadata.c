@@ -226,8 +226,8 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
   snprintf(out->path, sizeof out->path, "%s", path);
   out->base = info->dlpi_addr;
 
-  const uint8_t *file;
-  size_t fsize;
+  const uint8_t *file = NULL;
+  size_t fsize = 0;
   if (map_file(path, &file, &fsize, err, errlen))
     return -1;
   struct reader r = {info, err, errlen};

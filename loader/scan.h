@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 struct pkru_write {
-  const char *insn; /* "wrpkru" or "xrstor" */
+  const char *insn; /* "wrpkru", "xrstor", "wrfsbase", "wrgsbase" */
   size_t offset;    /* from the start of the scanned range */
 };
 
@@ -21,12 +21,11 @@ int scan_pkru_writes(const uint8_t *code, size_t size, struct pkru_write *hit);
  * dipc-run binds now) and libc (WRPKRU in pkey_set). See docs/loader.md. */
 int scan_is_trusted_object(const char *path);
 
-/* Checks every readable executable mapping of this process that is not
- * trusted and not inside [skip_start, skip_end) pairs. Returns 0, or -1
- * after printing which object holds which instruction. */
-struct code_range {
-  uintptr_t start, end;
-};
-int scan_executable_mappings(const struct code_range *skip, size_t nskip);
+/* Checks every executable mapping of this process that is in the default
+ * protection key (memory of other keys is already the runtime's or a
+ * domain's, checked before it was tagged) and does not belong to a trusted
+ * object or to `runtime_path` (libdipc, whose gates write PKRU). Returns 0,
+ * or -1 after printing which object holds which instruction. */
+int scan_executable_mappings(const char *runtime_path);
 
 #endif

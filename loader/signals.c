@@ -67,8 +67,8 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
 }
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
-  if (recover_fault)
-    recover_fault(sig, info, uc); /* does not return for a callee crash */
+  if (recover_fault && recover_fault(uc))
+    return; /* resumes the caller with DIPC_EFAULT */
   forward_to_program(sig, info, uc);
 }
 

@@ -5,9 +5,9 @@
 
 #include <signal.h>
 
-/* Decides whether a crash belongs to a cross-domain callee and, if so,
- * resumes the caller; returns only when the crash is not dIPC's. */
-typedef void (*fault_recovery_fn)(int sig, siginfo_t *info, void *ucontext);
+/* Decides whether a crash belongs to a cross-domain callee; if so it
+ * rewrites the context to resume the caller and returns 1, else 0. */
+typedef int (*fault_recovery_fn)(void *ucontext);
 
 /* Installs the handler for SIGSEGV, SIGBUS, SIGILL and SIGFPE. */
 int signals_install(fault_recovery_fn recover);

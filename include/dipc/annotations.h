@@ -12,6 +12,7 @@
 #ifndef DIPC_ANNOTATIONS_H
 #define DIPC_ANNOTATIONS_H
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace dipc {

@@ -1,0 +1,330 @@
+/* domains.c - turns verified records into runtime objects (dipc/rt.h):
+ * domains own their pages, entries are registered, grants applied, and
+ * imports are resolved on their first call (paper §6.2.1, steps A-B). */
+#define _GNU_SOURCE
+#include "domains.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+enum { MAX_DOMAINS = 1024, MAX_ENTRIES = 4096, MAX_IMPORTS = 65536 };
+
+struct domain {
+  char name[64];
+  dom_t owner;
+  size_t pages;
+};
+
+struct entry {
+  const char *name; /* in the object's records */
+  unsigned domain;
+  entry_t set;
+  struct dipc_signature signature;
+  dipc_policy_t policy;
+  const char *object;
+};
+
+struct import {
+  const struct dipc_import_record *record;
+  void **slot;
+  unsigned domain;
+  void *proxy;  /* set once requested (step A) */
+  int patched;  /* the slot holds the proxy (step B) */
+};
+
+struct grant {
+  unsigned from, to, perm;
+};
+
+static struct domain domains[MAX_DOMAINS];
+static unsigned num_domains;
+static struct entry entries[MAX_ENTRIES];
+static unsigned num_entries;
+static struct import *imports;
+static unsigned num_imports;
+static struct grant grants[MAX_ENTRIES];
+static unsigned num_grants;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Slots of unresolved imports point into this never-accessible region:
+ * the first call through a slot faults on fetching its target, with the
+ * return address pushed and every argument register intact. */
+static uint8_t *unresolved_region;
+
+static const char *perm_name(unsigned perm) {
+  static const char *const names[] = {"nil", "call", "read", "write", "owner"};
+  return perm < 5 ? names[perm] : "?";
+}
+
+static const char *name_of(const dipc_rel_t *field) {
+  return metadata_ref(field);
+}
+
+static int domain_index(const char *name, const char *object) {
+  for (unsigned i = 0; i < num_domains; ++i)
+    if (strcmp(domains[i].name, name) == 0)
+      return i;
+  if (num_domains == MAX_DOMAINS || strlen(name) >= sizeof domains[0].name) {
+    fprintf(stderr, "dipc-loader: %s: too many domains or name too long\n",
+            object);
+    return -1;
+  }
+  dom_t owner = strcmp(name, DIPC_DEFAULT_DOMAIN) == 0 ? dom_default()
+                                                       : dom_create();
+  if (owner < 0) {
+    fprintf(stderr, "dipc-loader: %s: cannot create domain '%s': error %ld\n",
+            object, name, (long)-owner);
+    return -1;
+  }
+  struct domain *d = &domains[num_domains];
+  snprintf(d->name, sizeof d->name, "%s", name);
+  d->owner = owner;
+  return num_domains++;
+}
+
+static int apply_domain(const struct object_metadata *object,
+                        const struct dipc_domain_record *record) {
+  const char *name = name_of(&record->name);
+  int d = domain_index(name, object->path);
+  if (d < 0)
+    return -1;
+  if (record->flags & DIPC_DOMAIN_DEFAULT)
+    return 0;
+  for (int kind = 0; kind < DIPC_NUM_SECTION_KINDS; ++kind) {
+    const dipc_rel_t *range = record->ranges[kind];
+    if (!range[0])
+      continue;
+    uintptr_t begin = (uintptr_t)metadata_ref(&range[0]);
+    uintptr_t end = (uintptr_t)metadata_ref(&range[1]) & -DIPC_PAGE_SIZE;
+    if (end <= begin)
+      continue;
+    int err = dom_remap(domains[d].owner, dom_default(), (void *)begin,
+                        end - begin);
+    if (err) {
+      fprintf(stderr,
+              "dipc-loader: refusing %s: pages %#lx-%#lx of domain '%s' "
+              "cannot be given to it (error %d: they overlap another "
+              "domain or are not mapped)\n",
+              object->path, (unsigned long)begin, (unsigned long)end, name,
+              -err);
+      return -1;
+    }
+    domains[d].pages += (end - begin) / DIPC_PAGE_SIZE;
+  }
+  return 0;
+}
+
+static int apply_entry(const struct object_metadata *object,
+                       const struct dipc_entry_record *record) {
+  const char *name = name_of(&record->name);
+  for (unsigned i = 0; i < num_entries; ++i)
+    if (strcmp(entries[i].name, name) == 0) {
+      fprintf(stderr,
+              "dipc-loader: refusing %s: entry '%s' is already defined by "
+              "%s\n",
+              object->path, name, entries[i].object);
+      return -1;
+    }
+  int d = domain_index(name_of(&record->domain), object->path);
+  if (d < 0)
+    return -1;
+  if (num_entries == MAX_ENTRIES) {
+    fprintf(stderr, "dipc-loader: %s: too many entries\n", object->path);
+    return -1;
+  }
+  struct dipc_entry_desc desc = {(void *)metadata_ref(&record->callee_stub),
+                                 record->signature, record->callee_policy};
+  entry_t set = entry_register(domains[d].owner, 1, &desc);
+  if (set < 0) {
+    fprintf(stderr,
+            "dipc-loader: refusing %s: entry '%s' of domain '%s' cannot be "
+            "registered (error %ld: its stub must lie in the domain's "
+            "pages)\n",
+            object->path, name, domains[d].name, (long)-set);
+    return -1;
+  }
+  entries[num_entries++] = (struct entry){name, d, set, record->signature,
+                                          record->callee_policy, object->path};
+  return 0;
+}
+
+static int apply_grant(const struct object_metadata *object,
+                       const struct dipc_grant_record *record) {
+  int from = domain_index(name_of(&record->from), object->path);
+  int to = domain_index(name_of(&record->to), object->path);
+  if (from < 0 || to < 0)
+    return -1;
+  for (unsigned i = 0; i < num_grants; ++i)
+    if (grants[i].from == (unsigned)from && grants[i].to == (unsigned)to &&
+        grants[i].perm >= record->perm)
+      return 0;
+  dom_t access = dom_copy(domains[to].owner, record->perm);
+  long err = access < 0 ? access : grant_create(domains[from].owner, access);
+  if (access >= 0)
+    dipc_handle_close(access);
+  if (err < 0) {
+    fprintf(stderr,
+            "dipc-loader: refusing %s: cannot grant domain '%s' %s access "
+            "to '%s' (error %ld)\n",
+            object->path, domains[from].name, perm_name(record->perm),
+            domains[to].name, -err);
+    return -1;
+  }
+  if (num_grants < MAX_ENTRIES)
+    grants[num_grants++] = (struct grant){from, to, record->perm};
+  return 0;
+}
+
+static int apply_import(const struct object_metadata *object,
+                        const struct dipc_import_record *record) {
+  int d = domain_index(name_of(&record->domain), object->path);
+  if (d < 0)
+    return -1;
+  if (!unresolved_region) {
+    unresolved_region = mmap(NULL, MAX_IMPORTS, PROT_NONE,
+                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    imports = calloc(MAX_IMPORTS, sizeof *imports);
+    if (unresolved_region == MAP_FAILED || !imports) {
+      perror("dipc-loader: import table");
+      return -1;
+    }
+  }
+  if (num_imports == MAX_IMPORTS) {
+    fprintf(stderr, "dipc-loader: %s: too many imports\n", object->path);
+    return -1;
+  }
+  void **slot = (void **)metadata_ref(&record->slot);
+  imports[num_imports] = (struct import){record, slot, d, NULL, 0};
+  *slot = unresolved_region + num_imports++;
+  return 0;
+}
+
+/* An import that cannot be resolved is like an undefined symbol: stop. */
+static _Noreturn void unresolvable(const struct import *m, const char *why) {
+  fprintf(stderr,
+          "dipc-loader: cannot resolve entry '%s' of domain '%s' called from "
+          "domain '%s': %s\n",
+          name_of(&m->record->name), name_of(&m->record->callee_domain),
+          domains[m->domain].name, why);
+  _exit(127);
+}
+
+/* Step A (paper §6.2.1): request a proxy for an import whose entry is
+ * loaded; the runtime checks the signature (P4) and merges the caller's
+ * policy with the callee's, and the calling domain gets a call grant to it.
+ * Runtime gates run on the thread's own stack (P2), so this happens while
+ * loading rather than in the fault handler; imports of entries not loaded
+ * yet are retried after every dlopen. */
+static void request(struct import *m) {
+  const char *name = name_of(&m->record->name);
+  const struct entry *e = NULL;
+  for (unsigned i = 0; i < num_entries && !e; ++i)
+    if (strcmp(entries[i].name, name) == 0)
+      e = &entries[i];
+  if (!e)
+    return; /* reported at the first call if it never comes */
+  if (strcmp(domains[e->domain].name, name_of(&m->record->callee_domain)))
+    unresolvable(m, "it is defined in another domain");
+  struct dipc_entry_desc desc = {NULL, m->record->signature,
+                                 m->record->caller_policy};
+  dom_t proxies = entry_request(e->set, 1, &desc);
+  if (proxies == -DIPC_EPROTO)
+    unresolvable(m, "the caller's prototype does not match the entry's "
+                    "signature (P4)");
+  if (proxies < 0)
+    unresolvable(m, "the runtime refused the request");
+  if (grant_create(domains[m->domain].owner, proxies) < 0)
+    unresolvable(m, "the runtime refused the call grant");
+  m->proxy = desc.address;
+}
+
+static void request_pending_imports(void) {
+  for (unsigned i = 0; i < num_imports; ++i)
+    if (!imports[i].proxy)
+      request(&imports[i]);
+}
+
+int domains_apply(const struct object_metadata *object) {
+  int status = 0;
+  pthread_mutex_lock(&lock);
+#define EACH(array, type, fn)                                                 \
+  for (size_t i = 0; status == 0 && i < object->array.count; ++i)            \
+    status = fn(object, METADATA_RECORD(object->array, type, i));
+  /* Entries need their domain's pages; grants and imports need domains. */
+  EACH(domains, struct dipc_domain_record, apply_domain)
+  EACH(entries, struct dipc_entry_record, apply_entry)
+  EACH(grants, struct dipc_grant_record, apply_grant)
+  EACH(imports, struct dipc_import_record, apply_import)
+#undef EACH
+  if (status == 0)
+    request_pending_imports();
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+/* Step B: the first call through the slot patches it. */
+void *domains_resolve_fault(uintptr_t target) {
+  uintptr_t base = (uintptr_t)unresolved_region;
+  if (!unresolved_region || target < base || target >= base + num_imports)
+    return NULL;
+  pthread_mutex_lock(&lock);
+  struct import *m = &imports[target - base];
+  if (!m->proxy)
+    unresolvable(m, "no loaded object defines it");
+  __atomic_store_n(m->slot, m->proxy, __ATOMIC_RELEASE);
+  m->patched = 1;
+  pthread_mutex_unlock(&lock);
+  return m->proxy;
+}
+
+static void print_policy(FILE *out, dipc_policy_t policy) {
+  static const char *const names[] = {
+      "reg_integrity",   "reg_confidentiality", "stack_integrity",
+      "stack_confidentiality", "dcs_integrity", "dcs_confidentiality"};
+  int any = 0;
+  for (int i = 0; i < 6; ++i)
+    if (policy & (1u << i))
+      fprintf(out, "%s%s", any++ ? "," : "", names[i]);
+  if (!any)
+    fputs("none", out);
+}
+
+void domains_print(FILE *out) {
+  pthread_mutex_lock(&lock);
+  struct dipc_stats stats;
+  dipc_get_stats(&stats);
+  fprintf(out, "dipc: backend %s%s\n", dipc_backend(),
+          strcmp(dipc_backend(), "none") == 0 ? " (isolation NOT enforced)"
+                                              : "");
+  for (unsigned i = 0; i < num_domains; ++i)
+    fprintf(out, "dipc: domain %s: %zu pages, protection key %d\n",
+            domains[i].name, domains[i].pages,
+            dipc_domain_pkey(domains[i].owner));
+  for (unsigned i = 0; i < num_entries; ++i) {
+    const struct entry *e = &entries[i];
+    fprintf(out,
+            "dipc: entry %s in %s: %u int + %u vector args, %u stack bytes, "
+            "%u int + %u vector results; policy ",
+            e->name, domains[e->domain].name, e->signature.int_args,
+            e->signature.vec_args, e->signature.stack_bytes,
+            e->signature.int_results, e->signature.vec_results);
+    print_policy(out, e->policy);
+    fputc('\n', out);
+  }
+  for (unsigned i = 0; i < num_imports; ++i) {
+    const struct import *m = &imports[i];
+    fprintf(out, "dipc: import %s from %s to %s (%s); policy ",
+            name_of(&m->record->name), domains[m->domain].name,
+            name_of(&m->record->callee_domain),
+            m->patched ? "patched" : m->proxy ? "proxy ready, slot patched on first call" : "entry not loaded");
+    print_policy(out, m->record->caller_policy);
+    fputc('\n', out);
+  }
+  for (unsigned i = 0; i < num_grants; ++i)
+    fprintf(out, "dipc: grant %s -> %s: %s\n", domains[grants[i].from].name,
+            domains[grants[i].to].name, perm_name(grants[i].perm));
+  pthread_mutex_unlock(&lock);
+}

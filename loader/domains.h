@@ -1,0 +1,25 @@
+/* domains.h - the loader's view of the program: domains, entries and
+ * imports built from the records of every loaded object. */
+#ifndef DIPC_LOADER_DOMAINS_H
+#define DIPC_LOADER_DOMAINS_H
+
+#include "metadata.h"
+
+#include <dipc/rt.h>
+#include <stdio.h>
+
+/* Applies the records of one object: moves each domain's pages out of the
+ * default domain, registers entries, applies grants and points import slots
+ * at their lazy resolvers. Returns 0, or -1 after printing why. */
+int domains_apply(const struct object_metadata *object);
+
+/* Resolves the import whose unresolved slot value is `target` (a fault at
+ * that address): patches the slot with the proxy requested at load time
+ * and returns it to resume at; NULL when `target` is not a lazy import.
+ * Stops the process when no loaded object defines the entry. */
+void *domains_resolve_fault(uintptr_t target);
+
+/* Prints the backend, domains, entries, imports and grants (--info). */
+void domains_print(FILE *out);
+
+#endif
