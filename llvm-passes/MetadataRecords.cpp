@@ -187,6 +187,20 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
 
   if (!W.Used.empty())
     appendToUsed(M, W.Used);
+
+  // Code that needs the loader refuses to run without it, at start rather
+  // than at its first cross-domain call.
+  bool NeedsLoader = !Entries.empty() || !Imports.empty() ||
+                     !Model.Grants.empty() ||
+                     llvm::any_of(Domains, [](const std::string &D) {
+                       return D != DIPC_DEFAULT_DOMAIN;
+                     });
+  if (NeedsLoader) {
+    FunctionCallee Require = M.getOrInsertFunction(
+        "__dipc_require_loader", Type::getVoidTy(M.getContext()));
+    appendToGlobalCtors(M, cast<Function>(Require.getCallee()),
+                        /*Priority=*/1);
+  }
 }
 
 } // namespace dipc

@@ -46,6 +46,12 @@ static unsigned num_entries;
 static struct import *imports;
 static unsigned num_imports;
 static struct grant grants[MAX_ENTRIES];
+/* Pages given to domains, to name the owner of a faulting address. */
+static struct {
+  uintptr_t begin, end;
+  unsigned domain;
+} ranges[MAX_DOMAINS * 4];
+static unsigned num_ranges;
 static unsigned num_grants;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -113,6 +119,8 @@ static int apply_domain(const struct object_metadata *object,
       return -1;
     }
     domains[d].pages += (end - begin) / DIPC_PAGE_SIZE;
+    if (num_ranges < sizeof ranges / sizeof ranges[0])
+      ranges[num_ranges++] = (typeof(ranges[0])){begin, end, d};
   }
   return 0;
 }
@@ -209,7 +217,7 @@ static _Noreturn void unresolvable(const struct import *m, const char *why) {
           "domain '%s': %s\n",
           name_of(&m->record->name), name_of(&m->record->callee_domain),
           domains[m->domain].name, why);
-  _exit(127);
+  _exit(DIPC_EXIT_REFUSED);
 }
 
 /* Step A (paper §6.2.1): request a proxy for an import whose entry is
@@ -278,6 +286,13 @@ void *domains_resolve_fault(uintptr_t target) {
   m->patched = 1;
   pthread_mutex_unlock(&lock);
   return m->proxy;
+}
+
+const char *domains_owner_of(uintptr_t addr) {
+  for (unsigned i = 0; i < num_ranges; ++i)
+    if (addr >= ranges[i].begin && addr < ranges[i].end)
+      return domains[ranges[i].domain].name;
+  return NULL;
 }
 
 static void print_policy(FILE *out, dipc_policy_t policy) {

@@ -19,6 +19,10 @@ int domains_apply(const struct object_metadata *object);
  * Stops the process when no loaded object defines the entry. */
 void *domains_resolve_fault(uintptr_t target);
 
+/* The domain whose pages hold addr, NULL for the default domain's memory.
+ * Reads only loader tables: safe in a signal handler. */
+const char *domains_owner_of(uintptr_t addr);
+
 /* Prints the backend, domains, entries, imports and grants (--info). */
 void domains_print(FILE *out);
 

@@ -100,6 +100,21 @@ static int recover(void *ucontext) {
   return __dipc_recover_from_fault(ucontext);
 }
 
+/* A protection-key fault that ends the program: say who touched what. */
+static void report(int sig, const siginfo_t *info) {
+  if (sig != SIGSEGV || info->si_code != SEGV_PKUERR)
+    return;
+  const char *owner = domains_owner_of((uintptr_t)info->si_addr);
+  char line[256];
+  int n = snprintf(line, sizeof line,
+                   "dipc: protection-key fault: access to %p (key %u, "
+                   "domain %s) denied to the running domain\n",
+                   info->si_addr, info->si_pkey, owner ? owner : "default");
+  if (n > 0)
+    (void)!write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n
+                                                              : sizeof line - 1);
+}
+
 static int setup_thread(void) {
   if (signals_setup_thread() != 0)
     return -1;
@@ -117,10 +132,10 @@ __attribute__((constructor)) static void loader_init(void) {
     free(resolved);
   }
   if (load_new_objects() != 0)
-    _exit(127);
+    _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);
-  if (signals_install(recover) != 0)
-    _exit(127);
+  if (signals_install(recover, report) != 0)
+    _exit(DIPC_EXIT_REFUSED);
   if (getenv("DIPC_INFO"))
     domains_print(stderr);
 }
@@ -137,7 +152,7 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
   void *handle = real(file, mode);
   if (handle && load_new_objects() != 0) {
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
-    _exit(127);
+    _exit(DIPC_EXIT_REFUSED);
   }
   return handle;
 }

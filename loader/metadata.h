@@ -6,6 +6,10 @@
 #include <link.h>
 #include <stddef.h>
 
+/* Exit status when the loader refuses a program (EX_CONFIG; 127 would read
+ * as "command not found" to shells and test drivers). */
+#define DIPC_EXIT_REFUSED 78
+
 struct record_array {
   const void *first; /* in memory */
   size_t count;

@@ -19,6 +19,7 @@ static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
 enum { NUM_CRASH_SIGNALS = sizeof crash_signals / sizeof crash_signals[0] };
 
 static fault_recovery_fn recover_fault;
+static fault_report_fn report_fault;
 static int installed;
 static struct sigaction program_action[NUM_CRASH_SIGNALS];
 static pthread_mutex_t program_action_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -59,6 +60,8 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   /* Default action: uninstall ourselves and let the faulting instruction
    * run again (or re-raise a sent signal), so the kernel reports the same
    * signal and core status as without dIPC. */
+  if (report_fault)
+    report_fault(sig, info);
   struct sigaction dfl = {.sa_handler = SIG_DFL};
   sigemptyset(&dfl.sa_mask);
   real_sigaction()(sig, &dfl, NULL);
@@ -72,8 +75,9 @@ static void crash_handler(int sig, siginfo_t *info, void *uc) {
   forward_to_program(sig, info, uc);
 }
 
-int signals_install(fault_recovery_fn recover) {
+int signals_install(fault_recovery_fn recover, fault_report_fn report) {
   recover_fault = recover;
+  report_fault = report;
   struct sigaction act = {.sa_sigaction = crash_handler,
                           .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER};
   sigemptyset(&act.sa_mask);

@@ -9,8 +9,11 @@
  * rewrites the context to resume the caller and returns 1, else 0. */
 typedef int (*fault_recovery_fn)(void *ucontext);
 
+/* Explains a fault that is about to end the process (no handler). */
+typedef void (*fault_report_fn)(int sig, const siginfo_t *info);
+
 /* Installs the handler for SIGSEGV, SIGBUS, SIGILL and SIGFPE. */
-int signals_install(fault_recovery_fn recover);
+int signals_install(fault_recovery_fn recover, fault_report_fn report);
 
 /* Gives the calling thread the alternate stack the handler runs on. */
 int signals_setup_thread(void);

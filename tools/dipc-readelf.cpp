@@ -236,14 +236,33 @@ Error Reader::dump(raw_ostream &OS) {
 
   OS << File << ": dIPC metadata version " << DIPC_METADATA_VERSION << "\n";
   static const char *const Kinds[] = {"text", "rodata", "data"};
-  std::map<std::string, bool> Printed;
-  for (auto &[Addr, D] : *Domains) {
+  // One record per object and domain, all naming the same linked sections:
+  // print each domain once, from a record of an object that has some of
+  // its pages (an object that only calls or grants has empty ranges).
+  auto HasRanges = [](const dipc_domain_record &D) {
+    for (unsigned K = 0; K < DIPC_NUM_SECTION_KINDS; ++K)
+      if (D.ranges[K][0] || D.ranges[K][1])
+        return true;
+    return false;
+  };
+  std::map<std::string, size_t> Chosen;
+  for (size_t I = 0; I < Domains->size(); ++I) {
+    auto Name = string(FIELD((*Domains)[I].second, (*Domains)[I].first, name),
+                       "domain name");
+    if (!Name)
+      return Name.takeError();
+    auto [It, New] = Chosen.try_emplace(*Name, I);
+    if (!New && !HasRanges((*Domains)[It->second].second) &&
+        HasRanges((*Domains)[I].second))
+      It->second = I;
+  }
+  for (size_t I = 0; I < Domains->size(); ++I) {
+    auto &[Addr, D] = (*Domains)[I];
     auto Name = string(FIELD(D, Addr, name), "domain name");
     if (!Name)
       return Name.takeError();
-    if (Printed[*Name])
-      continue; // one record per object: print the domain once
-    Printed[*Name] = true;
+    if (Chosen[*Name] != I)
+      continue;
     OS << "domain " << *Name
        << ((D.flags & DIPC_DOMAIN_DEFAULT) ? " (default)" : "") << "\n";
     for (unsigned K = 0; K < DIPC_NUM_SECTION_KINDS; ++K) {

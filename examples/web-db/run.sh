@@ -1,34 +1,33 @@
 #!/usr/bin/env bash
-# Builds the web/db example with -fdipc and shows its domain facts.
-set -euo pipefail
+# Builds the web/db example (paper Figure 3) with -fdipc and runs it under
+# the dIPC loader: a cross-domain call, a stopped attempt to read db's
+# secret, and a db crash that web survives.
+set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${DIPC_BUILD_DIR:-$root/build}
 out=$build/examples/web-db
-cc=$build/bin/dipc-clang
+bin=$build/bin
 mkdir -p "$out"
 
-echo "== compiling web.c and db.c with dipc-clang -fdipc"
-for f in web db; do
-  "$cc" -fdipc -O2 -c "$here/$f.c" -o "$out/$f.o"
-  "$cc" -fdipc -O2 -S -emit-llvm "$here/$f.c" -o "$out/$f.ll"
-done
-"$cc" -fdipc "$out/web.o" "$out/db.o" -o "$out/web-db"
+step() { printf '\n== %s\n' "$*"; }
 
-echo "== dIPC facts the compiler recorded (symbol: fact)"
-for f in web db; do
-  echo "-- $f.c"
-  # Each @llvm.global.annotations element pairs a symbol with a fact string.
-  python3 - "$out/$f.ll" <<'PY'
-import re, sys
-ir = open(sys.argv[1]).read()
-strings = dict(re.findall(r'^(@\.str[.\d]*) = .*c"(dipc\.[^"\\]*)\\00"', ir, re.M))
-for sym, s in re.findall(r'\{ ptr (@[\w.]+), ptr (@\.str[.\d]*),', ir):
-    if s in strings:
-        print(f"  {sym[1:]}: {strings[s]}")
-PY
-done
+step "dipc-clang -fdipc -O2 web.c db.c -o web-db"
+"$bin/dipc-clang" -fdipc -O2 "$here/web.c" "$here/db.c" -o "$out/web-db" || exit 1
 
-echo "== the same source, compiled without -fdipc (unisolated baseline)"
-"$build/bin/dipc-clang" -O2 "$here/web.c" "$here/db.c" -o "$out/web-db-plain"
-"$out/web-db-plain"
+step "dipc-readelf web-db: the domains, entries, imports and grants"
+"$bin/dipc-readelf" "$out/web-db" || exit 1
+
+step "dipc-run --info web-db: web calls db's query across domains"
+"$bin/dipc-run" --info "$out/web-db" || exit 1
+
+step "dipc-run web-db --steal: web reads db's secret directly"
+"$bin/dipc-run" "$out/web-db" --steal
+echo "(exit status $?: stopped by a protection-key fault)"
+
+step "dipc-run web-db --crash: a query crashes the db domain"
+"$bin/dipc-run" "$out/web-db" --crash || exit 1
+
+step "control: dipc-run --backend=none web-db --steal (isolation not enforced)"
+"$bin/dipc-run" --backend=none "$out/web-db" --steal
+echo "(exit status $?: without enforcement the secret leaks)"

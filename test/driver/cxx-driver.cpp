@@ -1,5 +1,5 @@
 // dipc-clang++ compiles and links C++ with the same options.
-// RUN: %dipc-clangxx -fdipc %s -o %t && %t | FileCheck %s
+// RUN: %dipc-clangxx -fdipc %s -o %t && %dipc-bin-dir/dipc-run %t | FileCheck %s
 // CHECK: lookup=3
 #include <dipc.h>
 #include <cstdio>
