@@ -5,6 +5,7 @@
  * errors for the caller, and sets up every thread. */
 #define _GNU_SOURCE
 #include "domains.h"
+#include "mappings.h"
 #include "metadata.h"
 #include "scan.h"
 #include "signals.h"
@@ -133,6 +134,8 @@ __attribute__((constructor)) static void loader_init(void) {
   }
   if (load_new_objects() != 0)
     _exit(DIPC_EXIT_REFUSED);
+  if (strcmp(dipc_backend(), "mpk") == 0)
+    mappings_enforce();
   threads_set_setup(setup_thread);
   if (signals_install(recover, report) != 0)
     _exit(DIPC_EXIT_REFUSED);
