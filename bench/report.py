@@ -229,10 +229,12 @@ def recovery_table(figures):
         if none:
             setjmp_cost = setjmp.mean - none.mean
             try_cost = try_.mean - none.mean
+            try_text = (fmt_time(try_cost) if try_cost > 0 else
+                        "nothing measurable (below the noise)")
             lines.append(
                 f"The recovery itself, over the same call without a stub: "
                 f"setjmp-style adds {fmt_time(setjmp_cost)}, try-style "
-                f"{fmt_time(try_cost)} per call"
+                f"{try_text} per call"
                 + (f" ({setjmp_cost / try_cost:.3g}× less)."
                    if try_cost > 0 and setjmp_cost > try_cost else "."))
         if speedup <= 1:
@@ -242,19 +244,42 @@ def recovery_table(figures):
     return lines
 
 
-def sweep_table(runs, series):
-    base_runs = find_runs(runs, "sweep/function_call/bytes:1")
+def added_ns(run, prefix, size):
+    """Time `prefix` adds to the function call of the same program."""
+    t = run.mean(f"{prefix}/bytes:{size}")
+    b = run.mean(f"sweep/function_call/bytes:{size}")
+    return t - b if t is not None and b is not None else None
+
+
+def fmt_added(ns):
+    if ns is None:
+        return "—"
+    return ("+" if ns >= 0 else "−") + fmt_time(abs(ns))
+
+
+def sweep_tables(runs, series):
+    base_runs = find_runs(runs, "ipc/pipe/same_cpu/bytes:1") or \
+        find_runs(runs, "sweep/function_call/bytes:1")
     if not base_runs or not series:
         return []
     base = base_runs[0]
     sizes = sizes_of(base, "sweep/function_call")
-    lines = ["| argument | function call | " +
-             " | ".join(label for label, _, _ in series) + " |",
+    header = " | ".join(label for label, _, _ in series)
+    lines = ["Time per call (the function call as measured by "
+             f"`{base.label()}`):", "",
+             f"| argument | function call | {header} |",
              "|---:|---:|" + "---:|" * len(series)]
     for size in sizes:
         cells = [fmt_time(base.mean(f"sweep/function_call/bytes:{size}"))]
-        for _, run, prefix in series:
-            cells.append(fmt_time(run.mean(f"{prefix}/bytes:{size}")))
+        cells += [fmt_time(run.mean(f"{prefix}/bytes:{size}"))
+                  for _, run, prefix in series]
+        lines.append(f"| {fmt_size(size)} | " + " | ".join(cells) + " |")
+    lines += ["", "Time added to the function call measured by the same "
+              "program (what the plot shows):", "",
+              f"| argument | {header} |", "|---:|" + "---:|" * len(series)]
+    for size in sizes:
+        cells = [fmt_added(added_ns(run, prefix, size))
+                 for _, run, prefix in series]
         lines.append(f"| {fmt_size(size)} | " + " | ".join(cells) + " |")
     return lines
 
@@ -292,14 +317,10 @@ def plot_sweep(runs, series, path):
     for label, run, prefix in series:
         xs, ys, lo, hi = [], [], [], []
         for size in sizes_of(run, prefix):
-            t = run.mean(f"{prefix}/bytes:{size}")
-            # The baseline from the same program as the primitive.
-            b = run.mean(f"sweep/function_call/bytes:{size}")
-            if b is None:
-                b = base.mean(f"sweep/function_call/bytes:{size}")
-            if t is None or b is None:
+            added = added_ns(run, prefix, size)
+            if added is None:
                 continue
-            added = max(t - b, 1e-1)  # log axis: clamp at 0.1 ns
+            added = max(added, 1e-1)  # log axis: clamp at 0.1 ns
             sd = run.stddev(f"{prefix}/bytes:{size}") or 0.0
             xs.append(size)
             ys.append(added)
@@ -394,12 +415,12 @@ def main():
     md += ["", "## Argument size sweep (Figure 6)", ""]
     if series:
         md += [f"![Figure 6]({fig6})", "",
-               "Time per call; the plot shows the time each primitive adds "
-               "to the function call that passes the same argument "
-               "(caller writes it, callee reads it). dIPC passes a "
+               "The caller writes the argument, the callee reads it; the "
+               "plot shows the time each primitive adds to the function call "
+               "that passes the same argument. dIPC passes a "
                "reference; pipe and RPC copy through the kernel; the "
                "semaphore caller writes into a shared buffer.", ""]
-        md += sweep_table(runs, series)
+        md += sweep_tables(runs, series)
     else:
         md += ["Not measured in this run."]
     # Programs say in their context what they could not measure.
