@@ -1,6 +1,7 @@
 /* domain_entries.h - dIPC in one process: the entries of domain
  * "bench_callee" (domain_callee.c) and their callers in the default domain
- * (domain_caller.c), both compiled by dipc-clang -fdipc. Two policies:
+ * (domain_caller.c), both compiled by dipc-clang -fdipc and run under
+ * dipc-run. Two policies:
  *   Low:  no isolation property (domain switch, KCS and return path only);
  *   High: mutual isolation: register integrity and confidentiality, stack
  *         integrity and confidentiality, asked by both caller and callee. */
@@ -18,7 +19,10 @@ extern "C" {
 #define BENCH_HIGH_POLICY                                                      \
   reg_integrity | reg_confidentiality | stack_integrity | stack_confidentiality
 
-int domain_low_increment(int x) __dom("bench_callee") __entry;
+/* The caller passes the argument by reference, in its own memory: the
+ * callee domain may read the default domain. */
+int domain_low_increment(int x) __dom("bench_callee") __entry
+    __perm("default", read);
 uint64_t domain_low_sum_bytes(const unsigned char *bytes, size_t size)
     __dom("bench_callee") __entry;
 int domain_high_increment(int x) __dom("bench_callee") __entry

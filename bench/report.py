@@ -68,7 +68,7 @@ class Run:
         return r.get("stddev", 0.0) if r else None
 
     def label(self):
-        return self.program + (f" (DIPC_BACKEND={self.backend})"
+        return self.program + (f" (--backend={self.backend})"
                                if self.backend else "")
 
 

@@ -15,13 +15,12 @@ mkdir -p "$out"
 : >"$out/not-measured.txt"
 status=0
 
-# run NAME ENV=VALUE|- PROGRAM: one program, one process, one JSON.
+# run NAME PROGRAM [LAUNCHER...]: one program, one process, one JSON.
 run() {
-  local name=$1 program=$3
-  local env=()
-  [[ $2 == - ]] || env=("$2")
+  local name=$1 program=$2
+  shift 2
   echo "bench: $name" >&2
-  if ! env "${env[@]}" "$build/bin/$program" "${flags[@]}" \
+  if ! "$@" "$build/bin/$program" "${flags[@]}" \
       --benchmark_out="$out/$name.json" --benchmark_out_format=json; then
     echo "bench: $name FAILED" >&2
     status=1
@@ -33,15 +32,13 @@ flags=("$@")
 [[ -f "$build/bench/not-built.txt" ]] &&
   cat "$build/bench/not-built.txt" >>"$out/not-measured.txt"
 
-run ipc - dipc-bench-ipc
-if [[ -x "$build/bin/dipc-bench-domains" ]]; then
+run ipc dipc-bench-ipc
+# The dIPC programs run isolated, under the loader, with each backend.
+for program in domains recovery; do
+  [[ -x "$build/bin/dipc-bench-$program" ]] || continue
   for backend in mpk none; do
-    run "domains-$backend" "DIPC_BACKEND=$backend" dipc-bench-domains
+    run "$program-$backend" "dipc-bench-$program" \
+      "$build/bin/dipc-run" --backend="$backend" --
   done
-fi
-if [[ -x "$build/bin/dipc-bench-recovery" ]]; then
-  for backend in mpk none; do
-    run "recovery-$backend" "DIPC_BACKEND=$backend" dipc-bench-recovery
-  done
-fi
+done
 exit "$status"
