@@ -206,17 +206,29 @@ static int apply_import(const struct object_metadata *object,
   }
   void **slot = (void **)metadata_ref(&record->slot);
   imports[num_imports] = (struct import){record, slot, d, NULL, 0};
-  *slot = unresolved_region + num_imports++;
+  /* Published before the slot can lead a thread to it (see step B). */
+  __atomic_store_n(&num_imports, num_imports + 1, __ATOMIC_RELEASE);
+  *slot = unresolved_region + num_imports - 1;
   return 0;
 }
 
-/* An import that cannot be resolved is like an undefined symbol: stop. */
+/* An import that cannot be resolved is like an undefined symbol: stop.
+ * Also called from the crash handler (step B), which on a thread other
+ * than the main one runs with only key 0 accessible: the thread's TCB and
+ * TLS (errno, stdio's lock owner) sit in its stack block under the stack
+ * key, so this uses write(2) and _exit only, never stdio. */
 static _Noreturn void unresolvable(const struct import *m, const char *why) {
-  fprintf(stderr,
-          "dipc-loader: cannot resolve entry '%s' of domain '%s' called from "
-          "domain '%s': %s\n",
-          name_of(&m->record->name), name_of(&m->record->callee_domain),
-          domains[m->domain].name, why);
+  const char *parts[] = {"dipc-loader: cannot resolve entry '",
+                         name_of(&m->record->name),
+                         "' of domain '",
+                         name_of(&m->record->callee_domain),
+                         "' called from domain '",
+                         domains[m->domain].name,
+                         "': ",
+                         why,
+                         "\n"};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i)
+    (void)!write(STDERR_FILENO, parts[i], strlen(parts[i]));
   _exit(DIPC_EXIT_REFUSED);
 }
 
@@ -246,7 +258,7 @@ static void request(struct import *m) {
     unresolvable(m, "the runtime refused the request");
   if (grant_create(domains[m->domain].owner, proxies) < 0)
     unresolvable(m, "the runtime refused the call grant");
-  m->proxy = desc.address;
+  __atomic_store_n(&m->proxy, desc.address, __ATOMIC_RELEASE);
 }
 
 static void request_pending_imports(void) {
@@ -273,19 +285,25 @@ int domains_apply(const struct object_metadata *object) {
   return status;
 }
 
-/* Step B: the first call through the slot patches it. */
+/* Step B: the first call through the slot patches it. This runs in the
+ * crash handler, where a thread other than the main one cannot touch its
+ * own TCB (key 0 only; the TCB is in its stack block, under the stack key):
+ * no pthread mutex here. None is needed: imports[i] and its proxy are
+ * written (under `lock`, at load time) before the slot is pointed at
+ * unresolved_region + i, and patching is one atomic store of a value that
+ * every racing thread computes alike. */
 void *domains_resolve_fault(uintptr_t target) {
   uintptr_t base = (uintptr_t)unresolved_region;
-  if (!unresolved_region || target < base || target >= base + num_imports)
+  unsigned count = __atomic_load_n(&num_imports, __ATOMIC_ACQUIRE);
+  if (!unresolved_region || target < base || target >= base + count)
     return NULL;
-  pthread_mutex_lock(&lock);
   struct import *m = &imports[target - base];
-  if (!m->proxy)
+  void *proxy = __atomic_load_n(&m->proxy, __ATOMIC_ACQUIRE);
+  if (!proxy)
     unresolvable(m, "no loaded object defines it");
-  __atomic_store_n(m->slot, m->proxy, __ATOMIC_RELEASE);
-  m->patched = 1;
-  pthread_mutex_unlock(&lock);
-  return m->proxy;
+  __atomic_store_n(m->slot, proxy, __ATOMIC_RELEASE);
+  __atomic_store_n(&m->patched, 1, __ATOMIC_RELAXED);
+  return proxy;
 }
 
 const char *domains_owner_of(uintptr_t addr) {

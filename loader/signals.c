@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
@@ -65,8 +66,11 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   struct sigaction dfl = {.sa_handler = SIG_DFL};
   sigemptyset(&dfl.sa_mask);
   real_sigaction()(sig, &dfl, NULL);
+  /* Not raise(): it reads the thread's TCB, which a thread other than the
+   * main one cannot reach here (the handler runs with key 0 only and the
+   * TCB is in the thread's stack block, under the stack key). */
   if (info->si_code <= 0)
-    raise(sig);
+    syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
 }
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
