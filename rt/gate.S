@@ -350,9 +350,7 @@ __dipc_helper_thread:
 __dipc_raise_trampoline:
         sub rsp, 8
         .cfi_adjust_cfa_offset 8
-        call _Unwind_RaiseException@PLT
-        mov rdi, rax
-        call dipc_raise_failed
+        call dipc_raise_fault   /* never returns */
         ud2
         .cfi_endproc
 

@@ -49,9 +49,31 @@ DIPC_HIDDEN __attribute__((noreturn)) void dipc_raise_failed(long code);
 void dipc_raise_failed(long code) {
   fprintf(stderr,
           "dipc: a callee faulted and its caller has no landing pad "
-          "(_Unwind_RaiseException: %ld)\n",
+          "(_Unwind_ForcedUnwind: %ld)\n",
           code);
   abort();
+}
+
+static _Unwind_Reason_Code stop_at_landing_pad(int version,
+                                               _Unwind_Action actions,
+                                               _Unwind_Exception_Class cls,
+                                               struct _Unwind_Exception *x,
+                                               struct _Unwind_Context *ctx,
+                                               void *param) {
+  (void)version, (void)cls, (void)x, (void)ctx, (void)param;
+  if (actions & _UA_END_OF_STACK)
+    dipc_raise_failed(_URC_END_OF_STACK);
+  return _URC_NO_REASON;
+}
+
+/* Called by __dipc_raise_trampoline (gate.S). The stub's landing pad is a
+ * `cleanup` (C's __gcc_personality_v0 has no handlers), which the search
+ * phase of _Unwind_RaiseException never stops at; a forced unwind enters
+ * it directly. The first frame above the trampoline is the caller's. */
+DIPC_HIDDEN __attribute__((noreturn)) void
+dipc_raise_fault(struct _Unwind_Exception *x);
+void dipc_raise_fault(struct _Unwind_Exception *x) {
+  dipc_raise_failed(_Unwind_ForcedUnwind(x, stop_at_landing_pad, NULL));
 }
 
 /* Software-reserved bytes 464..511 of the FXSAVE area of a signal frame

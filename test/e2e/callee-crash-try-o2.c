@@ -3,14 +3,6 @@
 // dipc_errno == DIPC_EFAULT, the KCS is unwound, and the callee domain
 // answers the next call normally. Negative control: without -fdipc the
 // same crash kills the process.
-// XFAIL: *
-// Bug (rt/gate.S, __dipc_raise_trampoline): it raises with
-// _Unwind_RaiseException, whose search phase never stops at the stub's
-// `cleanup`-only landing pad (__gcc_personality_v0 has no handlers), so it
-// returns _URC_END_OF_STACK and the runtime aborts with "a callee faulted
-// and its caller has no landing pad (_Unwind_RaiseException: 5)".
-// _Unwind_ForcedUnwind with a stop function returning _URC_NO_REASON
-// reaches the landing pad (checked with an LD_PRELOAD shim).
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run %t ok segv ill fpe bus 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t ok segv ill fpe bus 2>&1 | FileCheck %s
