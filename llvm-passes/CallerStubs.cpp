@@ -1,7 +1,9 @@
 // CallerStubs.cpp - the caller side of a cross-domain call (docs/abi.md §§3-4).
 //
 // At a call from domain A to entry E of domain B, the stub is emitted inline:
-//   dipc_errno = 0; [recovery setup]; r = asm "call *%r11"(args, *slot)
+//   [recovery setup]; r = asm "call *%r11"(args, *slot); dipc_errno = 0
+// (cleared after the return, so a fault nested inside the callee that the
+// callee survived does not show through to this caller)
 // so the register allocator sees the real liveness around the call. Calls the
 // inline form cannot serve (invokes, musttail, functions that keep a frame
 // pointer) call the import's thunk instead: a small function holding the same
@@ -133,7 +135,6 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
   Head->getTerminator()->eraseFromParent();
   IRBuilder<> B(Head);
   B.SetCurrentDebugLocation(CI->getDebugLoc());
-  B.CreateStore(ConstantInt::get(I32, 0), B.CreateCall(ErrnoLocation));
 
   BasicBlock *Fault = BasicBlock::Create(Ctx, "dipc.fault", &Caller, Join);
   BasicBlock *CallBB = Head;
@@ -168,7 +169,11 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
   if (Style == Recovery::Try) {
     // asm unwind: the runtime raises the fault from the call's return point
     // and the cleanup pad below turns it into DIPC_EFAULT.
-    Raw = B.CreateInvoke(PC.Asm, Join, Fault, PC.Operands);
+    BasicBlock *Ok = BasicBlock::Create(Ctx, "dipc.ok", &Caller, Join);
+    Raw = B.CreateInvoke(PC.Asm, Ok, Fault, PC.Operands);
+    B.SetInsertPoint(Ok);
+    B.CreateStore(ConstantInt::get(I32, 0), B.CreateCall(ErrnoLocation));
+    B.CreateBr(Join);
     if (!Caller.hasPersonalityFn())
       Caller.setPersonalityFn(
           cast<Constant>(M.getOrInsertFunction("__gcc_personality_v0",
@@ -178,6 +183,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
       Caller.setUWTableKind(UWTableKind::Default);
   } else {
     Raw = B.CreateCall(PC.Asm, PC.Operands);
+    B.CreateStore(ConstantInt::get(I32, 0), B.CreateCall(ErrnoLocation));
     B.CreateBr(Join);
   }
   BasicBlock *Normal = B.GetInsertBlock();

@@ -2,10 +2,6 @@
 // DIPC_EFAULT for its call, but its own call returned normally, so main
 // must see dipc_errno == 0 ("0 after a successful cross-domain call").
 // The first check shows outer did see the fault.
-// XFAIL: *
-// Bug (llvm-passes caller stub): the stub stores 0 to dipc_errno only
-// *before* the call; the nested fault sets it to DIPC_EFAULT and the
-// normal return from outer leaves it there, so main sees 14.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s

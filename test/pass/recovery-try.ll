@@ -14,13 +14,16 @@ declare i32 @get()
 ; CHECK-LABEL: define i32 @caller() {{.*}}personality ptr @__gcc_personality_v0 {
 ; CHECK-NOT: setjmp
 ; CHECK: invoke i64 asm sideeffect alignstack unwind "# dipc caller stub: get
-; CHECK-NEXT: to label %dipc.join unwind label %dipc.fault
+; CHECK-NEXT: to label %dipc.ok unwind label %dipc.fault
 ; CHECK: dipc.fault:
 ; CHECK-NEXT: %[[LP:.*]] = landingpad { ptr, i32 }
 ; CHECK-NEXT: cleanup
 ; CHECK-NEXT: %[[EXN:.*]] = extractvalue { ptr, i32 } %[[LP]], 0
 ; CHECK-NEXT: call void @__dipc_fault_landed(ptr %[[EXN]])
-; CHECK: phi i64 [ %{{.*}}, %0 ], [ 0, %dipc.fault ]
+; CHECK: dipc.ok:
+; CHECK-NEXT: %[[E:.*]] = call ptr @__dipc_errno_location()
+; CHECK-NEXT: store i32 0, ptr %[[E]]
+; CHECK: phi i64 [ %{{.*}}, %dipc.ok ], [ 0, %dipc.fault ]
 ; CHECK: attributes #{{[0-9]+}} = { noredzone uwtable "frame-pointer"="none" }
 define i32 @caller() {
   %r = call i32 @get()

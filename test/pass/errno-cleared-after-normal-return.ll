@@ -1,5 +1,7 @@
-; The stub stores 0 to dipc_errno before the cross-domain call (docs/abi.md
-; §4), in both recovery styles.
+; The stub stores 0 to dipc_errno after the cross-domain call returns
+; normally (docs/abi.md §4), in both recovery styles: a fault nested inside
+; the callee must not show through a normal return, and the fault path
+; keeps its DIPC_EFAULT.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -S %s | FileCheck %s
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -dipc-recovery=try -S %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
@@ -13,9 +15,12 @@ target triple = "x86_64-pc-linux-gnu"
 declare void @get()
 
 ; CHECK-LABEL: define void @caller(
+; CHECK-NOT: store i32 0
+; CHECK: asm sideeffect alignstack {{(unwind )?}}"# dipc caller stub: get
+; CHECK-NOT: store i32 14
 ; CHECK: %[[E:.*]] = call ptr @__dipc_errno_location()
 ; CHECK-NEXT: store i32 0, ptr %[[E]]
-; CHECK: asm sideeffect alignstack {{(unwind )?}}"# dipc caller stub: get
+; CHECK-NEXT: br label %dipc.join
 define void @caller() {
   call void @get()
   ret void
