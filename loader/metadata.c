@@ -221,9 +221,14 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
                   char *err, size_t errlen) {
   memset(out, 0, sizeof *out);
   const char *path = info->dlpi_name;
-  if (!path || !*path)
+  if (!path || !*path) {
+    /* The program itself: name it by its real path in messages. */
     path = "/proc/self/exe";
-  snprintf(out->path, sizeof out->path, "%s", path);
+    ssize_t n = readlink(path, out->path, sizeof out->path - 1);
+    out->path[n > 0 ? n : 0] = '\0';
+  }
+  if (!out->path[0])
+    snprintf(out->path, sizeof out->path, "%s", path);
   out->base = info->dlpi_addr;
 
   const uint8_t *file = NULL;
