@@ -564,22 +564,7 @@ dipc_tpl_\name\()_begin:
         /* return path: results in rax, rdx, xmm0, xmm1 */
         mov rdi, rax
         mov rsi, rdx
-        xor ecx, ecx
-        xor edx, edx
-        xor eax, eax
-        wrpkru
-        test eax, eax
-        jnz 90f
-        mov r10, gs:[0]
-        movabs rax, PH_TLO
-        cmp r10, rax
-        jb 91f
-        movabs rax, PH_THI
-        cmp r10, rax
-        jae 91f
-        mov rax, fs:[0]
-        cmp rax, [r10 + ST_FSBASE]
-        jne 91f
+        PROXY_REENTER
         mov rax, [r10 + ST_KCS_TOP]     /* our entry must be on top */
         cmp rax, [r10 + ST_KCS_BASE]
         jbe 94f
