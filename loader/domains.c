@@ -314,11 +314,9 @@ const char *domains_owner_of(uintptr_t addr) {
 }
 
 static void print_policy(FILE *out, dipc_policy_t policy) {
-  static const char *const names[] = {
-      "reg_integrity",   "reg_confidentiality", "stack_integrity",
-      "stack_confidentiality", "dcs_integrity", "dcs_confidentiality"};
+  static const char *const names[] = {DIPC_ISO_PROPERTY_NAMES};
   int any = 0;
-  for (int i = 0; i < 6; ++i)
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
     if (policy & (1u << i))
       fprintf(out, "%s%s", any++ ? "," : "", names[i]);
   if (!any)

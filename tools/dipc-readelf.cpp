@@ -177,9 +177,7 @@ Reader::records(StringRef Name) {
 }
 
 static std::string policyString(dipc_policy_t Policy) {
-  static const char *const Names[] = {
-      "reg_integrity",         "reg_confidentiality", "stack_integrity",
-      "stack_confidentiality", "dcs_integrity",       "dcs_confidentiality"};
+  static const char *const Names[] = {DIPC_ISO_PROPERTY_NAMES};
   std::string S;
   for (unsigned I = 0; I < std::size(Names); ++I)
     if (Policy & (1u << I))

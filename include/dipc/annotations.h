@@ -15,6 +15,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include "dipc/signature.h"
+#include <iterator>
+
 namespace dipc {
 
 inline constexpr llvm::StringLiteral DomPrefix = "dipc.dom:";
@@ -25,9 +28,8 @@ inline constexpr llvm::StringLiteral IsoCalleePrefix = "dipc.iso_callee:";
 
 // Bit order matches enum dipc_iso_property in dipc.h.
 inline constexpr llvm::StringLiteral IsoPropertyNames[] = {
-    "reg_integrity",         "reg_confidentiality", "stack_integrity",
-    "stack_confidentiality", "dcs_integrity",       "dcs_confidentiality"};
-inline constexpr unsigned NumIsoProperties = 6;
+    DIPC_ISO_PROPERTY_NAMES};
+inline constexpr unsigned NumIsoProperties = std::size(IsoPropertyNames);
 
 inline constexpr llvm::StringLiteral PermNames[] = {"call", "read", "write"};
 

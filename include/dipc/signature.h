@@ -26,4 +26,11 @@ struct dipc_signature {
 /* Isolation policy: a mask of enum dipc_iso_property (dipc.h). */
 typedef uint32_t dipc_policy_t;
 
+/* The names of the dipc_iso_property bits, in bit order: the one list the
+ * plugin, the loader and the dumper build their tables from. A macro, so
+ * that C files which do not print policies carry no unused array. */
+#define DIPC_ISO_PROPERTY_NAMES                                               \
+  "reg_integrity", "reg_confidentiality", "stack_integrity",                 \
+      "stack_confidentiality", "dcs_integrity", "dcs_confidentiality"
+
 #endif /* DIPC_SIGNATURE_H */
