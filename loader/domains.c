@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum { MAX_DOMAINS = 1024, MAX_ENTRIES = 4096, MAX_IMPORTS = 65536 };
+enum { MAX_DOMAINS = 1024, MAX_ENTRIES = 4096, MAX_IMPORTS = 16384 };
 
 struct domain {
   char name[64];
@@ -29,10 +29,9 @@ struct entry {
 
 struct import {
   const struct dipc_import_record *record;
-  void **slot;
   unsigned domain;
-  void *proxy;  /* set once requested (step A) */
-  int patched;  /* the slot holds the proxy (step B) */
+  long id;   /* the runtime's import, which owns the slot */
+  int bound; /* its entry is loaded */
 };
 
 struct grant {
@@ -54,11 +53,6 @@ static struct {
 static unsigned num_ranges;
 static unsigned num_grants;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Slots of unresolved imports point into this never-accessible region:
- * the first call through a slot faults on fetching its target, with the
- * return address pushed and every argument register intact. */
-static uint8_t *unresolved_region;
 
 static const char *perm_name(unsigned perm) {
   static const char *const names[] = {"nil", "call", "read", "write", "owner"};
@@ -186,85 +180,75 @@ static int apply_grant(const struct object_metadata *object,
   return 0;
 }
 
+/* An import bound to an entry of the wrong domain is like a symbol of the
+ * wrong type: the object is refused. */
+static int refuse_import(const struct object_metadata *object,
+                         const struct import *m, const char *why) {
+  fprintf(stderr,
+          "dipc-loader: refusing %s: cannot resolve entry '%s' of domain "
+          "'%s' called from domain '%s': %s\n",
+          object->path, name_of(&m->record->name),
+          name_of(&m->record->callee_domain), domains[m->domain].name, why);
+  return -1;
+}
+
+/* The runtime owns the slot from here on: it points it at a guard address
+ * whose first call requests the proxy (paper §6.2.1, steps A-B; see
+ * dipc_import_register). */
 static int apply_import(const struct object_metadata *object,
                         const struct dipc_import_record *record) {
   int d = domain_index(name_of(&record->domain), object->path);
   if (d < 0)
     return -1;
-  if (!unresolved_region) {
-    unresolved_region = mmap(NULL, MAX_IMPORTS, PROT_NONE,
-                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    imports = calloc(MAX_IMPORTS, sizeof *imports);
-    if (unresolved_region == MAP_FAILED || !imports) {
-      perror("dipc-loader: import table");
-      return -1;
-    }
+  if (!imports && !(imports = calloc(MAX_IMPORTS, sizeof *imports))) {
+    perror("dipc-loader: import table");
+    return -1;
   }
   if (num_imports == MAX_IMPORTS) {
     fprintf(stderr, "dipc-loader: %s: too many imports\n", object->path);
     return -1;
   }
-  void **slot = (void **)metadata_ref(&record->slot);
-  imports[num_imports] = (struct import){record, slot, d, NULL, 0};
-  /* Published before the slot can lead a thread to it (see step B). */
-  __atomic_store_n(&num_imports, num_imports + 1, __ATOMIC_RELEASE);
-  *slot = unresolved_region + num_imports - 1;
+  struct import *m = &imports[num_imports];
+  *m = (struct import){record, d, -1, 0};
+  char what[DIPC_IMPORT_WHAT];
+  snprintf(what, sizeof what, "entry '%s' of domain '%s' called from domain '%s'",
+           name_of(&record->name), name_of(&record->callee_domain),
+           domains[d].name);
+  m->id = dipc_import_register(domains[d].owner,
+                               (void **)metadata_ref(&record->slot),
+                               &record->signature, record->caller_policy, what);
+  if (m->id < 0) {
+    fprintf(stderr, "dipc-loader: refusing %s: cannot register the import of %s (error %ld)\n",
+            object->path, what, -m->id);
+    return -1;
+  }
+  ++num_imports;
   return 0;
 }
 
-/* An import that cannot be resolved is like an undefined symbol: stop.
- * Also called from the crash handler (step B), which on a thread other
- * than the main one runs with only key 0 accessible: the thread's TCB and
- * TLS (errno, stdio's lock owner) sit in its stack block under the stack
- * key, so this uses write(2) and _exit only, never stdio. */
-static _Noreturn void unresolvable(const struct import *m, const char *why) {
-  const char *parts[] = {"dipc-loader: cannot resolve entry '",
-                         name_of(&m->record->name),
-                         "' of domain '",
-                         name_of(&m->record->callee_domain),
-                         "' called from domain '",
-                         domains[m->domain].name,
-                         "': ",
-                         why,
-                         "\n"};
-  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; ++i)
-    (void)!write(STDERR_FILENO, parts[i], strlen(parts[i]));
-  _exit(DIPC_EXIT_REFUSED);
-}
-
-/* Step A (paper §6.2.1): request a proxy for an import whose entry is
- * loaded; the runtime checks the signature (P4) and merges the caller's
- * policy with the callee's, and the calling domain gets a call grant to it.
- * Runtime gates run on the thread's own stack (P2), so this happens while
- * loading rather than in the fault handler; imports of entries not loaded
- * yet are retried after every dlopen. */
-static void request(struct import *m) {
-  const char *name = name_of(&m->record->name);
-  const struct entry *e = NULL;
-  for (unsigned i = 0; i < num_entries && !e; ++i)
-    if (strcmp(entries[i].name, name) == 0)
-      e = &entries[i];
-  if (!e)
-    return; /* reported at the first call if it never comes */
-  if (strcmp(domains[e->domain].name, name_of(&m->record->callee_domain)))
-    unresolvable(m, "it is defined in another domain");
-  struct dipc_entry_desc desc = {NULL, m->record->signature,
-                                 m->record->caller_policy};
-  dom_t proxies = entry_request(e->set, 1, &desc);
-  if (proxies == -DIPC_EPROTO)
-    unresolvable(m, "the caller's prototype does not match the entry's "
-                    "signature (P4)");
-  if (proxies < 0)
-    unresolvable(m, "the runtime refused the request");
-  if (grant_create(domains[m->domain].owner, proxies) < 0)
-    unresolvable(m, "the runtime refused the call grant");
-  __atomic_store_n(&m->proxy, desc.address, __ATOMIC_RELEASE);
-}
-
-static void request_pending_imports(void) {
-  for (unsigned i = 0; i < num_imports; ++i)
-    if (!imports[i].proxy)
-      request(&imports[i]);
+/* Binds every import whose entry is loaded by now; imports of entries not
+ * loaded yet are bound after a later dlopen, or stop the process at their
+ * first call. */
+static int bind_imports(const struct object_metadata *object) {
+  for (unsigned i = 0; i < num_imports; ++i) {
+    struct import *m = &imports[i];
+    if (m->bound)
+      continue;
+    const char *name = name_of(&m->record->name);
+    const struct entry *e = NULL;
+    for (unsigned j = 0; j < num_entries && !e; ++j)
+      if (strcmp(entries[j].name, name) == 0)
+        e = &entries[j];
+    if (!e)
+      continue;
+    if (strcmp(domains[e->domain].name, name_of(&m->record->callee_domain)))
+      return refuse_import(object, m, "it is defined in another domain");
+    int err = dipc_import_bind(m->id, e->set);
+    if (err)
+      return refuse_import(object, m, "the runtime refused to bind it");
+    m->bound = 1;
+  }
+  return 0;
 }
 
 int domains_apply(const struct object_metadata *object) {
@@ -280,30 +264,9 @@ int domains_apply(const struct object_metadata *object) {
   EACH(imports, struct dipc_import_record, apply_import)
 #undef EACH
   if (status == 0)
-    request_pending_imports();
+    status = bind_imports(object);
   pthread_mutex_unlock(&lock);
   return status;
-}
-
-/* Step B: the first call through the slot patches it. This runs in the
- * crash handler, where a thread other than the main one cannot touch its
- * own TCB (key 0 only; the TCB is in its stack block, under the stack key):
- * no pthread mutex here. None is needed: imports[i] and its proxy are
- * written (under `lock`, at load time) before the slot is pointed at
- * unresolved_region + i, and patching is one atomic store of a value that
- * every racing thread computes alike. */
-void *domains_resolve_fault(uintptr_t target) {
-  uintptr_t base = (uintptr_t)unresolved_region;
-  unsigned count = __atomic_load_n(&num_imports, __ATOMIC_ACQUIRE);
-  if (!unresolved_region || target < base || target >= base + count)
-    return NULL;
-  struct import *m = &imports[target - base];
-  void *proxy = __atomic_load_n(&m->proxy, __ATOMIC_ACQUIRE);
-  if (!proxy)
-    unresolvable(m, "no loaded object defines it");
-  __atomic_store_n(m->slot, proxy, __ATOMIC_RELEASE);
-  __atomic_store_n(&m->patched, 1, __ATOMIC_RELAXED);
-  return proxy;
 }
 
 const char *domains_owner_of(uintptr_t addr) {
@@ -350,7 +313,7 @@ void domains_print(FILE *out) {
     fprintf(out, "dipc: import %s from %s to %s (%s); policy ",
             name_of(&m->record->name), domains[m->domain].name,
             name_of(&m->record->callee_domain),
-            m->patched ? "patched" : m->proxy ? "proxy ready, slot patched on first call" : "entry not loaded");
+            m->bound ? "proxy requested on first call" : "entry not loaded");
     print_policy(out, m->record->caller_policy);
     fputc('\n', out);
   }

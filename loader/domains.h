@@ -9,15 +9,10 @@
 #include <stdio.h>
 
 /* Applies the records of one object: moves each domain's pages out of the
- * default domain, registers entries, applies grants and points import slots
- * at their lazy resolvers. Returns 0, or -1 after printing why. */
+ * default domain, registers entries, applies grants, hands import slots to
+ * the runtime's lazy resolution and binds every import whose entry is now
+ * loaded. Returns 0, or -1 after printing why. */
 int domains_apply(const struct object_metadata *object);
-
-/* Resolves the import whose unresolved slot value is `target` (a fault at
- * that address): patches the slot with the proxy requested at load time
- * and returns it to resume at; NULL when `target` is not a lazy import.
- * Stops the process when no loaded object defines the entry. */
-void *domains_resolve_fault(uintptr_t target);
 
 /* The domain whose pages hold addr, NULL for the default domain's memory.
  * Reads only loader tables: safe in a signal handler. */

@@ -88,17 +88,10 @@ static int load_new_objects(void) {
   return status;
 }
 
+/* A first call through an import's slot faults on the slot's guard and
+ * resumes in the runtime's resolver; any other fault may be a callee's. */
 static int recover(void *ucontext) {
-  ucontext_t *uc = ucontext;
-  /* A first call through an unresolved import faults on its target. */
-  uintptr_t rip = uc->uc_mcontext.gregs[REG_RIP];
-  void *proxy = domains_resolve_fault(rip);
-  if (proxy) {
-    uc->uc_mcontext.gregs[REG_RIP] = (greg_t)proxy;
-    uc->uc_mcontext.gregs[REG_R11] = (greg_t)proxy; /* as if from the slot */
-    return 1;
-  }
-  return __dipc_recover_from_fault(ucontext);
+  return dipc_import_fault(ucontext) || __dipc_recover_from_fault(ucontext);
 }
 
 /* A protection-key fault that ends the program: say who touched what. */

@@ -70,6 +70,23 @@ DIPC_EXPORT dom_t entry_request(entry_t entry, unsigned count,
   return r;
 }
 
+DIPC_EXPORT long dipc_import_register(dom_t caller, void **slot,
+                                      const struct dipc_signature *signature,
+                                      dipc_policy_t policy, const char *what) {
+  if (!signature || !what)
+    return -DIPC_EINVAL;
+  struct dipc_gate_import_args a = {
+      .base = {.arg = {(uint64_t)caller, (uint64_t)slot}},
+      .desc = {NULL, *signature, policy}};
+  strncpy(a.what, what, sizeof a.what - 1);
+  return dipc_gate(OP_IMPORT_REGISTER, &a.base);
+}
+
+DIPC_EXPORT int dipc_import_bind(long import, entry_t entry) {
+  ARGS((uint64_t)import, (uint64_t)entry);
+  return (int)dipc_gate(OP_IMPORT_BIND, &a);
+}
+
 DIPC_EXPORT int dipc_handle_close(int64_t handle) {
   ARGS((uint64_t)handle);
   return (int)dipc_gate(OP_HANDLE_CLOSE, &a);

@@ -12,7 +12,8 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                    struct dipc_thread *st) {
   struct dipc_gate_entry_args a;
   size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST ? sizeof a
-                                                               : sizeof a.base;
+             : op == OP_IMPORT_REGISTER ? sizeof(struct dipc_gate_import_args)
+                                        : sizeof a.base;
   if ((uintptr_t)user + n > st->stack_hi || op >= OP_COUNT)
     return -DIPC_EINVAL;
   memcpy(&a, user, n);
@@ -81,7 +82,7 @@ struct grant {
 };
 static struct grant *grants;
 
-static long op_grant_create(int64_t hsrc, int64_t hdst) {
+long dipc_op_grant_create(int64_t hsrc, int64_t hdst) {
   uint32_t src, dst;
   uint8_t perm;
   long err = get_dom(hsrc, &src, NULL, DIPC_PERM_OWNER);
@@ -165,7 +166,7 @@ static long op_entry_register(struct dipc_gate_entry_args *ea) {
   return h;
 }
 
-static long op_entry_request(struct dipc_gate_entry_args *ea) {
+long dipc_op_entry_request(struct dipc_gate_entry_args *ea) {
   struct dipc_gate_args *a = &ea->base;
   uint32_t s;
   int err = dipc_handle_get((int64_t)a->arg[0], H_ENTRY, &s, NULL);
@@ -212,13 +213,13 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_DOM_REMAP:
     return op_dom_remap((int64_t)x[0], (int64_t)x[1], x[2], x[3]);
   case OP_GRANT_CREATE:
-    return op_grant_create((int64_t)x[0], (int64_t)x[1]);
+    return dipc_op_grant_create((int64_t)x[0], (int64_t)x[1]);
   case OP_GRANT_REVOKE:
     return op_grant_revoke((int64_t)x[0]);
   case OP_ENTRY_REGISTER:
     return op_entry_register((struct dipc_gate_entry_args *)a);
   case OP_ENTRY_REQUEST:
-    return op_entry_request((struct dipc_gate_entry_args *)a);
+    return dipc_op_entry_request((struct dipc_gate_entry_args *)a);
   case OP_HANDLE_CLOSE:
     return dipc_handle_close_locked((int64_t)x[0]);
   case OP_DOM_PKEY: {
@@ -251,6 +252,10 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_THREAD_EXIT:
     dipc_thread_release(st);
     return 0;
+  case OP_IMPORT_REGISTER:
+  case OP_IMPORT_BIND:
+  case OP_IMPORT_RESOLVE:
+    return dipc_op_import(op, a, st);
   }
   return -DIPC_EINVAL;
 }

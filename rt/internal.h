@@ -39,6 +39,10 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 #define RT_MAX_RANGES 4096
 #define RT_NUM_PKEYS 16
 #define RT_PAGE 4096UL
+#define RT_MAX_IMPORTS 16384
+/* Exit status of a process stopped because an import cannot be resolved
+ * (the loader's refusal status; EX_CONFIG). */
+#define DIPC_EXIT_REFUSED 78
 
 /* ---- per-thread state (layout.h has the offsets) ------------------------ */
 struct dipc_kcs_entry {
@@ -215,6 +219,15 @@ struct dipc_gate_entry_args {
   struct dipc_gate_args base;
   struct dipc_entry_desc desc[DIPC_MAX_ENTRIES];
 };
+/* The argument block of OP_IMPORT_REGISTER. */
+struct dipc_gate_import_args {
+  struct dipc_gate_args base;
+  struct dipc_entry_desc desc;
+  char what[DIPC_IMPORT_WHAT];
+};
+_Static_assert(sizeof(struct dipc_gate_import_args) <=
+                   sizeof(struct dipc_gate_entry_args),
+               "dispatch copies argument blocks into an entry block");
 enum dipc_op {
   OP_DOM_DEFAULT,
   OP_DOM_CREATE,
@@ -241,13 +254,25 @@ enum dipc_op {
   OP_DCS_DEPTH,
   OP_THREAD_INIT,
   OP_THREAD_EXIT,
+  OP_IMPORT_REGISTER,
+  OP_IMPORT_BIND,
+  OP_IMPORT_RESOLVE,
   OP_COUNT
 };
+_Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");
 DIPC_HIDDEN long dipc_gate_pku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate_nopku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                                struct dipc_thread *st);
+
+/* dispatch.c: operations import.c performs for the importing domain. */
+DIPC_HIDDEN long dipc_op_entry_request(struct dipc_gate_entry_args *ea);
+DIPC_HIDDEN long dipc_op_grant_create(int64_t hsrc, int64_t hdst);
+
+/* ---- import.c ----------------------------------------------------------- */
+DIPC_HIDDEN long dipc_op_import(unsigned op, struct dipc_gate_args *a,
+                                struct dipc_thread *st);
 
 /* ---- recovery.c -------------------------------------------------------- */
 DIPC_HIDDEN void dipc_recovery_init(void);

@@ -13,6 +13,7 @@
  * exit gates can check the image they installed with an absolute operand. */
 #define RT_RO_TABLE_ADDR 0x7ff00000
 #define RT_MAX_DOMAINS 1024
+#define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
 
 /* struct dipc_thread */
 #define ST_SELF 0

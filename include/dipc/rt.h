@@ -156,6 +156,25 @@ int dipc_thread_init(void);
  * context was rewritten, 0 if the fault is not recoverable by dIPC. */
 int __dipc_recover_from_fault(void *ucontext);
 
+/* Lazy imports (paper §6.2.1; docs/runtime.md). dipc_import_register points
+ * *slot at a guard address of the runtime's: the first call through it
+ * faults, the crash handler passes the fault to dipc_import_fault, and the
+ * call continues in a runtime trampoline that requests a proxy to the bound
+ * entry with caller's signature and policy (step A: P4 check, policies
+ * merged, call grant to `caller`), stores it in *slot (step B) and enters
+ * it. `caller` needs owner permission; `what` names the import in the
+ * message printed if it cannot be resolved then (the process stops with
+ * status 78). Returns the import's id (>= 0) or a negated error. */
+#define DIPC_IMPORT_WHAT 160
+long dipc_import_register(dom_t caller, void **slot,
+                          const struct dipc_signature *signature,
+                          dipc_policy_t policy, const char *what);
+/* Binds an import to the entry set whose first entry it calls (once). */
+int dipc_import_bind(long import, entry_t entry);
+/* Rewrites a fault on an import's guard address to resume in the
+ * trampoline; 1 if it did, 0 if the fault is not one. Signal-safe. */
+int dipc_import_fault(void *ucontext);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
 // A domain library opened with dlopen: the loader reads its records when it
 // is opened, gives the domain its pages, and the program's import of its
-// entry (requested then, patched on the first call) crosses into it. Before
+// entry (resolved on its first call) crosses into it. Before
 // the dlopen nothing defines the entry (--info says so). The library's data
 // is the plugin domain's: the caller cannot read it under mpk; with `none`
 // it can (negative control).

@@ -6,7 +6,7 @@
 // CHECK: dipc: backend {{mpk|none}}
 // CHECK-DAG: dipc: domain store: 2 pages, protection key {{[0-9]+}}
 // CHECK-DAG: dipc: entry put in store: 2 int + 0 vector args, 0 stack bytes, 1 int + 0 vector results; policy reg_integrity
-// CHECK-DAG: dipc: import put from default to store (proxy ready, slot patched on first call); policy reg_confidentiality
+// CHECK-DAG: dipc: import put from default to store (proxy requested on first call); policy reg_confidentiality
 // CHECK-DAG: dipc: grant store -> default: read
 // CHECK: put=7
 // NONE: dipc: backend none (isolation NOT enforced)

@@ -1,0 +1,145 @@
+/* import.c - lazy imports (paper §6.2.1, steps A-B). The loader registers
+ * every import slot; the runtime points it at a guard address of its own,
+ * in a never-accessible region. The first call through the slot faults
+ * there on the instruction fetch, with the return address pushed and every
+ * argument register intact. The loader's crash handler passes the fault to
+ * dipc_import_fault(), which resumes the thread in __dipc_lazy_import
+ * (gate.S) on the caller's own stack and in the caller's domain; that
+ * trampoline enters the API gate with OP_IMPORT_RESOLVE, which requests the
+ * proxy (step A: P4 check, policies merged, call grant for the caller) and
+ * patches the slot (step B), and then jumps to the proxy as if the slot had
+ * held it all along. Later calls go straight to the proxy. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct import {
+  uint32_t caller;      /* calling domain */
+  int64_t caller_owner; /* its owner handle, to create the call grant */
+  int64_t entry;        /* entry-set handle, -1 until bound */
+  void **slot;
+  void *proxy; /* requested on the first call */
+  struct dipc_signature signature;
+  dipc_policy_t policy;
+  char what[DIPC_IMPORT_WHAT];
+};
+
+static struct import *imports; /* runtime key */
+static uint32_t num_imports;
+
+/* The guard region. Its bounds are also kept here, in default-domain
+ * memory, for dipc_import_fault(), which runs in a signal handler with
+ * only key 0 accessible. Forging them gains nothing: OP_IMPORT_RESOLVE
+ * checks the guard against the runtime's own table. */
+static uintptr_t guard_base;
+static uint32_t guard_count;
+
+static long op_register(struct dipc_gate_import_args *ia) {
+  uint32_t caller;
+  uint8_t perm;
+  int64_t owner = (int64_t)ia->base.arg[0];
+  int err = dipc_handle_get(owner, H_DOM, &caller, &perm);
+  if (err)
+    return err;
+  if (perm < DIPC_PERM_OWNER)
+    return -DIPC_EPERM;
+  void **slot = (void **)ia->base.arg[1];
+  if (!slot || (uintptr_t)slot % sizeof(void *))
+    return -DIPC_EINVAL;
+  if (!imports) {
+    void *guard = mmap(NULL, RT_MAX_IMPORTS, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (guard == MAP_FAILED)
+      return -DIPC_ENOMEM;
+    imports = dipc_alloc_runtime(RT_MAX_IMPORTS * sizeof *imports);
+    guard_base = (uintptr_t)guard;
+  }
+  if (num_imports == RT_MAX_IMPORTS)
+    return -DIPC_ENOSPC;
+  struct import *m = &imports[num_imports];
+  *m = (struct import){caller, owner, -1, slot, NULL, ia->desc.signature,
+                       ia->desc.policy, ""};
+  memcpy(m->what, ia->what, sizeof m->what);
+  m->what[sizeof m->what - 1] = '\0';
+  /* The table entry exists before a thread can fault on its guard. */
+  __atomic_store_n(&guard_count, num_imports + 1, __ATOMIC_RELEASE);
+  __atomic_store_n(slot, (void *)(guard_base + num_imports), __ATOMIC_RELEASE);
+  return num_imports++;
+}
+
+static long op_bind(uint64_t id, int64_t entry) {
+  if (id >= num_imports || imports[id].entry >= 0)
+    return -DIPC_EINVAL;
+  uint32_t set;
+  int err = dipc_handle_get(entry, H_ENTRY, &set, NULL);
+  if (err)
+    return err;
+  imports[id].entry = entry;
+  return 0;
+}
+
+/* An import that cannot be resolved is like an undefined symbol at its
+ * first call: the process stops, with the loader's refusal status. */
+static _Noreturn void unresolvable(const struct import *m, const char *why) {
+  fflush(NULL); /* what the program printed so far is not lost */
+  fprintf(stderr, "dipc: cannot resolve %s: %s\n", m->what, why);
+  _exit(DIPC_EXIT_REFUSED);
+}
+
+static long op_resolve(uintptr_t guard, struct dipc_thread *st) {
+  if (!imports || guard < guard_base || guard >= guard_base + num_imports)
+    return -DIPC_EINVAL;
+  struct import *m = &imports[guard - guard_base];
+  /* Only the importing domain's own call reaches the slot's guard. */
+  if (st->cur_dom != m->caller)
+    return -DIPC_EPERM;
+  if (m->proxy)
+    return (long)m->proxy; /* another thread came first */
+  if (m->entry < 0)
+    unresolvable(m, "no loaded object defines it");
+  struct dipc_gate_entry_args req = {.base = {.arg = {(uint64_t)m->entry, 1}}};
+  req.desc[0] = (struct dipc_entry_desc){NULL, m->signature, m->policy};
+  long proxies = dipc_op_entry_request(&req);
+  if (proxies == -DIPC_EPROTO)
+    unresolvable(m, "the caller's prototype does not match the entry's "
+                    "signature (P4)");
+  if (proxies < 0)
+    unresolvable(m, "the runtime refused the proxy request");
+  if (dipc_op_grant_create(m->caller_owner, proxies) < 0)
+    unresolvable(m, "the runtime refused the call grant");
+  dipc_handle_close_locked(proxies);
+  m->proxy = req.desc[0].address;
+  __atomic_store_n(m->slot, m->proxy, __ATOMIC_RELEASE);
+  return (long)m->proxy;
+}
+
+long dipc_op_import(unsigned op, struct dipc_gate_args *a,
+                    struct dipc_thread *st) {
+  switch (op) {
+  case OP_IMPORT_REGISTER:
+    return op_register((struct dipc_gate_import_args *)a);
+  case OP_IMPORT_BIND:
+    return op_bind(a->arg[0], (int64_t)a->arg[1]);
+  case OP_IMPORT_RESOLVE:
+    return op_resolve(a->arg[0], st);
+  }
+  return -DIPC_EINVAL;
+}
+
+DIPC_EXPORT int dipc_import_fault(void *ucontext) {
+  ucontext_t *uc = ucontext;
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+  uintptr_t base = __atomic_load_n(&guard_base, __ATOMIC_RELAXED);
+  uint32_t count = __atomic_load_n(&guard_count, __ATOMIC_ACQUIRE);
+  if (!base || pc < base || pc >= base + count)
+    return 0;
+  extern const char __dipc_lazy_import[];
+  uc->uc_mcontext.gregs[REG_R11] = (greg_t)pc;
+  uc->uc_mcontext.gregs[REG_RIP] = (greg_t)__dipc_lazy_import;
+  return 1;
+}
