@@ -4,6 +4,7 @@
 // and the function-call baseline of the argument-size sweep.
 #include "argument.h"
 #include "callee.h"
+#include "count_calls.h"
 
 #include <benchmark/benchmark.h>
 
@@ -12,25 +13,13 @@
 namespace {
 
 void FunctionCall(benchmark::State &state) {
-  int x = 0;
-  for (auto _ : state) {
-    x = bench_increment(x);
-    benchmark::DoNotOptimize(x);
-  }
-  if (static_cast<unsigned>(x) != static_cast<unsigned>(state.iterations()))
-    state.SkipWithError("the callee did not run once per iteration");
+  countCalls(state, [](int x) { return bench_increment(x); });
 }
 
 void IndirectCall(benchmark::State &state) {
   int (*callee)(int) = bench_increment;
   benchmark::DoNotOptimize(callee); // the compiler no longer knows the target
-  int x = 0;
-  for (auto _ : state) {
-    x = callee(x);
-    benchmark::DoNotOptimize(x);
-  }
-  if (static_cast<unsigned>(x) != static_cast<unsigned>(state.iterations()))
-    state.SkipWithError("the callee did not run once per iteration");
+  countCalls(state, callee);
 }
 
 void EmptySyscall(benchmark::State &state) {

@@ -8,6 +8,7 @@
 //   recovery/*_fault the callee crashes (SIGSEGV) every call and the stub
 //                    returns 0 with dipc_errno == DIPC_EFAULT (the loader's
 //                    crash handler hands the fault to the runtime).
+#include "count_calls.h"
 #include "peer.h"
 #include "records.h"
 #include "recovery_entries.h"
@@ -44,13 +45,7 @@ void NormalPath(benchmark::State &state, int (*call)(int)) {
     state.SkipWithError(error.c_str());
     return;
   }
-  int x = 0;
-  for (auto _ : state) {
-    x = call(x);
-    benchmark::DoNotOptimize(x);
-  }
-  if (static_cast<unsigned>(x) != static_cast<unsigned>(state.iterations()))
-    state.SkipWithError("the callee did not run once per iteration");
+  countCalls(state, call);
 }
 
 // Whether a callee crash comes back to `crash`'s stub as DIPC_EFAULT, tried
