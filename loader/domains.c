@@ -72,8 +72,8 @@ static int domain_index(const char *name, const char *object) {
             object);
     return -1;
   }
-  dom_t owner = strcmp(name, DIPC_DEFAULT_DOMAIN) == 0 ? dom_default()
-                                                       : dom_create();
+  dom_t owner =
+      strcmp(name, DIPC_DEFAULT_DOMAIN) == 0 ? dom_default() : dom_create();
   if (owner < 0) {
     fprintf(stderr, "dipc-loader: %s: cannot create domain '%s': error %ld\n",
             object, name, (long)-owner);
@@ -101,8 +101,8 @@ static int apply_domain(const struct object_metadata *object,
     uintptr_t end = (uintptr_t)metadata_ref(&range[1]) & -DIPC_PAGE_SIZE;
     if (end <= begin)
       continue;
-    int err = dom_remap(domains[d].owner, dom_default(), (void *)begin,
-                        end - begin);
+    int err =
+        dom_remap(domains[d].owner, dom_default(), (void *)begin, end - begin);
     if (err) {
       fprintf(stderr,
               "dipc-loader: refusing %s: pages %#lx-%#lx of domain '%s' "
@@ -148,8 +148,8 @@ static int apply_entry(const struct object_metadata *object,
             object->path, name, domains[d].name, (long)-set);
     return -1;
   }
-  entries[num_entries++] = (struct entry){name, d, set, record->signature,
-                                          record->callee_policy, object->path};
+  entries[num_entries++] = (struct entry){
+      name, d, set, record->signature, record->callee_policy, object->path};
   return 0;
 }
 
@@ -211,14 +211,16 @@ static int apply_import(const struct object_metadata *object,
   struct import *m = &imports[num_imports];
   *m = (struct import){record, d, -1, 0};
   char what[DIPC_IMPORT_WHAT];
-  snprintf(what, sizeof what, "entry '%s' of domain '%s' called from domain '%s'",
-           name_of(&record->name), name_of(&record->callee_domain),
-           domains[d].name);
+  snprintf(
+      what, sizeof what, "entry '%s' of domain '%s' called from domain '%s'",
+      name_of(&record->name), name_of(&record->callee_domain), domains[d].name);
   m->id = dipc_import_register(domains[d].owner,
                                (void **)metadata_ref(&record->slot),
                                &record->signature, record->caller_policy, what);
   if (m->id < 0) {
-    fprintf(stderr, "dipc-loader: refusing %s: cannot register the import of %s (error %ld)\n",
+    fprintf(stderr,
+            "dipc-loader: refusing %s: cannot register the import of %s (error "
+            "%ld)\n",
             object->path, what, -m->id);
     return -1;
   }
@@ -254,8 +256,8 @@ static int bind_imports(const struct object_metadata *object) {
 int domains_apply(const struct object_metadata *object) {
   int status = 0;
   pthread_mutex_lock(&lock);
-#define EACH(array, type, fn)                                                 \
-  for (size_t i = 0; status == 0 && i < object->array.count; ++i)            \
+#define EACH(array, type, fn)                                                  \
+  for (size_t i = 0; status == 0 && i < object->array.count; ++i)              \
     status = fn(object, METADATA_RECORD(object->array, type, i));
   /* Entries need their domain's pages; grants and imports need domains. */
   EACH(domains, struct dipc_domain_record, apply_domain)

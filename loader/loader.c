@@ -105,8 +105,8 @@ static void report(int sig, const siginfo_t *info) {
                    "domain %s) denied to the running domain\n",
                    info->si_addr, info->si_pkey, owner ? owner : "default");
   if (n > 0)
-    (void)!write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n
-                                                              : sizeof line - 1);
+    (void)!write(STDERR_FILENO, line,
+                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 static int setup_thread(void) {

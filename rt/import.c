@@ -62,8 +62,8 @@ static long op_register(struct dipc_gate_import_args *ia) {
   if (num_imports == RT_MAX_IMPORTS)
     return -DIPC_ENOSPC;
   struct import *m = &imports[num_imports];
-  *m = (struct import){caller, owner, -1, slot, NULL, ia->desc.signature,
-                       ia->desc.policy, ""};
+  *m = (struct import){
+      caller, owner, -1, slot, NULL, ia->desc.signature, ia->desc.policy, ""};
   memcpy(m->what, ia->what, sizeof m->what);
   m->what[sizeof m->what - 1] = '\0';
   /* The table entry exists before a thread can fault on its guard. */
