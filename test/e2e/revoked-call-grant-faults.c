@@ -1,0 +1,74 @@
+// A call through a revoked grant: the default domain requests a proxy to
+// an entry of domain B (entry_register/entry_request, as the loader does
+// for every import), keeps its address in a "slot" variable and gets the
+// call grant to the proxy domain (grant_create, the loader's step A). The
+// call works; after grant_revoke (which succeeds, and the grant handle goes
+// stale) the next call through the slot must fault under mpk: the caller's
+// APL no longer allows calling the proxy (paper §4, §6.2.1). Each call runs
+// in a child process, which reports the result or the signal that killed
+// it. Negative control: `--backend=none`, where the call still returns.
+// Written against the rt API: a -fdipc program never sees the loader's
+// grant handles.
+//
+// Expected to fail for now: the proxies never consult the caller's APL (rt/gate.S, PROXY
+// template; rt/dispatch.c op_grant_revoke only clears the APL entry that
+// nothing reads for proxy domains), so a revoked (or never granted) caller
+// can still call the proxy.
+// XFAIL: *
+// REQUIRES: pku
+// RUN: %rt-cc %s -o %t
+// RUN: env DIPC_BACKEND=none %t | FileCheck %s --check-prefixes=CHECK,NONE
+// RUN: env DIPC_BACKEND=mpk %t | FileCheck %s --check-prefixes=CHECK,MPK
+// CHECK: granted: call returned 42
+// CHECK-NEXT: granted: caller exited with status 0
+// CHECK-NEXT: grant_revoke 0, again -116
+// MPK-NOT: revoked: call returned
+// MPK: revoked: caller killed by signal {{[0-9]+}}
+// NONE-NEXT: revoked: call returned 42
+// NONE-NEXT: revoked: caller exited with status 0
+#include "rt-test.h"
+
+DOMAIN_CODE("dom_b") long answer(long x) { return x + 1; }
+
+/* The caller's import slot: the proxy address entry_request gave. */
+static long (*volatile slot)(long);
+
+/* Calls through the slot in a child; reports what the call returned, then
+ * how the child ended. */
+static void call_in_child(const char *label) {
+  fflush(stdout);
+  pid_t pid = fork();
+  EXPECT(pid >= 0);
+  if (pid == 0) {
+    long r = slot(41);
+    printf("%s: call returned %ld\n", label, r);
+    fflush(stdout);
+    _exit(0);
+  }
+  int status;
+  EXPECT(waitpid(pid, &status, 0) == pid);
+  if (WIFSIGNALED(status))
+    printf("%s: caller killed by signal %d\n", label, WTERMSIG(status));
+  else
+    printf("%s: caller exited with status %d\n", label, WEXITSTATUS(status));
+}
+
+int main(void) {
+  dom_t b = dom_create();
+  EXPECT(b >= 0);
+  move_section_to(b, dom_b);
+  struct dipc_entry_desc d = {(void *)answer, sig(1, 0, 1, 0, 0), 0};
+  entry_t e = entry_register(b, 1, &d);
+  EXPECT(e >= 0);
+  dom_t proxies = entry_request(e, 1, &d);
+  EXPECT(proxies >= 0);
+  slot = (long (*)(long))d.address;
+
+  grant_t g = grant_create(dom_default(), proxies);
+  EXPECT(g >= 0);
+  call_in_child("granted");
+  int revoked = grant_revoke(g);
+  printf("grant_revoke %d, again %d\n", revoked, grant_revoke(g));
+  call_in_child("revoked");
+  return 0;
+}
