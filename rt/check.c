@@ -27,8 +27,11 @@ void dipc_gate_panic(int reason) {
       [PANIC_KCS_RET] = "proxy return without its KCS entry on top",
       [PANIC_NESTED] = "runtime gate entered from inside a gate",
       [PANIC_CTX] = "gate arguments not on the caller's stack",
+      [PANIC_NO_GRANT] = "a domain called a proxy without a call grant to "
+                         "it (never granted or revoked)",
   };
-  const char *msg = reason > 0 && reason <= PANIC_CTX ? what[reason] : "?";
+  const char *msg =
+      reason > 0 && reason <= PANIC_NO_GRANT ? what[reason] : "?";
   fprintf(stderr, "dipc: security violation: %s\n", msg);
   abort();
 }

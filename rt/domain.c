@@ -34,6 +34,8 @@ static unsigned nranges;
 static int key_owner[RT_NUM_PKEYS]; /* domain holding each key, -1 free */
 static uint64_t lru_clock;
 
+const uint8_t *dipc_apl_column(uint32_t dst) { return &apl[dst]; }
+
 uint8_t dipc_apl_get(uint32_t src, uint32_t dst) {
   return apl[(size_t)src * RT_MAX_DOMAINS + dst];
 }

@@ -506,6 +506,13 @@ dipc_tpl_\name\()_begin:
         jb 92f
         cmp rsp, [r10 + ST_STACK_HI]
         jae 92f
+        mov edx, [r10 + ST_CUR_DOM]     /* CODOMs: the caller's APL must */
+        and edx, RT_MAX_DOMAINS - 1     /* allow calling the proxy's domain */
+        movabs rax, PH_APL_STRIDE
+        imul rdx, rax
+        movabs rax, PH_APL_COL
+        cmp byte ptr [rax + rdx], 1     /* DIPC_PERM_CALL */
+        jb 96f
         mov rax, [r10 + ST_KCS_TOP]     /* push the KCS entry */
         cmp rax, [r10 + ST_KCS_LIMIT]
         jae 93f
@@ -707,6 +714,7 @@ dipc_tpl_\name\()_begin:
 92:     PANIC_TO PANIC_STACK
 93:     PANIC_TO PANIC_KCS_FULL
 94:     PANIC_TO PANIC_KCS_RET
+96:     PANIC_TO PANIC_NO_GRANT
         .p2align 3
 80:     .quad PH_H_THREAD
 81:     .quad PH_H_RESIDENT

@@ -177,6 +177,8 @@ DIPC_HIDDEN void dipc_domains_init(void);
 /* A new live domain; made resident at once if a key is free and eager. */
 DIPC_HIDDEN int dipc_domain_new(uint32_t *out, int eager);
 DIPC_HIDDEN uint8_t dipc_apl_get(uint32_t src, uint32_t dst);
+/* &APL[0][dst]; APL[src][dst] is RT_MAX_DOMAINS * src bytes further. */
+DIPC_HIDDEN const uint8_t *dipc_apl_column(uint32_t dst);
 DIPC_HIDDEN void dipc_apl_set(uint32_t src, uint32_t dst, uint8_t perm);
 /* Domain owning the page at addr (0 = default). */
 DIPC_HIDDEN uint32_t dipc_domain_of(uintptr_t addr);
@@ -202,7 +204,10 @@ DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
 /* ---- proxy.c ------------------------------------------------------------ */
 DIPC_HIDDEN void dipc_proxy_init(void);
 /* Writes count proxies (W^X) and returns their addresses in out[]. */
-DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, unsigned count,
+/* proxy_dom is the domain callers need a call grant to (its APL column is
+ * checked by every call; not with `none`). */
+DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, uint32_t proxy_dom,
+                                    unsigned count,
                                     const struct dipc_entry_desc *callee,
                                     const dipc_policy_t *policy, void **out);
 

@@ -74,6 +74,7 @@
 #define PANIC_KCS_RET 5 /* return path without its KCS entry */
 #define PANIC_NESTED 6  /* runtime gate entered from inside a gate */
 #define PANIC_CTX 7     /* gate argument block not on the caller's stack */
+#define PANIC_NO_GRANT 8 /* proxy called without a call grant to it */
 
 /* Placeholders of the proxy templates, patched by proxy.c. */
 #define PH_SELF 0x7e57aa0000000001
@@ -93,5 +94,7 @@
 #define PH_H_RESIDENT 0x7e57aa000000000f
 #define PH_H_STACK 0x7e57aa0000000010
 #define PH_H_PANIC 0x7e57aa0000000011
+#define PH_APL_COL 0x7e57aa0000000012    /* &APL[0][proxy domain] */
+#define PH_APL_STRIDE 0x7e57aa0000000013 /* APL row size; 0 with `none` */
 
 #endif

@@ -81,7 +81,11 @@ void dipc_proxy_init(void) {
   }
 }
 
-int dipc_proxy_generate(uint32_t dom, unsigned count,
+/* With `none` nothing is enforced: every caller finds this permission. */
+static const uint8_t call_always_allowed = DIPC_PERM_CALL;
+_Static_assert(DIPC_PERM_CALL == 1, "gate.S compares the APL byte with 1");
+
+int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
                         const struct dipc_entry_desc *callee,
                         const dipc_policy_t *policy, void **out) {
   size_t stride = (TEMPLATE_MAX + 63) & ~(size_t)63;
@@ -92,6 +96,9 @@ int dipc_proxy_generate(uint32_t dom, unsigned count,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED)
     return -DIPC_ENOMEM;
+  int enforce = dipc_machine.backend == DIPC_BACKEND_MPK;
+  uint64_t apl_col = enforce ? (uint64_t)dipc_apl_column(proxy_dom)
+                             : (uint64_t)&call_always_allowed;
   uint64_t panic = (uint64_t)(dipc_machine.cpu_pku ? __dipc_helper_panic_pku
                                                    : __dipc_helper_panic_nopku);
   for (unsigned i = 0; i < count; i++) {
@@ -122,6 +129,8 @@ int dipc_proxy_generate(uint32_t dom, unsigned count,
         {PH_H_RESIDENT, (uint64_t)__dipc_helper_resident, 1},
         {PH_H_STACK, (uint64_t)__dipc_helper_stack, 0},
         {PH_H_PANIC, panic, 1},
+        {PH_APL_COL, apl_col, 1},
+        {PH_APL_STRIDE, enforce ? RT_MAX_DOMAINS : 0, 1},
     };
     for (size_t r = 0; r < sizeof relocs / sizeof relocs[0]; r++) {
       unsigned hits = patch(p, n, relocs[r].ph, relocs[r].value);

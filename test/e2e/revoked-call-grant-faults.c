@@ -9,21 +9,18 @@
 // it. Negative control: `--backend=none`, where the call still returns.
 // Written against the rt API: a -fdipc program never sees the loader's
 // grant handles.
-//
-// Expected to fail for now: the proxies never consult the caller's APL (rt/gate.S, PROXY
-// template; rt/dispatch.c op_grant_revoke only clears the APL entry that
-// nothing reads for proxy domains), so a revoked (or never granted) caller
-// can still call the proxy.
-// XFAIL: *
+// Under mpk the proxy finds no call permission in the caller's APL and
+// stops the process as a security violation (SIGABRT).
 // REQUIRES: pku
 // RUN: %rt-cc %s -o %t
 // RUN: env DIPC_BACKEND=none %t | FileCheck %s --check-prefixes=CHECK,NONE
-// RUN: env DIPC_BACKEND=mpk %t | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: env DIPC_BACKEND=mpk %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
 // CHECK: granted: call returned 42
 // CHECK-NEXT: granted: caller exited with status 0
 // CHECK-NEXT: grant_revoke 0, again -116
 // MPK-NOT: revoked: call returned
-// MPK: revoked: caller killed by signal {{[0-9]+}}
+// MPK: dipc: security violation: a domain called a proxy without a call grant to it
+// MPK: revoked: caller killed by signal 6
 // NONE-NEXT: revoked: call returned 42
 // NONE-NEXT: revoked: caller exited with status 0
 #include "rt-test.h"

@@ -79,6 +79,7 @@ int main(void) {
 
   dom_t p = entry_request(e, 2, req);
   EXPECT(p >= 0);
+  EXPECT(grant_create(dom_default(), p) >= 0); /* proxies check it */
   EXPECT(req[0].address != (void *)twice && req[1].address != (void *)add);
   EXPECT_EQ(((long (*)(long))req[0].address)(21), 42);
   EXPECT_EQ(((long (*)(long, long))req[1].address)(40, 2), 42);

@@ -67,7 +67,7 @@ int main(void) {
 
   long (*mid)(long (*)(long *), long *, void (*)(void **)) =
       proxy_to(b, b_mid, sig(3, 0, 1, 0, 0), 0, stack_confidentiality);
-  long (*cload)(long *) = proxy_to(c, c_load, sig(1, 0, 1, 0, 0), 0, 0);
+  long (*cload)(long *) = proxy_for(b, c, c_load, sig(1, 0, 1, 0, 0), 0, 0);
   *(volatile long *)&own = 7; /* stacks are readable by every domain */
   EXPECT_EQ(mid(cload, &own, __dipc_setjmp_arm), 1007);
   EXPECT_EQ(mid(cload, NULL, __dipc_setjmp_arm), 555);

@@ -115,8 +115,8 @@ int main(void) {
                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     EXPECT(!dipc_ptr_err(bdata));
     b_rec_proxy = proxy_to(b, b_rec, sig(2, 0, 1, 0, 0), 0, policies[p]);
-    bdata[0] = (long)proxy_to(dom_default(), a_rec, sig(2, 0, 1, 0, 0), 0,
-                              policies[p]);
+    bdata[0] = (long)proxy_for(b, dom_default(), a_rec, sig(2, 0, 1, 0, 0), 0,
+                               policies[p]);
     bdata[1] = (long)dipc_kcs_depth;
     bdata[2] = 0;
     EXPECT_EQ(a_rec(bdata, 7), 1 + 10 + 1 + 10 + 1 + 10 + 1);

@@ -60,10 +60,12 @@ static inline struct dipc_signature sig(int ints, int vecs, int int_res,
 }
 
 /* A proxy to fn in dom, registered with callee policy `reg_policy` and
- * requested with `req_policy`. */
-static inline void *proxy_to(dom_t dom, void *fn, struct dipc_signature s,
-                             dipc_policy_t reg_policy,
-                             dipc_policy_t req_policy) {
+ * requested with `req_policy`, that domain `caller` may call (a call grant
+ * to the proxy's domain, which every proxy checks). */
+static inline void *proxy_for(dom_t caller, dom_t dom, void *fn,
+                              struct dipc_signature s,
+                              dipc_policy_t reg_policy,
+                              dipc_policy_t req_policy) {
   struct dipc_entry_desc d;
   d.address = fn;
   d.signature = s;
@@ -74,7 +76,15 @@ static inline void *proxy_to(dom_t dom, void *fn, struct dipc_signature s,
   dom_t p = entry_request(e, 1, &d);
   EXPECT(p >= 0);
   EXPECT(d.address != fn);
+  EXPECT(grant_create(caller, p) >= 0);
   return d.address;
+}
+
+/* The same, called from the default domain. */
+static inline void *proxy_to(dom_t dom, void *fn, struct dipc_signature s,
+                             dipc_policy_t reg_policy,
+                             dipc_policy_t req_policy) {
+  return proxy_for(dom_default(), dom, fn, s, reg_policy, req_policy);
 }
 
 /* Child side of an attack: report a SIGSEGV's cause and key, then exit. */
