@@ -213,10 +213,8 @@ static int apply_import(const struct object_metadata *object,
 }
 
 /* An import that cannot be resolved is like an undefined symbol: stop.
- * Also called from the crash handler (step B), which on a thread other
- * than the main one runs with only key 0 accessible: the thread's TCB and
- * TLS (errno, stdio's lock owner) sit in its stack block under the stack
- * key, so this uses write(2) and _exit only, never stdio. */
+ * Also called from the crash handler (step B), which may have interrupted
+ * stdio: write(2) and _exit only, both async-signal-safe. */
 static _Noreturn void unresolvable(const struct import *m, const char *why) {
   const char *parts[] = {"dipc-loader: cannot resolve entry '",
                          name_of(&m->record->name),
@@ -286,9 +284,9 @@ int domains_apply(const struct object_metadata *object) {
 }
 
 /* Step B: the first call through the slot patches it. This runs in the
- * crash handler, where a thread other than the main one cannot touch its
- * own TCB (key 0 only; the TCB is in its stack block, under the stack key):
- * no pthread mutex here. None is needed: imports[i] and its proxy are
+ * crash handler, with only key 0 accessible (the thread's TCB and TLS are
+ * default-domain memory, its stack is not): no pthread mutex, which is not
+ * async-signal-safe. None is needed: imports[i] and its proxy are
  * written (under `lock`, at load time) before the slot is pointed at
  * unresolved_region + i, and patching is one atomic store of a value that
  * every racing thread computes alike. */
