@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
@@ -41,7 +40,9 @@ static int crash_index(int sig) {
   return -1;
 }
 
-/* Not dIPC's crash: behave as the program asked, or as the default. */
+/* Not dIPC's crash: behave as the program asked, or as the default. The
+ * recovery gate left the default domain's image installed, so the
+ * program's handler can use the thread's stack as well as its TLS. */
 static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   struct sigaction act = program_action[crash_index(sig)];
   if (act.sa_flags & SA_SIGINFO) {
@@ -66,11 +67,8 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   struct sigaction dfl = {.sa_handler = SIG_DFL};
   sigemptyset(&dfl.sa_mask);
   real_sigaction()(sig, &dfl, NULL);
-  /* Not raise(): it reads the thread's TCB, which a thread other than the
-   * main one cannot reach here (the handler runs with key 0 only and the
-   * TCB is in the thread's stack block, under the stack key). */
   if (info->si_code <= 0)
-    syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), sig);
+    raise(sig);
 }
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
@@ -145,7 +143,7 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
 }
 
 __attribute__((visibility("default"))) sighandler_t signal(int sig,
-                                                          sighandler_t fn) {
+                                                           sighandler_t fn) {
   struct sigaction act = {.sa_handler = fn, .sa_flags = SA_RESTART};
   struct sigaction old;
   sigemptyset(&act.sa_mask);

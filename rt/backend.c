@@ -128,6 +128,7 @@ void dipc_runtime_init(void) {
   dipc_domains_init();
   dipc_proxy_init();
   dipc_recovery_init();
+  dipc_thread_layout_init();
   /* The main thread gets its state (and the default domain's PKRU) now. */
   dipc_thread_init();
 }

@@ -87,6 +87,7 @@ struct dipc_thread {
   uintptr_t saved_rsp, saved_ret;
   /* not touched by assembly */
   uintptr_t own_lo, own_hi; /* the thread's own stack */
+  uintptr_t tag_lo, tag_hi; /* its pages under the stack key */
   uint32_t index, live;
   int32_t tid;
   struct dipc_cap_reg caps[8];
@@ -192,6 +193,8 @@ DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
                                   size_t size);
 
 /* ---- thread.c ----------------------------------------------------------- */
+/* Reads glibc's static TLS size; once, at init. */
+DIPC_HIDDEN void dipc_thread_layout_init(void);
 DIPC_HIDDEN struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp);
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);

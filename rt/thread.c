@@ -10,9 +10,11 @@
  * The thread finds it through the gs base (set once per thread) and checks
  * it against the thread's TCB (fs:0), so a state inherited through clone()
  * is never mistaken for the thread's own. The thread's own stack is tagged
- * with the stack key, which every domain's image enables. */
+ * with the stack key, which every domain's image enables; its TCB and
+ * static TLS stay default-domain memory (key 0) on every thread. */
 #define _GNU_SOURCE
 #include <asm/prctl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -62,10 +64,62 @@ static uintptr_t read_fsbase(void) {
   return fs;
 }
 
-/* The thread's own stack: bounds for the P2 check and pages to tag. */
+/* Bytes of static TLS glibc reserves below the TCB of every thread, the
+ * TCB itself and the surplus for later dlopens included. Fixed at start;
+ * `_dl_get_tls_static_info` is ld.so's (GLIBC_PRIVATE), read the way
+ * LLVM's sanitizers read it. */
+static size_t static_tls_size;
+
+void dipc_thread_layout_init(void) {
+  void (*info)(size_t *, size_t *) = (void (*)(size_t *, size_t *))dlsym(
+      RTLD_DEFAULT, "_dl_get_tls_static_info");
+  DIPC_CHECK(info, "cannot find _dl_get_tls_static_info (glibc's ld.so)");
+  size_t align;
+  info(&static_tls_size, &align);
+  DIPC_CHECK(static_tls_size > 0, "no static TLS size");
+}
+
+/* glibc on x86-64 (TLS variant II) puts a pthread's TCB at the fs base near
+ * the top of its stack block and the static TLS blocks just below it, all
+ * within static_tls_size bytes below the end of the TCB: the stack proper
+ * ends under fs - static_tls_size. Returns the first page at or above
+ * which the block holds TLS or TCB, or hi if the TCB is elsewhere. */
+static uintptr_t tls_floor(uintptr_t lo, uintptr_t hi) {
+  uintptr_t fs = read_fsbase();
+  if (fs < lo || fs >= hi)
+    return hi;
+  DIPC_CHECK(fs - lo > static_tls_size, "static TLS fills the stack block");
+  return (fs - static_tls_size) & ~(RT_PAGE - 1);
+}
+
+static void pthread_stack(uintptr_t *lo, uintptr_t *hi) {
+  pthread_attr_t attr;
+  void *addr;
+  size_t size;
+  DIPC_CHECK(pthread_getattr_np(pthread_self(), &attr) == 0 &&
+                 pthread_attr_getstack(&attr, &addr, &size) == 0,
+             "cannot find the thread's stack");
+  pthread_attr_destroy(&attr);
+  *lo = (uintptr_t)addr;
+  *hi = (uintptr_t)addr + size;
+}
+
+static int is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+
+DIPC_EXPORT void *dipc_thread_stack_top(void) {
+  if (is_main_thread())
+    return NULL;
+  uintptr_t lo, hi;
+  pthread_stack(&lo, &hi);
+  uintptr_t top = tls_floor(lo, hi);
+  return top == hi ? NULL : (void *)top;
+}
+
+/* The thread's own stack: bounds for the P2 check and pages to tag with
+ * the stack key; [*tag_hi, *hi) is the TCB and static TLS (key 0). */
 static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi,
                            uintptr_t *tag_lo, uintptr_t *tag_hi) {
-  if (syscall(SYS_gettid) == getpid()) {
+  if (is_main_thread()) {
     /* Main thread: the growing [stack] mapping holding rsp. */
     FILE *f = fopen("/proc/self/maps", "r");
     DIPC_CHECK(f, "cannot read /proc/self/maps");
@@ -85,17 +139,30 @@ static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi,
     *lo = e - max < s ? e - max : s;
     return;
   }
-  pthread_attr_t attr;
-  void *addr;
-  size_t size;
-  DIPC_CHECK(pthread_getattr_np(pthread_self(), &attr) == 0 &&
-                 pthread_attr_getstack(&attr, &addr, &size) == 0,
-             "cannot find the thread's stack");
-  pthread_attr_destroy(&attr);
-  *lo = *tag_lo = (uintptr_t)addr;
-  *hi = *tag_hi = (uintptr_t)addr + size;
+  pthread_stack(lo, hi);
   DIPC_CHECK(rsp >= *lo && rsp < *hi, "rsp %#lx outside the thread's stack",
              (unsigned long)rsp);
+  *tag_lo = *lo;
+  /* Frames in the pages the stack shares with the TLS would be out of
+   * every domain's reach: a thread that already runs there (one the loader
+   * did not start, dipc_thread_stack_top) keeps its whole block under the
+   * stack key, TCB included, as domain code may use those frames. */
+  *tag_hi = tls_floor(*lo, *hi);
+  if (rsp >= *tag_hi)
+    *tag_hi = *hi;
+}
+
+/* Stack key below tag_hi; the TCB and TLS above it are default-domain
+ * memory (also undoing the tags of an earlier thread on a cached stack). */
+static void tag_own_stack(uintptr_t lo, uintptr_t tag_hi, uintptr_t hi) {
+  if (dipc_machine.backend != DIPC_BACKEND_MPK)
+    return;
+  DIPC_CHECK(pkey_mprotect((void *)lo, tag_hi - lo, PROT_READ | PROT_WRITE,
+                           RT_PKEY_STACK) == 0,
+             "cannot tag the thread's stack");
+  DIPC_CHECK(tag_hi == hi || pkey_mprotect((void *)tag_hi, hi - tag_hi,
+                                           PROT_READ | PROT_WRITE, 0) == 0,
+             "cannot tag the thread's TLS");
 }
 
 /* The kernel updates a thread's rseq area (in its TCB, default-domain
@@ -160,14 +227,10 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   st->kcs_limit = st->kcs_base + RT_KCS_ENTRIES;
   st->dstacks = (void *)((char *)st + DSTACKS_OFF);
   st->trusted_sp = (uintptr_t)st + TRUSTED_TOP;
-  uintptr_t tag_lo, tag_hi;
-  find_own_stack(user_rsp, &st->own_lo, &st->own_hi, &tag_lo, &tag_hi);
+  find_own_stack(user_rsp, &st->own_lo, &st->own_hi, &st->tag_lo, &st->tag_hi);
   st->stack_lo = st->own_lo;
   st->stack_hi = st->own_hi;
-  if (dipc_machine.backend == DIPC_BACKEND_MPK)
-    DIPC_CHECK(pkey_mprotect((void *)tag_lo, tag_hi - tag_lo,
-                             PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
-               "cannot tag the thread's stack");
+  tag_own_stack(st->tag_lo, st->tag_hi, st->own_hi);
   drop_rseq();
   st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;
@@ -189,6 +252,10 @@ void dipc_thread_release(struct dipc_thread *st) {
       munmap((void *)(ds->lo - RT_PAGE), ds->hi - ds->lo + RT_PAGE);
     *ds = (struct dipc_dstack){0};
   }
+  /* glibc may hand the stack block to a thread that never enters dIPC. */
+  if (dipc_machine.backend == DIPC_BACKEND_MPK && st->tag_hi > st->tag_lo)
+    pkey_mprotect((void *)st->tag_lo, st->tag_hi - st->tag_lo,
+                  PROT_READ | PROT_WRITE, 0);
   st->live = 0;
   st->fsbase = 0; /* gs may still point here: never matches a TCB */
   slot_state[st->index] = SLOT_EXITED;

@@ -38,7 +38,8 @@ extern "C" {
 #define DIPC_EBADF 9   /* not a handle, forged, or a handle of another kind */
 #define DIPC_ENOMEM 12 /* out of memory or address space */
 /* DIPC_EFAULT 14 (dipc.h): a cross-domain callee faulted */
-#define DIPC_EINVAL 22  /* malformed argument (count, signature, perm, flags)  \
+#define DIPC_EINVAL                                                            \
+  22                    /* malformed argument (count, signature, perm, flags)  \
                          */
 #define DIPC_ENOSPC 28  /* a runtime table is full */
 #define DIPC_EPROTO 71  /* entry_request: signature mismatch (P4) */
@@ -148,6 +149,13 @@ long dipc_current_domain(void);
 /* Create this thread's state now (it is otherwise created at its first
  * gate or proxy). Returns 0. */
 int dipc_thread_init(void);
+/* On a thread whose TCB and static TLS sit at the top of its stack block
+ * (glibc's pthreads): where the part of the block under the stack key ends.
+ * The TCB and TLS above are default-domain memory, as on the main thread,
+ * so frames that domains may use must lie below; a thread whose state is
+ * created above it keeps its whole block under the stack key. NULL on
+ * other threads (the main one). */
+void *dipc_thread_stack_top(void);
 /* Called by the loader's SIGSEGV/SIGBUS/... handler with the signal's
  * ucontext. If the thread is inside a cross-domain call, unwinds the KCS to
  * the newest entry whose recovery buffer is armed and rewrites the context
