@@ -291,10 +291,14 @@ __dipc_helper_thread:
         ARM_GATE dipc_setjmp_arm_nopku, 0
 
 /* ---- fault recovery: int gate(ucontext_t *uc) --------------------------- *
- * Called from the loader's signal handler (alternate stack, signal PKRU).
- * Never creates thread state; runs dipc_recover on the handler's stack and
- * leaves with the default domain's image (the handler is default-domain
- * code), checked against the fixed table slot 0. */
+ * Called from the loader's signal handlers (alternate stack in key-0
+ * memory, the kernel's signal PKRU: key 0 only). Never creates thread
+ * state; runs dipc_recover on the handler's stack (uc == NULL: no
+ * recovery). Leaves with the default domain's image (the handler is
+ * default-domain code: it keeps its key-0 stack and reaches the thread's
+ * stack) when the caller could already write key 0, as a signal handler
+ * can; any other caller, e.g. a domain calling this directly, leaves with
+ * its thread's current domain's image, never more rights than it had. */
 
 .macro RECOVER_GATE name, pku
         .globl \name
@@ -302,8 +306,18 @@ __dipc_helper_thread:
         .p2align 4
 \name:
         push rbx
+        push r12
+        sub rsp, 8
         mov rbx, rdi
+.if \pku
+        xor ecx, ecx
+        rdpkru
+        mov r12d, eax                   /* the caller's rights */
+.else
+        xor r12d, r12d
+.endif
         ENTER_TRUSTED \pku, 90f
+        xor eax, eax
         mov r10, gs:[0]
         cmp r10, [rip + dipc_threads_lo]
         jb 1f
@@ -311,20 +325,27 @@ __dipc_helper_thread:
         jae 1f
         mov rax, fs:[0]
         cmp rax, [r10 + ST_FSBASE]
+        mov eax, 0
         jne 1f
         mov rdi, r10
         mov rsi, rbx
         call dipc_recover
+        test r12d, 3                    /* key 0 readable and writable */
+        jz 1f
+        mov ebx, eax
+        LOAD_THREAD                     /* checked above: never creates */
+        EXIT_TO_CURRENT \pku, 90f
         jmp 2f
-1:      xor eax, eax
-2:      mov ebx, eax
+1:      mov ebx, eax
         mov eax, [RT_RO_TABLE_ADDR]
         xor ecx, ecx
         xor edx, edx
         GATE_WRPKRU \pku
         cmp eax, [RT_RO_TABLE_ADDR]
         jne 90f
-        mov eax, ebx
+2:      mov eax, ebx
+        add rsp, 8
+        pop r12
         pop rbx
         ret
 90:     mov r11d, PANIC_GATE

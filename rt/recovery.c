@@ -104,6 +104,8 @@ static uint32_t *pkru_in_frame(ucontext_t *uc) {
 
 DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
 int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
+  if (!uc)
+    return 0; /* a handler that only wants the thread's image */
   uint32_t *pkru = pkru_in_frame(uc);
   if (st->in_gate || (dipc_machine.backend == DIPC_BACKEND_MPK && pkru &&
                       *pkru == 0)) /* a fault in trusted code */

@@ -1,14 +1,13 @@
 // A call through an import that no loaded object defines stops the program
 // with status 78 and names the entry, from the main thread and from any
-// other: the loader's crash handler reports it before the runtime is
-// entered, with only key 0 accessible, which now covers every thread's TCB
-// (write(2) reads it on threads other than the main one).
+// other: the runtime reports it from the first call's resolution, which
+// runs on the calling thread's own stack (not in the crash handler).
 // REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t -lpthread
 // RUN: sh -c '"$@"; echo "status $?"' sh %dipc-bin-dir/dipc-run %t main 2>&1 | FileCheck %s
 // RUN: sh -c '"$@"; echo "status $?"' sh %dipc-bin-dir/dipc-run %t thread 2>&1 | FileCheck %s
 // RUN: sh -c '"$@"; echo "status $?"' sh %dipc-bin-dir/dipc-run --backend=none %t thread 2>&1 | FileCheck %s
-// CHECK: dipc-loader: cannot resolve entry 'plugin_add' of domain 'plugin' called from domain 'default': no loaded object defines it
+// CHECK: dipc: cannot resolve entry 'plugin_add' of domain 'plugin' called from domain 'default': no loaded object defines it
 // CHECK-NEXT: status 78
 #include <dipc.h>
 #include <pthread.h>
