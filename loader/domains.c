@@ -33,6 +33,9 @@ struct import {
   unsigned domain;
   void *proxy;  /* set once requested (step A) */
   int patched;  /* the slot holds the proxy (step B) */
+  /* The slot lies in a domain's pages (a domain's own imports): the crash
+   * handler, which runs with key 0 only, cannot write it under mpk. */
+  int slot_in_domain;
 };
 
 struct grant {
@@ -91,6 +94,23 @@ static int domain_index(const char *name, const char *object) {
   return num_domains++;
 }
 
+/* The objects linked into one file each have a record of a domain they
+ * share, naming the same linked sections: its pages are given once. */
+static int given_to(int d, uintptr_t begin, uintptr_t end) {
+  for (unsigned i = 0; i < num_ranges; ++i)
+    if (ranges[i].begin == begin && ranges[i].end == end &&
+        ranges[i].domain == (unsigned)d)
+      return 1;
+  return 0;
+}
+
+/* Domains are created in record order before imports are applied (which
+ * create the domains they name too). */
+static int name_domain(const struct object_metadata *object,
+                       const struct dipc_domain_record *record) {
+  return domain_index(name_of(&record->name), object->path) < 0 ? -1 : 0;
+}
+
 static int apply_domain(const struct object_metadata *object,
                         const struct dipc_domain_record *record) {
   const char *name = name_of(&record->name);
@@ -105,7 +125,7 @@ static int apply_domain(const struct object_metadata *object,
       continue;
     uintptr_t begin = (uintptr_t)metadata_ref(&range[0]);
     uintptr_t end = (uintptr_t)metadata_ref(&range[1]) & -DIPC_PAGE_SIZE;
-    if (end <= begin)
+    if (end <= begin || given_to(d, begin, end))
       continue;
     int err = dom_remap(domains[d].owner, dom_default(), (void *)begin,
                         end - begin);
@@ -205,7 +225,7 @@ static int apply_import(const struct object_metadata *object,
     return -1;
   }
   void **slot = (void **)metadata_ref(&record->slot);
-  imports[num_imports] = (struct import){record, slot, d, NULL, 0};
+  imports[num_imports] = (struct import){record, slot, d, NULL, 0, 0};
   /* Published before the slot can lead a thread to it (see step B). */
   __atomic_store_n(&num_imports, num_imports + 1, __ATOMIC_RELEASE);
   *slot = unresolved_region + num_imports - 1;
@@ -270,15 +290,24 @@ static void request_pending_imports(void) {
 int domains_apply(const struct object_metadata *object) {
   int status = 0;
   pthread_mutex_lock(&lock);
+  unsigned first_import = num_imports;
 #define EACH(array, type, fn)                                                 \
   for (size_t i = 0; status == 0 && i < object->array.count; ++i)            \
     status = fn(object, METADATA_RECORD(object->array, type, i));
-  /* Entries need their domain's pages; grants and imports need domains. */
+  /* Imports point their slots at the unresolved region while every page is
+   * still the default domain's: a domain's own slots lie in its data pages,
+   * which the loader (default domain) cannot write once they are the
+   * domain's. Entries need their domain's pages; grants need domains. */
+  EACH(domains, struct dipc_domain_record, name_domain)
+  EACH(imports, struct dipc_import_record, apply_import)
   EACH(domains, struct dipc_domain_record, apply_domain)
   EACH(entries, struct dipc_entry_record, apply_entry)
   EACH(grants, struct dipc_grant_record, apply_grant)
-  EACH(imports, struct dipc_import_record, apply_import)
 #undef EACH
+  int enforced = strcmp(dipc_backend(), "mpk") == 0;
+  for (unsigned i = first_import; status == 0 && i < num_imports; ++i)
+    imports[i].slot_in_domain =
+        enforced && domains_owner_of((uintptr_t)imports[i].slot) != NULL;
   if (status == 0)
     request_pending_imports();
   pthread_mutex_unlock(&lock);
@@ -291,7 +320,10 @@ int domains_apply(const struct object_metadata *object) {
  * no pthread mutex here. None is needed: imports[i] and its proxy are
  * written (under `lock`, at load time) before the slot is pointed at
  * unresolved_region + i, and patching is one atomic store of a value that
- * every racing thread computes alike. */
+ * every racing thread computes alike. A slot in a domain's pages cannot be
+ * written here (key 0 only): the call is still redirected to the proxy,
+ * and every call through that slot comes here (slow, but correct) until
+ * slots are patched by a trusted runtime gate instead. */
 void *domains_resolve_fault(uintptr_t target) {
   uintptr_t base = (uintptr_t)unresolved_region;
   unsigned count = __atomic_load_n(&num_imports, __ATOMIC_ACQUIRE);
@@ -301,6 +333,8 @@ void *domains_resolve_fault(uintptr_t target) {
   void *proxy = __atomic_load_n(&m->proxy, __ATOMIC_ACQUIRE);
   if (!proxy)
     unresolvable(m, "no loaded object defines it");
+  if (m->slot_in_domain)
+    return proxy;
   __atomic_store_n(m->slot, proxy, __ATOMIC_RELEASE);
   __atomic_store_n(&m->patched, 1, __ATOMIC_RELAXED);
   return proxy;
@@ -350,7 +384,11 @@ void domains_print(FILE *out) {
     fprintf(out, "dipc: import %s from %s to %s (%s); policy ",
             name_of(&m->record->name), domains[m->domain].name,
             name_of(&m->record->callee_domain),
-            m->patched ? "patched" : m->proxy ? "proxy ready, slot patched on first call" : "entry not loaded");
+            m->patched          ? "patched"
+            : !m->proxy         ? "entry not loaded"
+            : m->slot_in_domain ? "proxy ready, slot in the caller's pages: "
+                                  "every call redirected by the crash handler"
+                                : "proxy ready, slot patched on first call");
     print_policy(out, m->record->caller_policy);
     fputc('\n', out);
   }
