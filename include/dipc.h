@@ -36,6 +36,8 @@ enum dipc_iso_property {
 
 #if defined(__DIPC__)
 
+#include "dipc/abi.h"
+
 #define __dom(name) __attribute__((dipc_dom(name)))
 #define __entry __attribute__((dipc_entry))
 /* `perm` is a bare word (call, read, write): stringized so it never collides
@@ -45,9 +47,13 @@ enum dipc_iso_property {
 #define __iso_callee(...) __attribute__((dipc_iso_callee(__VA_ARGS__)))
 
 /* Set by the caller stub: 0 after a successful cross-domain call,
- * DIPC_EFAULT when the callee crashed. Thread-local, like errno. */
+ * DIPC_EFAULT when the callee crashed. Per thread, like errno. It lives in
+ * the thread's public page (stack key), and the macro calls libdipc through
+ * the runtime vector at a fixed address (dipc/abi.h) rather than the PLT,
+ * so code of any domain can read it without access to the default domain. */
 int *__dipc_errno_location(void);
-#define dipc_errno (*__dipc_errno_location())
+#define dipc_errno                                                             \
+  (*(*(int *(*const *)(void))(__UINTPTR_TYPE__)DIPC_VECTOR_ERRNO_LOCATION)())
 
 #else /* !__DIPC__: annotations vanish. */
 

@@ -4,7 +4,11 @@
 //   [recovery setup]; r = asm "call *%r11"(args, *slot); dipc_errno = 0
 // (cleared after the return, so a fault nested inside the callee that the
 // callee survived does not show through to this caller)
-// so the register allocator sees the real liveness around the call. Calls the
+// so the register allocator sees the real liveness around the call. The stub
+// touches no memory of the default domain: A's slot is in A's own data
+// pages, dipc_errno is written through gs (the thread's public page) and
+// __dipc_setjmp_arm is called through the runtime vector (dipc/abi.h), never
+// the PLT/GOT. Calls the
 // inline form cannot serve (invokes, musttail, functions that keep a frame
 // pointer) call the import's thunk instead: a small function holding the same
 // stub, which is also what a foreign entry's address becomes.
@@ -12,6 +16,7 @@
 #include "Diagnostics.h"
 #include "StubAsm.h"
 #include "dipc.h"
+#include "dipc/abi.h"
 #include "dipc/metadata.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -48,6 +53,9 @@ void prepareStubCarrier(Function &F) {
   F.addFnAttr(Attribute::NoRedZone);
 }
 
+// Address space 256 is the gs segment on x86.
+static constexpr unsigned X86GSAddressSpace = 256;
+
 namespace {
 
 class CallerStubBuilder {
@@ -62,6 +70,7 @@ public:
 private:
   Import *importFor(Function &Entry, StringRef Domain, dipc_policy_t Policy,
                     const Function &User, const DebugLoc &Loc);
+  Recovery styleFor(StringRef CallerDomain) const;
   void emitInlineStub(CallInst *CI, Import &Imp);
   Function *thunkFor(Import &Imp);
   bool lowerCall(CallBase *CB, Function &Entry);
@@ -101,8 +110,8 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
                 Loc);
     return nullptr;
   }
-  // One slot per object for each (domain, policy, entry): a comdat merges
-  // the copies of several translation units.
+  // One slot per object for each (domain, policy, entry): the copies of
+  // several translation units merge (the name says domain, policy, entry).
   std::string Name = ("__dipc_slot." + Domain + "." + hexPolicy(Policy) + "." +
                       Entry.getName())
                          .str();
@@ -113,20 +122,56 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
       new GlobalVariable(M, PointerType::get(Ctx, 0), false,
                          GlobalValue::LinkOnceODRLinkage, Unresolved, Name);
   Slot->setVisibility(GlobalValue::HiddenVisibility);
-  Slot->setComdat(M.getOrInsertComdat(Name));
-  Slot->setSection(DIPC_SLOTS_SECTION);
   Slot->setAlignment(Align(8));
+  if (Domain == DIPC_DEFAULT_DOMAIN) {
+    // A comdat: the linker keeps one copy.
+    Slot->setComdat(M.getOrInsertComdat(Name));
+    Slot->setSection(DIPC_SLOTS_SECTION);
+  } else {
+    // The caller's own data pages (layOutDomains puts it in dipc_data_A),
+    // so that its stubs need no access to the default domain. No comdat: a
+    // comdat copy is an input section of its own, which the linker may
+    // place after the object's end marker, outside the domain's pages. A
+    // weak definition instead: every reference binds to one copy, the
+    // others stay unused inside the domain's pages.
+    Model.Domain[Slot] = Domain.str();
+  }
   Imports.push_back({&Entry, Domain.str(), Policy, Slot, *Shape});
   Index[Key] = Imports.size() - 1;
   return &Imports.back();
+}
+
+// dipc_errno = Value, through gs: the thread's public page (dipc/abi.h).
+// Only after the proxy ran on this thread, which makes gs the thread's own.
+static void storeErrno(IRBuilder<> &B, unsigned Value) {
+  LLVMContext &Ctx = B.getContext();
+  Constant *Errno = ConstantExpr::getIntToPtr(
+      ConstantInt::get(Type::getInt64Ty(Ctx), DIPC_ERRNO_GS_OFFSET),
+      PointerType::get(Ctx, X86GSAddressSpace));
+  B.CreateAlignedStore(ConstantInt::get(Type::getInt32Ty(Ctx), Value), Errno,
+                       Align(4), /*isVolatile=*/true);
+}
+
+// Try-style recovery unwinds with libgcc, which reads and writes memory of
+// the default domain (ld.so's list of objects, .eh_frame_hdr, its own
+// state) in the caller's domain. A domain without write access to the
+// default domain (as far as this module's grants say) gets setjmp-style
+// stubs instead: same observable result, nothing of the default domain.
+Recovery CallerStubBuilder::styleFor(StringRef CallerDomain) const {
+  if (Style != Recovery::Try || CallerDomain == DIPC_DEFAULT_DOMAIN)
+    return Style;
+  bool MayWriteDefault = llvm::any_of(Model.Grants, [&](const Grant &G) {
+    return G.From == CallerDomain && G.To == DIPC_DEFAULT_DOMAIN &&
+           G.Perm >= DIPC_PERM_WRITE;
+  });
+  return MayWriteDefault ? Recovery::Try : Recovery::SetJmp;
 }
 
 void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
   Function &Caller = *CI->getFunction();
   prepareStubCarrier(Caller);
   Type *I32 = Type::getInt32Ty(Ctx);
-  FunctionCallee ErrnoLocation =
-      M.getOrInsertFunction("__dipc_errno_location", PointerType::get(Ctx, 0));
+  Recovery StubStyle = styleFor(Imp.CallerDomain);
   SmallVector<Value *, 8> Args(CI->args());
   Type *RetTy = CI->getType();
 
@@ -138,7 +183,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
 
   BasicBlock *Fault = BasicBlock::Create(Ctx, "dipc.fault", &Caller, Join);
   BasicBlock *CallBB = Head;
-  if (Style == Recovery::SetJmp) {
+  if (StubStyle == Recovery::SetJmp) {
     // __builtin_setjmp's buffer: [0] frame pointer (none here: 0), [1] resume
     // label (written by the intrinsic), [2] stack pointer.
     IRBuilder<> Entry(&Caller.getEntryBlock(),
@@ -155,24 +200,32 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     B.CreateCondBr(B.CreateICmpNE(Jumped, ConstantInt::get(I32, 0)), Fault,
                    CallBB);
     B.SetInsertPoint(CallBB);
-    FunctionCallee Arm =
-        M.getOrInsertFunction("__dipc_setjmp_arm", Type::getVoidTy(Ctx), PtrTy);
-    B.CreateCall(Arm, {Buf});
+    // __dipc_setjmp_arm(buf), through the runtime vector.
+    Value *Arm = B.CreateAlignedLoad(
+        PtrTy,
+        ConstantExpr::getIntToPtr(
+            ConstantInt::get(Type::getInt64Ty(Ctx), DIPC_VECTOR_SETJMP_ARM),
+            PtrTy),
+        Align(8), "dipc.arm");
+    cast<LoadInst>(Arm)->setMetadata(LLVMContext::MD_invariant_load,
+                                     MDNode::get(Ctx, {}));
+    B.CreateCall(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy}, false), Arm,
+                 {Buf});
   }
 
   Value *Proxy = B.CreateLoad(PointerType::get(Ctx, 0), Imp.Slot, "dipc.proxy");
   ProxyCall PC = buildProxyCall(B, Imp.Shape, Imp.Entry->getFunctionType(),
                                 Imp.Entry->getAttributes(), Args, Proxy,
-                                Imp.CallerPolicy, Style == Recovery::Try,
+                                Imp.CallerPolicy, StubStyle == Recovery::Try,
                                 hasAVX(Caller), Imp.Entry->getName());
   Value *Raw;
-  if (Style == Recovery::Try) {
+  if (StubStyle == Recovery::Try) {
     // asm unwind: the runtime raises the fault from the call's return point
     // and the cleanup pad below turns it into DIPC_EFAULT.
     BasicBlock *Ok = BasicBlock::Create(Ctx, "dipc.ok", &Caller, Join);
     Raw = B.CreateInvoke(PC.Asm, Ok, Fault, PC.Operands);
     B.SetInsertPoint(Ok);
-    B.CreateStore(ConstantInt::get(I32, 0), B.CreateCall(ErrnoLocation));
+    storeErrno(B, 0);
     B.CreateBr(Join);
     if (!Caller.hasPersonalityFn())
       Caller.setPersonalityFn(
@@ -183,7 +236,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
       Caller.setUWTableKind(UWTableKind::Default);
   } else {
     Raw = B.CreateCall(PC.Asm, PC.Operands);
-    B.CreateStore(ConstantInt::get(I32, 0), B.CreateCall(ErrnoLocation));
+    storeErrno(B, 0);
     B.CreateBr(Join);
   }
   BasicBlock *Normal = B.GetInsertBlock();
@@ -199,7 +252,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
   }
 
   B.SetInsertPoint(Fault);
-  if (Style == Recovery::Try) {
+  if (StubStyle == Recovery::Try) {
     auto *LP = B.CreateLandingPad(
         StructType::get(PointerType::get(Ctx, 0), I32), 1, "dipc.lpad");
     LP->setCleanup(true);
@@ -207,8 +260,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
         "__dipc_fault_landed", Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
     B.CreateCall(Landed, {B.CreateExtractValue(LP, 0)});
   } else {
-    B.CreateStore(ConstantInt::get(I32, DIPC_EFAULT),
-                  B.CreateCall(ErrnoLocation));
+    storeErrno(B, DIPC_EFAULT);
   }
   B.CreateBr(Join);
 

@@ -85,6 +85,16 @@ static int domain_index(const char *name, const char *object) {
   return num_domains++;
 }
 
+/* The objects linked into one file each have a record of a domain they
+ * share, naming the same linked sections: its pages are given once. */
+static int given_to(int d, uintptr_t begin, uintptr_t end) {
+  for (unsigned i = 0; i < num_ranges; ++i)
+    if (ranges[i].begin == begin && ranges[i].end == end &&
+        ranges[i].domain == (unsigned)d)
+      return 1;
+  return 0;
+}
+
 static int apply_domain(const struct object_metadata *object,
                         const struct dipc_domain_record *record) {
   const char *name = name_of(&record->name);
@@ -99,7 +109,7 @@ static int apply_domain(const struct object_metadata *object,
       continue;
     uintptr_t begin = (uintptr_t)metadata_ref(&range[0]);
     uintptr_t end = (uintptr_t)metadata_ref(&range[1]) & -DIPC_PAGE_SIZE;
-    if (end <= begin)
+    if (end <= begin || given_to(d, begin, end))
       continue;
     int err =
         dom_remap(domains[d].owner, dom_default(), (void *)begin, end - begin);

@@ -83,8 +83,18 @@ static int choose_backend(void) {
   return DIPC_BACKEND_NONE;
 }
 
+/* gate.S: the entry points the runtime vector hands to domain code. */
+DIPC_HIDDEN extern const char dipc_vector_setjmp_arm[],
+    dipc_vector_errno_location[];
+
+/* The PKRU image table and, in the page after it, the runtime vector
+ * (dipc/abi.h): one memfd mapped read-write under the runtime key and
+ * read-only at RT_RO_TABLE_ADDR under the stack key. */
 static void map_image_tables(void) {
-  size_t size = RT_MAX_DOMAINS * sizeof(uint32_t);
+  size_t table = RT_MAX_DOMAINS * sizeof(uint32_t);
+  _Static_assert(RT_MAX_DOMAINS * sizeof(uint32_t) % RT_PAGE == 0,
+                 "the runtime vector starts a page");
+  size_t size = table + RT_PAGE;
   int fd = memfd_create("dipc-pkru", MFD_CLOEXEC);
   DIPC_CHECK(fd >= 0 && ftruncate(fd, size) == 0, "memfd for PKRU images");
   void *rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -99,6 +109,11 @@ static void map_image_tables(void) {
       "cannot tag the PKRU image tables");
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
+  const void **vector = (const void **)((char *)rw + table);
+  vector[(DIPC_VECTOR_SETJMP_ARM - DIPC_VECTOR_ADDR) / sizeof(void *)] =
+      dipc_vector_setjmp_arm;
+  vector[(DIPC_VECTOR_ERRNO_LOCATION - DIPC_VECTOR_ADDR) / sizeof(void *)] =
+      dipc_vector_errno_location;
   dipc_machine.valid = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof(uint32_t));
   dipc_pkru_rw_table = dipc_machine.pkru_rw;
   dipc_valid_table = dipc_machine.valid;

@@ -1,5 +1,6 @@
 /* gate.S - the trusted gates of libdipc: the API gate, __dipc_setjmp_arm,
- * the slow paths proxies jump to, and the proxy templates proxy.c copies.
+ * __dipc_errno_location, the slow paths proxies jump to, and the proxy
+ * templates proxy.c copies.
  *
  * Every gate raises PKRU to 0 with an ERIM-style checked WRPKRU (execution
  * continues only if the value written is the trusted one), switches to the
@@ -290,6 +291,39 @@ __dipc_helper_thread:
         ARM_GATE dipc_setjmp_arm_pku, 1
         ARM_GATE dipc_setjmp_arm_nopku, 0
 
+/* ---- int *__dipc_errno_location(void) ----------------------------------- *
+ * The thread's dipc_errno: the first int of its public page (dipc/abi.h),
+ * which caller stubs write through gs. A gate, so that it creates the
+ * thread's state on a thread that never crossed a domain (gs then still
+ * points at another thread's state or at none) and never reads memory a
+ * domain cannot: domain code calls it through the runtime vector. */
+
+.macro ERRNO_GATE name, pku
+        .globl \name
+        .hidden \name
+        .p2align 4
+\name:
+        ENTER_TRUSTED \pku, 90f
+        LOAD_THREAD
+        lea rsi, [r10 + DIPC_THREAD_PUBLIC_OFF]
+        EXIT_TO_CURRENT \pku, 90f
+        mov rax, rsi
+        xor esi, esi
+        xor r9d, r9d
+        xor r10d, r10d
+        xor r11d, r11d
+        ret
+90:     mov r11d, PANIC_GATE
+.if \pku
+        jmp __dipc_helper_panic_pku
+.else
+        jmp __dipc_helper_panic_nopku
+.endif
+.endm
+
+        ERRNO_GATE dipc_errno_gate_pku, 1
+        ERRNO_GATE dipc_errno_gate_nopku, 0
+
 /* ---- fault recovery: int gate(ucontext_t *uc) --------------------------- *
  * Called from the loader's signal handlers (alternate stack in key-0
  * memory, the kernel's signal PKRU: key 0 only). Never creates thread
@@ -454,11 +488,24 @@ dipc_gate:
 __dipc_recover_from_fault:
         PICK_VARIANT dipc_recover_gate_pku, dipc_recover_gate_nopku
 
+/* Exported, and in the runtime vector under the hidden names. */
         .globl __dipc_setjmp_arm
         .type __dipc_setjmp_arm, @function
+        .globl dipc_vector_setjmp_arm
+        .hidden dipc_vector_setjmp_arm
         .p2align 4
 __dipc_setjmp_arm:
+dipc_vector_setjmp_arm:
         PICK_VARIANT dipc_setjmp_arm_pku, dipc_setjmp_arm_nopku
+
+        .globl __dipc_errno_location
+        .type __dipc_errno_location, @function
+        .globl dipc_vector_errno_location
+        .hidden dipc_vector_errno_location
+        .p2align 4
+__dipc_errno_location:
+dipc_vector_errno_location:
+        PICK_VARIANT dipc_errno_gate_pku, dipc_errno_gate_nopku
 
 /* ---- proxy templates ---------------------------------------------------- *
  * Entered by a SysV call: [rsp] = return address R, arguments in rdi, rsi,

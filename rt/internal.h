@@ -14,7 +14,7 @@
 #define DIPC_HIDDEN __attribute__((visibility("hidden")))
 #define DIPC_EXPORT __attribute__((visibility("default")))
 
-/* errno.c; dipc.h declares it only for -fdipc code. */
+/* gate.S (a gate); dipc.h declares it only for -fdipc code. */
 int *__dipc_errno_location(void);
 
 /* Fail-stop: the runtime's invariants are never silently repaired. */

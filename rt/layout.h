@@ -4,6 +4,8 @@
 #ifndef DIPC_RT_LAYOUT_H
 #define DIPC_RT_LAYOUT_H
 
+#include "dipc/abi.h" /* the runtime vector and the public thread page */
+
 /* Protection keys with a fixed role (dipc_backend_init insists on them). */
 #define RT_PKEY_RUNTIME 1          /* runtime state, proxies, parked domains */
 #define RT_PKEY_STACK 2            /* thread and callee stacks, public tables */
@@ -14,6 +16,10 @@
 #define RT_RO_TABLE_ADDR 0x7ff00000
 #define RT_MAX_DOMAINS 1024
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
+/* The runtime vector (dipc/abi.h) is the page right after the table. */
+#if DIPC_VECTOR_ADDR != RT_RO_TABLE_ADDR + RT_MAX_DOMAINS * 4
+#error "dipc/abi.h: the runtime vector must follow the PKRU image table"
+#endif
 
 /* struct dipc_thread */
 #define ST_SELF 0

@@ -25,9 +25,13 @@
 
 #include "internal.h"
 
+/* Runs in the caller's domain after a proxy ran on this thread, so gs is
+ * the thread's own state and dipc_errno is in its public page. */
 DIPC_EXPORT void __dipc_fault_landed(void *exception) {
   _Unwind_DeleteException((struct _Unwind_Exception *)exception);
-  *__dipc_errno_location() = DIPC_EFAULT;
+  __asm__ volatile("movl %0, %%gs:%c1" ::"ri"(DIPC_EFAULT),
+                   "i"(DIPC_ERRNO_GS_OFFSET)
+                   : "memory");
 }
 
 /* One exception object per thread slot, in stack-key pages so that the

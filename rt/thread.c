@@ -6,6 +6,8 @@
  *   +16K    KCS, RT_KCS_ENTRIES entries
  *   +112K   callee-stack records, one per domain
  *   +144K   trusted stack (gates run C code here), top at +208K
+ *   +252K   public page (dipc/abi.h): dipc_errno; tagged with the stack
+ *           key, so that caller stubs in any domain write it through gs
  *
  * The thread finds it through the gs base (set once per thread) and checks
  * it against the thread's TCB (fs:0), so a state inherited through clone()
@@ -35,6 +37,9 @@ _Static_assert(KCS_OFF + RT_KCS_ENTRIES * K_SIZE <= DSTACKS_OFF, "KCS size");
 _Static_assert(DSTACKS_OFF + RT_MAX_DOMAINS * DS_SIZE + RT_TRUSTED_STACK <=
                    TRUSTED_TOP,
                "trusted stack size");
+_Static_assert(TRUSTED_TOP <= DIPC_THREAD_PUBLIC_OFF &&
+                   DIPC_THREAD_PUBLIC_OFF + RT_PAGE <= SLOT_MAPPED,
+               "public thread page");
 
 enum { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
 static uint8_t slot_state[RT_MAX_THREADS];
@@ -216,9 +221,13 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
     DIPC_CHECK(dipc_tag_pages(st, SLOT_MAPPED, PROT_READ | PROT_WRITE,
                               RT_PKEY_RUNTIME) == 0,
                "cannot map thread state");
+    DIPC_CHECK(dipc_tag_pages((char *)st + DIPC_THREAD_PUBLIC_OFF, RT_PAGE,
+                              PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+               "cannot map the public thread page");
     slot_mapped[i] = 1;
   }
   memset(st, 0, sizeof *st);
+  memset((char *)st + DIPC_THREAD_PUBLIC_OFF, 0, RT_PAGE); /* dipc_errno */
   memset((char *)st + DSTACKS_OFF, 0, RT_MAX_DOMAINS * DS_SIZE);
   slot_state[i] = SLOT_LIVE;
   st->self = st;

@@ -1,5 +1,6 @@
 ; Entries of the default domain (callbacks) are foreign to named domains:
-; a call from db to one is a cross-domain call with an import from db.
+; a call from db to one is a cross-domain call with an import from db, whose
+; slot is in db's own data pages.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -S %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
 
@@ -11,7 +12,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 declare void @notify(i32)
 
-; CHECK: @__dipc_slot.db.00.notify = linkonce_odr hidden global ptr @__dipc_unresolved_import
+; CHECK: @__dipc_slot.db.00.notify = linkonce_odr hidden global ptr @__dipc_unresolved_import, section "dipc_data_db", align 8
 ; CHECK: @__dipc_import.db.notify = internal constant
 ; CHECK-LABEL: define void @work()
 ; CHECK-SAME: section "dipc_text_db"

@@ -1,0 +1,31 @@
+/* abi.h - fixed addresses and offsets that compiled -fdipc code (caller
+ * stubs, the dipc_errno macro of dipc.h) uses to reach libdipc without the
+ * default domain's memory: no PLT, no GOT, no TLS. Shared by C, C++
+ * (llvm-passes/) and assembly (rt/gate.S): #defines only. docs/abi.md §4.
+ *
+ * Runtime vector: one read-only page at a fixed address, tagged with the
+ * stack key (2), which every domain's PKRU image enables. It holds the
+ * addresses of the runtime functions domain code calls:
+ *   [DIPC_VECTOR_SETJMP_ARM]      void __dipc_setjmp_arm(void **buf)
+ *   [DIPC_VECTOR_ERRNO_LOCATION]  int *__dipc_errno_location(void)
+ * It follows the read-only PKRU image table (rt/layout.h RT_RO_TABLE_ADDR)
+ * in the same mapping; only the runtime can write it (through its alias
+ * under the runtime key).
+ *
+ * Public thread page: the page at DIPC_THREAD_PUBLIC_OFF from the gs base
+ * of a thread that has runtime state (every thread that has made or is in a
+ * cross-domain call: proxies create the state) is that thread's own, under
+ * the stack key. dipc_errno is its first int: a caller stub stores to
+ * %gs:DIPC_ERRNO_GS_OFFSET right after the proxy returned, when gs is known
+ * to be the thread's. */
+#ifndef DIPC_ABI_H
+#define DIPC_ABI_H
+
+#define DIPC_VECTOR_ADDR 0x7ff01000
+#define DIPC_VECTOR_SETJMP_ARM 0x7ff01000
+#define DIPC_VECTOR_ERRNO_LOCATION 0x7ff01008
+
+#define DIPC_THREAD_PUBLIC_OFF 0x3f000
+#define DIPC_ERRNO_GS_OFFSET 0x3f000 /* DIPC_THREAD_PUBLIC_OFF + 0 */
+
+#endif /* DIPC_ABI_H */
