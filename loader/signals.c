@@ -2,9 +2,12 @@
  * goes to the program's handler, or ends the process exactly as it would
  * without dIPC (same signal, same status). The program's sigaction() and
  * signal() calls for these signals are recorded here instead of replacing
- * the loader's handler. */
+ * the loader's handler; its handlers for other signals run behind a small
+ * front handler that gives them a usable stack and PKRU. */
 #define _GNU_SOURCE
 #include "signals.h"
+
+#include <dipc/rt.h>
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -21,7 +24,11 @@ enum { NUM_CRASH_SIGNALS = sizeof crash_signals / sizeof crash_signals[0] };
 static fault_recovery_fn recover_fault;
 static fault_report_fn report_fault;
 static int installed;
-static struct sigaction program_action[NUM_CRASH_SIGNALS];
+/* The program's action for each signal whose handler the loader stands in
+ * for: always the crash signals; other signals while the program has a
+ * handler function installed (`wrapped`). */
+static struct sigaction program_action[NSIG];
+static volatile sig_atomic_t wrapped[NSIG];
 static pthread_mutex_t program_action_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
@@ -40,25 +47,32 @@ static int crash_index(int sig) {
   return -1;
 }
 
+/* Runs the program's handler function for sig, if it has one; 0 if its
+ * action is SIG_DFL or SIG_IGN. */
+static int run_program_handler(int sig, const struct sigaction *act,
+                               siginfo_t *info, void *uc) {
+  if (!(act->sa_flags & SA_SIGINFO) &&
+      (act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN))
+    return 0;
+  if (act->sa_flags & SA_RESETHAND) {
+    program_action[sig].sa_handler = SIG_DFL;
+    program_action[sig].sa_flags &= ~SA_SIGINFO;
+    wrapped[sig] = crash_index(sig) >= 0;
+  }
+  if (act->sa_flags & SA_SIGINFO)
+    act->sa_sigaction(sig, info, uc);
+  else
+    act->sa_handler(sig);
+  return 1;
+}
+
 /* Not dIPC's crash: behave as the program asked, or as the default. The
  * recovery gate left the default domain's image installed, so the
  * program's handler can use the thread's stack as well as its TLS. */
 static void forward_to_program(int sig, siginfo_t *info, void *uc) {
-  struct sigaction act = program_action[crash_index(sig)];
-  if (act.sa_flags & SA_SIGINFO) {
-    if (act.sa_flags & SA_RESETHAND)
-      program_action[crash_index(sig)].sa_handler = SIG_DFL;
-    act.sa_sigaction(sig, info, uc);
+  struct sigaction act = program_action[sig];
+  if (run_program_handler(sig, &act, info, uc) || act.sa_handler == SIG_IGN)
     return;
-  }
-  if (act.sa_handler == SIG_IGN)
-    return;
-  if (act.sa_handler != SIG_DFL) {
-    if (act.sa_flags & SA_RESETHAND)
-      program_action[crash_index(sig)].sa_handler = SIG_DFL;
-    act.sa_handler(sig);
-    return;
-  }
   /* Default action: uninstall ourselves and let the faulting instruction
    * run again (or re-raise a sent signal), so the kernel reports the same
    * signal and core status as without dIPC. */
@@ -69,6 +83,17 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   real_sigaction()(sig, &dfl, NULL);
   if (info->si_code <= 0)
     raise(sig);
+}
+
+/* Any other signal the program handles. Linux runs a handler with only
+ * key 0 accessible, on the interrupted stack (key 2) unless SA_ONSTACK: the
+ * program's handler would fault on its first push. It runs from here
+ * instead, on the loader's key-0 alternate stack, after the recovery gate
+ * (no context: no recovery) installed the default domain's image. */
+static void signal_handler(int sig, siginfo_t *info, void *uc) {
+  __dipc_recover_from_fault(NULL);
+  struct sigaction act = program_action[sig];
+  run_program_handler(sig, &act, info, uc);
 }
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
@@ -84,7 +109,9 @@ int signals_install(fault_recovery_fn recover, fault_report_fn report) {
                           .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER};
   sigemptyset(&act.sa_mask);
   for (int i = 0; i < NUM_CRASH_SIGNALS; ++i) {
-    if (real_sigaction()(crash_signals[i], &act, &program_action[i]) != 0) {
+    int sig = crash_signals[i];
+    wrapped[sig] = 1;
+    if (real_sigaction()(sig, &act, &program_action[sig]) != 0) {
       perror("dipc-loader: sigaction");
       return -1;
     }
@@ -127,19 +154,44 @@ int signals_setup_thread(void) {
   return 0;
 }
 
-/* The program's view of crash-signal dispositions. */
+static int has_handler_function(const struct sigaction *act) {
+  return (act->sa_flags & SA_SIGINFO) ||
+         (act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN);
+}
+
+/* The program's view of signal dispositions: crash signals always stay
+ * with the loader's handler, other signals get signal_handler in front of
+ * the program's handler functions; either way the program sees its own
+ * actions. */
 __attribute__((visibility("default"))) int
 sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
-  int i = crash_index(sig);
-  if (!installed || i < 0)
+  if (!installed || sig <= 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
     return real_sigaction()(sig, act, old);
+  int crash = crash_index(sig) >= 0;
   pthread_mutex_lock(&program_action_lock);
-  if (old)
-    *old = program_action[i];
-  if (act)
-    program_action[i] = *act;
+  struct sigaction previous;
+  int err = 0;
+  if (!crash) {
+    struct sigaction front;
+    const struct sigaction *install = act;
+    if (act && has_handler_function(act)) {
+      front = *act;
+      front.sa_sigaction = signal_handler;
+      front.sa_flags |= SA_SIGINFO | SA_ONSTACK;
+      install = &front;
+    }
+    err = real_sigaction()(sig, install, &previous);
+  }
+  if (err == 0) {
+    if (old)
+      *old = wrapped[sig] ? program_action[sig] : previous;
+    if (act) {
+      program_action[sig] = *act;
+      wrapped[sig] = crash || has_handler_function(act);
+    }
+  }
   pthread_mutex_unlock(&program_action_lock);
-  return 0;
+  return err;
 }
 
 __attribute__((visibility("default"))) sighandler_t signal(int sig,

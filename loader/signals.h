@@ -1,5 +1,5 @@
 /* signals.h - the loader's crash-signal handler and the program's own
- * handlers for the same signals, chained behind it. */
+ * signal handlers, chained behind the loader's. */
 #ifndef DIPC_LOADER_SIGNALS_H
 #define DIPC_LOADER_SIGNALS_H
 

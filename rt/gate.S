@@ -331,8 +331,9 @@ __dipc_helper_thread:
  * recovery). Leaves with the default domain's image (the handler is
  * default-domain code: it keeps its key-0 stack and reaches the thread's
  * stack) when the caller could already write key 0, as a signal handler
- * can; any other caller, e.g. a domain calling this directly, leaves with
- * its thread's current domain's image, never more rights than it had. */
+ * can. Any other caller, e.g. a domain calling this directly with a forged
+ * context, recovers nothing and leaves with its thread's current domain's
+ * image: never more rights than it had. */
 
 .macro RECOVER_GATE name, pku
         .globl \name
@@ -361,12 +362,13 @@ __dipc_helper_thread:
         cmp rax, [r10 + ST_FSBASE]
         mov eax, 0
         jne 1f
+        test r12d, 3                    /* key 0 readable and writable: */
+        jnz 3f                          /* a signal handler, else no say */
         mov rdi, r10
         mov rsi, rbx
         call dipc_recover
-        test r12d, 3                    /* key 0 readable and writable */
-        jz 1f
-        mov ebx, eax
+        jmp 1f
+3:      xor ebx, ebx
         LOAD_THREAD                     /* checked above: never creates */
         EXIT_TO_CURRENT \pku, 90f
         jmp 2f
