@@ -418,49 +418,28 @@ __dipc_raise_trampoline:
  * address. The API gate resolves the import; then the call enters the
  * proxy with every argument register and the stack as the caller left
  * them, and r11 = the proxy, as after a call through a patched slot. */
-#define LAZY_ARGS 0    /* struct dipc_gate_args, 96 bytes */
-#define LAZY_XMM 96    /* xmm0-7 */
-#define LAZY_GPR 224   /* rdi, rsi, rdx, rcx, r8, r9, rax, r10 */
-#define LAZY_FRAME 296 /* + 8: rsp is 16-byte aligned at the gate call */
+#define LAZY_FRAME 104 /* struct dipc_gate_args + 8: rsp 16-byte aligned */
         .globl __dipc_lazy_import
         .hidden __dipc_lazy_import
         .type __dipc_lazy_import, @function
         .p2align 4
 __dipc_lazy_import:
         .cfi_startproc
+        SAVE_ARGS                       /* 192 bytes */
+        .cfi_adjust_cfa_offset 192
         sub rsp, LAZY_FRAME
         .cfi_adjust_cfa_offset LAZY_FRAME
-        mov [rsp + LAZY_GPR + 0], rdi
-        mov [rsp + LAZY_GPR + 8], rsi
-        mov [rsp + LAZY_GPR + 16], rdx
-        mov [rsp + LAZY_GPR + 24], rcx
-        mov [rsp + LAZY_GPR + 32], r8
-        mov [rsp + LAZY_GPR + 40], r9
-        mov [rsp + LAZY_GPR + 48], rax
-        mov [rsp + LAZY_GPR + 56], r10
-        .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-        movdqu [rsp + LAZY_XMM + \i * 16], xmm\i
-        .endr
-        mov [rsp + LAZY_ARGS], r11      /* arg[0]: the guard */
+        mov [rsp], r11                  /* arg[0]: the guard */
         mov edi, OP_IMPORT_RESOLVE_NUM
         mov rsi, rsp
         call dipc_gate
         test rax, rax
         jle 1f                          /* refused: not this domain's slot */
         mov r11, rax
-        .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-        movdqu xmm\i, [rsp + LAZY_XMM + \i * 16]
-        .endr
-        mov rdi, [rsp + LAZY_GPR + 0]
-        mov rsi, [rsp + LAZY_GPR + 8]
-        mov rdx, [rsp + LAZY_GPR + 16]
-        mov rcx, [rsp + LAZY_GPR + 24]
-        mov r8, [rsp + LAZY_GPR + 32]
-        mov r9, [rsp + LAZY_GPR + 40]
-        mov rax, [rsp + LAZY_GPR + 48]
-        mov r10, [rsp + LAZY_GPR + 56]
         add rsp, LAZY_FRAME
         .cfi_adjust_cfa_offset -LAZY_FRAME
+        RESTORE_ARGS
+        .cfi_adjust_cfa_offset -192
         jmp r11
 1:      ud2                             /* a crash of the jumping domain */
         .cfi_endproc
