@@ -5,14 +5,21 @@
 // domain_entries.h, under the backend dipc-run selects (mpk or none).
 // Arguments of the sweep are passed by reference: the caller writes them in
 // its own memory, which the callee domain may read.
+// errno/read reads dipc_errno as compiled code does (through the runtime
+// vector: the fast path when the kernel enables FSGSBASE, the gate
+// otherwise); errno/gate calls the gate variant directly.
 #include "argument.h"
 #include "count_calls.h"
 #include "domain_entries.h"
 
 #include <benchmark/benchmark.h>
+#include <dipc/abi.h>
 #include <dipc/rt.h>
 
+#include <cstdint>
 #include <cstring>
+
+extern "C" int *__dipc_errno_location_gate(void);
 
 namespace dipc_bench {
 namespace {
@@ -41,8 +48,34 @@ void DomainCallWithArgument(benchmark::State &state,
   state.SetBytesProcessed(state.iterations() * state.range(0));
 }
 
+using ErrnoLocation = int *(*)(void);
+
+// What the dipc_errno macro of dipc.h calls: the runtime vector's entry.
+ErrnoLocation VectorErrnoLocation() {
+  return *reinterpret_cast<const ErrnoLocation *>(
+      static_cast<std::uintptr_t>(DIPC_VECTOR_ERRNO_LOCATION));
+}
+
+void ErrnoRead(benchmark::State &state, bool gate) {
+  const ErrnoLocation location =
+      gate ? __dipc_errno_location_gate : VectorErrnoLocation();
+  int *const expected = __dipc_errno_location_gate();
+  for (auto _ : state) {
+    int *p = location();
+    benchmark::DoNotOptimize(*p);
+    if (p != expected) {
+      state.SkipWithError("dipc_errno is not this thread's");
+      break;
+    }
+  }
+}
+
 const bool registered = [] {
   benchmark::AddCustomContext("dipc_backend", dipc_backend());
+  benchmark::AddCustomContext(
+      "dipc_errno_read",
+      VectorErrnoLocation() != __dipc_errno_location_gate ? "fast path"
+                                                          : "gate");
   benchmark::RegisterBenchmark("dipc/low", DomainCall, dipc_low_call)
       ->UseRealTime();
   benchmark::RegisterBenchmark("dipc/high", DomainCall, dipc_high_call)
@@ -55,6 +88,8 @@ const bool registered = [] {
                                dipc_high_sum_bytes)
       ->Apply(ArgumentSizes)
       ->UseRealTime();
+  benchmark::RegisterBenchmark("errno/read", ErrnoRead, false)->UseRealTime();
+  benchmark::RegisterBenchmark("errno/gate", ErrnoRead, true)->UseRealTime();
   return true;
 }();
 

@@ -142,6 +142,23 @@ def recovery_figures(runs):
     return groups
 
 
+def errno_section(runs):
+    """Reading dipc_errno: the runtime vector's entry against the gate."""
+    lines = []
+    for run in sorted(find_runs(runs, "errno/read"),
+                      key=lambda r: r.backend or ""):
+        read, gate = run.mean("errno/read"), run.mean("errno/gate")
+        if gate is None:
+            continue
+        how = run.context.get("dipc_errno_read", "?")
+        lines.append(f"| `{run.backend}` | {how} | {fmt_time(read)} | "
+                     f"{fmt_time(gate)} | {fmt_ratio(gate / read)} |")
+    if not lines:
+        return []
+    return ["| backend | `dipc_errno` read | read | gate | gate ÷ read |",
+            "|---|---|---:|---:|---:|"] + lines
+
+
 def sweep_series(runs):
     """Figure 6: label -> (run, name prefix), for every swept primitive."""
     series = []
@@ -421,6 +438,13 @@ def main():
     if vs:
         md += ["### dIPC against Linux IPC (how many times faster)", ""]
         md += vs + [""]
+    errno_lines = errno_section(runs)
+    if errno_lines:
+        md += ["## Reading dipc_errno", "",
+               "`errno/read` calls the runtime vector's entry, as the "
+               "`dipc_errno` macro does; `errno/gate` calls the gate "
+               "variant (`__dipc_errno_location_gate`).", ""]
+        md += errno_lines + [""]
     md += ["## Recovery stubs (paper §5.3.1)", ""]
     md += recovery_section(recovery) or ["Not measured in this run."]
     md += ["", "## Argument size sweep (Figure 6)", ""]

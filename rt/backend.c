@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -85,7 +86,20 @@ static int choose_backend(void) {
 
 /* gate.S: the entry points the runtime vector hands to domain code. */
 DIPC_HIDDEN extern const char dipc_vector_setjmp_arm[],
-    dipc_vector_errno_location[];
+    dipc_vector_errno_gate[], dipc_vector_errno_fast[];
+
+#ifndef HWCAP2_FSGSBASE
+#define HWCAP2_FSGSBASE (1 << 1)
+#endif
+
+/* The kernel lets user code run RDFSBASE/RDGSBASE (CR4.FSGSBASE). */
+static int os_has_fsgsbase(void) {
+  return (getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE) != 0;
+}
+
+/* The runtime vector's words, in the runtime's writable alias. */
+static uintptr_t *vector_rw;
+#define VECTOR_WORD(addr) vector_rw[((addr) - DIPC_VECTOR_ADDR) / sizeof(void *)]
 
 /* The PKRU image table and, in the page after it, the runtime vector
  * (dipc/abi.h): one memfd mapped read-write under the runtime key and
@@ -109,11 +123,14 @@ static void map_image_tables(void) {
       "cannot tag the PKRU image tables");
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
-  const void **vector = (const void **)((char *)rw + table);
-  vector[(DIPC_VECTOR_SETJMP_ARM - DIPC_VECTOR_ADDR) / sizeof(void *)] =
-      dipc_vector_setjmp_arm;
-  vector[(DIPC_VECTOR_ERRNO_LOCATION - DIPC_VECTOR_ADDR) / sizeof(void *)] =
-      dipc_vector_errno_location;
+  vector_rw = (uintptr_t *)((char *)rw + table);
+  VECTOR_WORD(DIPC_VECTOR_SETJMP_ARM) = (uintptr_t)dipc_vector_setjmp_arm;
+  /* Reading dipc_errno: without a gate when RDGSBASE/RDFSBASE work (the
+   * fast path needs the thread region's bounds, reserve_thread_region). */
+  dipc_machine.fast_errno = os_has_fsgsbase();
+  VECTOR_WORD(DIPC_VECTOR_ERRNO_LOCATION) =
+      dipc_machine.fast_errno ? (uintptr_t)dipc_vector_errno_fast
+                              : (uintptr_t)dipc_vector_errno_gate;
   dipc_machine.valid = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof(uint32_t));
   dipc_pkru_rw_table = dipc_machine.pkru_rw;
   dipc_valid_table = dipc_machine.valid;
@@ -126,6 +143,8 @@ static void reserve_thread_region(void) {
   DIPC_CHECK(p != MAP_FAILED, "cannot reserve the thread-state region");
   dipc_threads_lo = (uintptr_t)p;
   dipc_threads_hi = (uintptr_t)p + size;
+  VECTOR_WORD(DIPC_VECTOR_THREADS_LO) = dipc_threads_lo;
+  VECTOR_WORD(DIPC_VECTOR_THREADS_HI) = dipc_threads_hi;
 }
 
 void dipc_runtime_init(void) {

@@ -1,5 +1,5 @@
 /* gate.S - the trusted gates of libdipc: the API gate, __dipc_setjmp_arm,
- * __dipc_errno_location, the slow paths proxies jump to, and the proxy
+ * __dipc_errno_location (and its gate-free fast path), the slow paths proxies jump to, and the proxy
  * templates proxy.c copies.
  *
  * Every gate raises PKRU to 0 with an ERIM-style checked WRPKRU (execution
@@ -296,7 +296,8 @@ __dipc_helper_thread:
  * which caller stubs write through gs. A gate, so that it creates the
  * thread's state on a thread that never crossed a domain (gs then still
  * points at another thread's state or at none) and never reads memory a
- * domain cannot: domain code calls it through the runtime vector. */
+ * domain cannot: domain code calls it through the runtime vector. The slow
+ * path of the fast entry below (dipc_vector_errno_fast). */
 
 .macro ERRNO_GATE name, pku
         .globl \name
@@ -479,14 +480,62 @@ __dipc_setjmp_arm:
 dipc_vector_setjmp_arm:
         PICK_VARIANT dipc_setjmp_arm_pku, dipc_setjmp_arm_nopku
 
+/* The errno gate: the slow path of __dipc_errno_location, and the
+ * vector's entry on kernels without FSGSBASE. Exported for tests and the
+ * benchmark that compares it with the fast path. */
+        .globl __dipc_errno_location_gate
+        .type __dipc_errno_location_gate, @function
+        .globl dipc_vector_errno_gate
+        .hidden dipc_vector_errno_gate
+        .p2align 4
+__dipc_errno_location_gate:
+dipc_vector_errno_gate:
+        PICK_VARIANT dipc_errno_gate_pku, dipc_errno_gate_nopku
+        .size __dipc_errno_location_gate, . - __dipc_errno_location_gate
+
+/* Fast path (the vector's entry when the kernel enables FSGSBASE, i.e.
+ * AT_HWCAP2 has HWCAP2_FSGSBASE; RDGSBASE faults otherwise): no PKRU change,
+ * and only stack-key memory read, which every domain's image allows: the
+ * runtime vector and the public page of the slot gs points to. gs is the
+ * calling thread's own state when it is the start of a slot of the thread
+ * region and the fs base recorded in that slot's public page (set when the
+ * state is created, 0 once released) is this thread's. Anything else (no
+ * state yet, gs inherited through clone(), a released slot) takes the gate,
+ * which creates the state. A domain can write public pages, so it can make
+ * only its own thread's fast path answer another public page, which it can
+ * read and write anyway. Clobbers rax, rcx (caller-saved). */
+        .globl dipc_vector_errno_fast
+        .hidden dipc_vector_errno_fast
+        .type dipc_vector_errno_fast, @function
+        .p2align 4
+dipc_vector_errno_fast:
+        rdgsbase rax
+        mov rcx, rax
+        sub rcx, [DIPC_VECTOR_THREADS_LO]
+        jb 1f                           /* below the region */
+        test ecx, RT_THREAD_STRIDE - 1
+        jnz 1f                          /* not a slot's start */
+        cmp rax, [DIPC_VECTOR_THREADS_HI]
+        jae 1f
+        rdfsbase rcx
+        cmp rcx, [rax + DIPC_FSBASE_GS_OFFSET]
+        jne 1f
+        add rax, DIPC_THREAD_PUBLIC_OFF
+        xor ecx, ecx
+        ret
+1:      xor eax, eax
+        xor ecx, ecx
+        jmp dipc_vector_errno_gate
+        .size dipc_vector_errno_fast, . - dipc_vector_errno_fast
+
+/* Exported (C code linked against libdipc, rt tests): whichever the runtime
+ * vector holds, read from its read-only stack-key page. */
         .globl __dipc_errno_location
         .type __dipc_errno_location, @function
-        .globl dipc_vector_errno_location
-        .hidden dipc_vector_errno_location
         .p2align 4
 __dipc_errno_location:
-dipc_vector_errno_location:
-        PICK_VARIANT dipc_errno_gate_pku, dipc_errno_gate_nopku
+        jmp qword ptr [DIPC_VECTOR_ERRNO_LOCATION]
+        .size __dipc_errno_location, . - __dipc_errno_location
 
 /* ---- proxy templates ---------------------------------------------------- *
  * Entered by a SysV call: [rsp] = return address R, arguments in rdi, rsi,

@@ -28,7 +28,6 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 
 /* ---- limits ------------------------------------------------------------- */
 #define RT_MAX_THREADS 256
-#define RT_THREAD_STRIDE (512 * 1024)
 #define RT_KCS_ENTRIES 512
 #define RT_DCS_ENTRIES 256
 #define RT_TRUSTED_STACK (64 * 1024)
@@ -149,6 +148,7 @@ struct dipc_machine {
   const uint32_t *pkru_ro; /* its read-only alias at RT_RO_TABLE_ADDR */
   uint32_t *valid;         /* 1 while the domain's image is current */
   uint64_t apl_misses;     /* evictions of a resident domain */
+  int fast_errno; /* FSGSBASE: the vector's errno entry is the fast path */
 };
 DIPC_HIDDEN extern struct dipc_machine dipc_machine;
 DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;

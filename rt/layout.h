@@ -15,6 +15,9 @@
  * exit gates can check the image they installed with an absolute operand. */
 #define RT_RO_TABLE_ADDR 0x7ff00000
 #define RT_MAX_DOMAINS 1024
+/* Bytes between thread-state slots (a power of two): the errno fast path
+ * checks that gs is a slot's start. */
+#define RT_THREAD_STRIDE (512 * 1024)
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
 /* The runtime vector (dipc/abi.h) is the page right after the table. */
 #if DIPC_VECTOR_ADDR != RT_RO_TABLE_ADDR + RT_MAX_DOMAINS * 4

@@ -6,8 +6,9 @@
  *   +16K    KCS, RT_KCS_ENTRIES entries
  *   +112K   callee-stack records, one per domain
  *   +144K   trusted stack (gates run C code here), top at +208K
- *   +252K   public page (dipc/abi.h): dipc_errno; tagged with the stack
- *           key, so that caller stubs in any domain write it through gs
+ *   +252K   public page (dipc/abi.h): dipc_errno, and the owner's fs base
+ *           for the errno fast path; tagged with the stack key, so that
+ *           caller stubs in any domain write dipc_errno through gs
  *
  * The thread finds it through the gs base (set once per thread) and checks
  * it against the thread's TCB (fs:0), so a state inherited through clone()
@@ -40,6 +41,12 @@ _Static_assert(DSTACKS_OFF + RT_MAX_DOMAINS * DS_SIZE + RT_TRUSTED_STACK <=
 _Static_assert(TRUSTED_TOP <= DIPC_THREAD_PUBLIC_OFF &&
                    DIPC_THREAD_PUBLIC_OFF + RT_PAGE <= SLOT_MAPPED,
                "public thread page");
+_Static_assert(DIPC_FSBASE_GS_OFFSET == DIPC_THREAD_PUBLIC_OFF + 8 &&
+                   DIPC_ERRNO_GS_OFFSET + sizeof(int) <= DIPC_FSBASE_GS_OFFSET,
+               "fs base copy in the public page, after dipc_errno");
+_Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
+                   SLOT_MAPPED <= RT_THREAD_STRIDE,
+               "slots start at multiples of a power of two");
 
 enum { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
 static uint8_t slot_state[RT_MAX_THREADS];
@@ -67,6 +74,19 @@ static uintptr_t read_fsbase(void) {
   uintptr_t fs;
   __asm__("mov %%fs:0, %0" : "=r"(fs));
   return fs;
+}
+
+/* The fs base itself (RDFSBASE's answer), as the kernel holds it. */
+static uintptr_t real_fsbase(void) {
+  unsigned long fs = 0;
+  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_GET_FS, &fs) == 0,
+             "cannot read the fs base");
+  return fs;
+}
+
+/* The copy of the owner's fs base in the slot's public page (dipc/abi.h). */
+static uintptr_t *public_fsbase(struct dipc_thread *st) {
+  return (uintptr_t *)((char *)st + DIPC_FSBASE_GS_OFFSET);
 }
 
 /* Bytes of static TLS glibc reserves below the TCB of every thread, the
@@ -249,6 +269,8 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   st->cur_pkru = dipc_machine.pkru_rw[0];
   DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)st) == 0,
              "cannot set the gs base");
+  /* For the errno fast path (gate.S): the fs base this slot belongs to. */
+  *public_fsbase(st) = real_fsbase();
   pthread_setspecific(exit_key, st);
   dipc_unlock();
   return st;
@@ -267,6 +289,7 @@ void dipc_thread_release(struct dipc_thread *st) {
                   PROT_READ | PROT_WRITE, 0);
   st->live = 0;
   st->fsbase = 0; /* gs may still point here: never matches a TCB */
+  __atomic_store_n(public_fsbase(st), 0, __ATOMIC_RELEASE); /* nor here */
   slot_state[st->index] = SLOT_EXITED;
   pthread_setspecific(exit_key, NULL);
 }

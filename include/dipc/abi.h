@@ -8,6 +8,10 @@
  * addresses of the runtime functions domain code calls:
  *   [DIPC_VECTOR_SETJMP_ARM]      void __dipc_setjmp_arm(void **buf)
  *   [DIPC_VECTOR_ERRNO_LOCATION]  int *__dipc_errno_location(void)
+ *   [DIPC_VECTOR_THREADS_LO]      uintptr_t: first byte of the thread region
+ *   [DIPC_VECTOR_THREADS_HI]      uintptr_t: end of the thread region
+ * (the thread region holds one state slot per thread, each RT_THREAD_STRIDE
+ * bytes, rt/layout.h; the bounds are 0 until the runtime initialised).
  * It follows the read-only PKRU image table (rt/layout.h RT_RO_TABLE_ADDR)
  * in the same mapping; only the runtime can write it (through its alias
  * under the runtime key).
@@ -17,15 +21,22 @@
  * cross-domain call: proxies create the state) is that thread's own, under
  * the stack key. dipc_errno is its first int: a caller stub stores to
  * %gs:DIPC_ERRNO_GS_OFFSET right after the proxy returned, when gs is known
- * to be the thread's. */
+ * to be the thread's. The qword at DIPC_FSBASE_GS_OFFSET holds the fs base
+ * (TCB address) of the thread that owns the slot while it is live, 0
+ * otherwise: with it, __dipc_errno_location's fast path tells whether gs is
+ * the calling thread's own state (clone() copies gs to new threads) with
+ * RDGSBASE/RDFSBASE and stack-key reads only. */
 #ifndef DIPC_ABI_H
 #define DIPC_ABI_H
 
 #define DIPC_VECTOR_ADDR 0x7ff01000
 #define DIPC_VECTOR_SETJMP_ARM 0x7ff01000
 #define DIPC_VECTOR_ERRNO_LOCATION 0x7ff01008
+#define DIPC_VECTOR_THREADS_LO 0x7ff01010
+#define DIPC_VECTOR_THREADS_HI 0x7ff01018
 
 #define DIPC_THREAD_PUBLIC_OFF 0x3f000
 #define DIPC_ERRNO_GS_OFFSET 0x3f000 /* DIPC_THREAD_PUBLIC_OFF + 0 */
+#define DIPC_FSBASE_GS_OFFSET 0x3f008 /* DIPC_THREAD_PUBLIC_OFF + 8 */
 
 #endif /* DIPC_ABI_H */
