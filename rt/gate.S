@@ -22,6 +22,16 @@
 .endif
 .endm
 
+/* A gate's check failed: stop the process (check.c names the reason). */
+.macro GATE_PANIC pku, reason
+        mov r11d, \reason
+.if \pku
+        jmp __dipc_helper_panic_pku
+.else
+        jmp __dipc_helper_panic_nopku
+.endif
+.endm
+
 /* Raise to the trusted image (0); clobbers eax, ecx, edx. */
 .macro ENTER_TRUSTED pku, panic
         xor ecx, ecx
@@ -246,19 +256,10 @@ __dipc_helper_thread:
         pop rbp
         pop rbx
         ret
-90:     mov r11d, PANIC_GATE
-        jmp 99f
-92:     mov r11d, PANIC_STACK
-        jmp 99f
-97:     mov r11d, PANIC_NESTED
-        jmp 99f
-98:     mov r11d, PANIC_CTX
-99:
-.if \pku
-        jmp __dipc_helper_panic_pku
-.else
-        jmp __dipc_helper_panic_nopku
-.endif
+90:     GATE_PANIC \pku, PANIC_GATE
+92:     GATE_PANIC \pku, PANIC_STACK
+97:     GATE_PANIC \pku, PANIC_NESTED
+98:     GATE_PANIC \pku, PANIC_CTX
 .endm
 
         API_GATE dipc_gate_pku, 1
@@ -279,13 +280,7 @@ __dipc_helper_thread:
         xor r10d, r10d
         xor r11d, r11d
         ret
-90:     mov r11d, PANIC_GATE
-99:
-.if \pku
-        jmp __dipc_helper_panic_pku
-.else
-        jmp __dipc_helper_panic_nopku
-.endif
+90:     GATE_PANIC \pku, PANIC_GATE
 .endm
 
         ARM_GATE dipc_setjmp_arm_pku, 1
@@ -314,12 +309,7 @@ __dipc_helper_thread:
         xor r10d, r10d
         xor r11d, r11d
         ret
-90:     mov r11d, PANIC_GATE
-.if \pku
-        jmp __dipc_helper_panic_pku
-.else
-        jmp __dipc_helper_panic_nopku
-.endif
+90:     GATE_PANIC \pku, PANIC_GATE
 .endm
 
         ERRNO_GATE dipc_errno_gate_pku, 1
@@ -385,12 +375,7 @@ __dipc_helper_thread:
         pop r12
         pop rbx
         ret
-90:     mov r11d, PANIC_GATE
-.if \pku
-        jmp __dipc_helper_panic_pku
-.else
-        jmp __dipc_helper_panic_nopku
-.endif
+90:     GATE_PANIC \pku, PANIC_GATE
 .endm
 
         RECOVER_GATE dipc_recover_gate_pku, 1
