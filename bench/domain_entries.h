@@ -16,8 +16,11 @@
 extern "C" {
 #endif
 
+/* The paper's High policy: every register and stack property there is.
+ * stack_integrity is left out: nothing enforces it yet (the compiler warns),
+ * so it would not change the code measured. */
 #define BENCH_HIGH_POLICY                                                      \
-  reg_integrity | reg_confidentiality | stack_integrity | stack_confidentiality
+  reg_integrity | reg_confidentiality | stack_confidentiality
 
 /* The caller passes the argument by reference, in its own memory: the
  * callee domain may read the default domain. */
