@@ -42,16 +42,24 @@
         jnz \panic
 .endm
 
-/* r10 = this thread's state, created on first use; clobbers rax, r11. */
-.macro LOAD_THREAD
+/* r10 = the state gs points at; jumps to \fail unless it is a state of the
+ * thread region belonging to this thread (its TCB): a state inherited
+ * through clone() is another thread's. Clobbers rax. */
+.macro CHECK_THREAD fail
         mov r10, gs:[0]
         cmp r10, [rip + dipc_threads_lo]
-        jb 771f
+        jb \fail
         cmp r10, [rip + dipc_threads_hi]
-        jae 771f
+        jae \fail
         mov rax, fs:[0]
         cmp rax, [r10 + ST_FSBASE]
-        je 772f
+        jne \fail
+.endm
+
+/* r10 = this thread's state, created on first use; clobbers rax, r11. */
+.macro LOAD_THREAD
+        CHECK_THREAD 771f
+        jmp 772f
 771:    lea r11, [rip + 772f]
         jmp __dipc_helper_thread
 772:
@@ -343,26 +351,17 @@ __dipc_helper_thread:
         xor r12d, r12d
 .endif
         ENTER_TRUSTED \pku, 90f
-        xor eax, eax
-        mov r10, gs:[0]
-        cmp r10, [rip + dipc_threads_lo]
-        jb 1f
-        cmp r10, [rip + dipc_threads_hi]
-        jae 1f
-        mov rax, fs:[0]
-        cmp rax, [r10 + ST_FSBASE]
-        mov eax, 0
-        jne 1f
+        CHECK_THREAD 4f
         test r12d, 3                    /* key 0 readable and writable: */
         jnz 3f                          /* a signal handler, else no say */
         mov rdi, r10
         mov rsi, rbx
         call dipc_recover
         jmp 1f
-3:      xor ebx, ebx
-        LOAD_THREAD                     /* checked above: never creates */
+3:      xor ebx, ebx                    /* r10: the state checked above */
         EXIT_TO_CURRENT \pku, 90f
         jmp 2f
+4:      xor eax, eax                    /* no state: nothing recovered */
 1:      mov ebx, eax
         mov eax, [RT_RO_TABLE_ADDR]
         xor ecx, ecx
