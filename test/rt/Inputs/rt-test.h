@@ -26,7 +26,7 @@ int *__dipc_errno_location(void);
 #define EXPECT(cond)                                                           \
   do {                                                                         \
     if (!(cond)) {                                                             \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                  \
+      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                   \
       exit(1);                                                                 \
     }                                                                          \
   } while (0)
@@ -34,7 +34,7 @@ int *__dipc_errno_location(void);
   do {                                                                         \
     long long a_ = (long long)(a), b_ = (long long)(b);                        \
     if (a_ != b_) {                                                            \
-      printf("FAIL %s:%d: %s == %lld, expected %s == %lld\n", __FILE__,       \
+      printf("FAIL %s:%d: %s == %lld, expected %s == %lld\n", __FILE__,        \
              __LINE__, #a, a_, #b, b_);                                        \
       exit(1);                                                                 \
     }                                                                          \
@@ -63,8 +63,7 @@ static inline struct dipc_signature sig(int ints, int vecs, int int_res,
  * requested with `req_policy`, that domain `caller` may call (a call grant
  * to the proxy's domain, which every proxy checks). */
 static inline void *proxy_for(dom_t caller, dom_t dom, void *fn,
-                              struct dipc_signature s,
-                              dipc_policy_t reg_policy,
+                              struct dipc_signature s, dipc_policy_t reg_policy,
                               dipc_policy_t req_policy) {
   struct dipc_entry_desc d;
   d.address = fn;
@@ -98,6 +97,22 @@ static void report_fault(int sig, siginfo_t *si, void *uc) {
   _exit(0);
 }
 
+/* Handle SIGSEGV with fn on a key-0 alternate stack (Linux runs handlers
+ * with only key 0 accessible; thread stacks are under the stack key). */
+static inline void on_sigsegv(void (*fn)(int, siginfo_t *, void *), int flags) {
+  static char altstack[65536];
+  stack_t ss;
+  struct sigaction sa;
+  memset(&ss, 0, sizeof ss);
+  memset(&sa, 0, sizeof sa);
+  ss.ss_sp = altstack;
+  ss.ss_size = sizeof altstack;
+  sa.sa_sigaction = fn;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | flags;
+  EXPECT_EQ(sigaltstack(&ss, NULL), 0);
+  EXPECT_EQ(sigaction(SIGSEGV, &sa, NULL), 0);
+}
+
 /* Run attack() in a child with a SIGSEGV reporter on a key-0 alternate
  * stack; the child prints "survived" if the attack did not fault. */
 static inline void in_child(void (*attack)(void *), void *arg) {
@@ -105,17 +120,7 @@ static inline void in_child(void (*attack)(void *), void *arg) {
   pid_t pid = fork();
   EXPECT(pid >= 0);
   if (pid == 0) {
-    static char altstack[65536];
-    stack_t ss;
-    struct sigaction sa;
-    memset(&ss, 0, sizeof ss);
-    memset(&sa, 0, sizeof sa);
-    ss.ss_sp = altstack;
-    ss.ss_size = sizeof altstack;
-    sa.sa_sigaction = report_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigaltstack(&ss, NULL);
-    sigaction(SIGSEGV, &sa, NULL);
+    on_sigsegv(report_fault, 0);
     attack(arg);
     printf("survived\n");
     fflush(stdout);
@@ -125,7 +130,6 @@ static inline void in_child(void (*attack)(void *), void *arg) {
   EXPECT(waitpid(pid, &status, 0) == pid);
   EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
-
 
 /* What the loader's handler does: hand a fault to the runtime; die if it
  * is not a callee fault. Runs on a key-0 alternate stack. */
@@ -138,17 +142,7 @@ static void recover_or_die(int sig, siginfo_t *si, void *uc) {
 }
 
 static inline void install_recovery_handler(void) {
-  static char altstack[65536];
-  stack_t ss;
-  struct sigaction sa;
-  memset(&ss, 0, sizeof ss);
-  memset(&sa, 0, sizeof sa);
-  ss.ss_sp = altstack;
-  ss.ss_size = sizeof altstack;
-  sa.sa_sigaction = recover_or_die;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-  EXPECT_EQ(sigaltstack(&ss, NULL), 0);
-  EXPECT_EQ(sigaction(SIGSEGV, &sa, NULL), 0);
+  on_sigsegv(recover_or_die, SA_NODEFER);
 }
 
 #endif
