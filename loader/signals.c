@@ -24,11 +24,10 @@ enum { NUM_CRASH_SIGNALS = sizeof crash_signals / sizeof crash_signals[0] };
 static fault_recovery_fn recover_fault;
 static fault_report_fn report_fault;
 static int installed;
-/* The program's action for each signal whose handler the loader stands in
- * for: always the crash signals; other signals while the program has a
- * handler function installed (`wrapped`). */
+/* The program's action for each signal: the loader's handler stands in
+ * front of it for the crash signals always, and for other signals while it
+ * is a handler function (stands_in_for). */
 static struct sigaction program_action[NSIG];
-static volatile sig_atomic_t wrapped[NSIG];
 static pthread_mutex_t program_action_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
@@ -47,17 +46,25 @@ static int crash_index(int sig) {
   return -1;
 }
 
+static int has_handler_function(const struct sigaction *act) {
+  return (act->sa_flags & SA_SIGINFO) ||
+         (act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN);
+}
+
+/* Whether the kernel's action for sig is the loader's, not the program's. */
+static int stands_in_for(int sig) {
+  return crash_index(sig) >= 0 || has_handler_function(&program_action[sig]);
+}
+
 /* Runs the program's handler function for sig, if it has one; 0 if its
  * action is SIG_DFL or SIG_IGN. */
 static int run_program_handler(int sig, const struct sigaction *act,
                                siginfo_t *info, void *uc) {
-  if (!(act->sa_flags & SA_SIGINFO) &&
-      (act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN))
+  if (!has_handler_function(act))
     return 0;
   if (act->sa_flags & SA_RESETHAND) {
     program_action[sig].sa_handler = SIG_DFL;
     program_action[sig].sa_flags &= ~SA_SIGINFO;
-    wrapped[sig] = crash_index(sig) >= 0;
   }
   if (act->sa_flags & SA_SIGINFO)
     act->sa_sigaction(sig, info, uc);
@@ -110,7 +117,6 @@ int signals_install(fault_recovery_fn recover, fault_report_fn report) {
   sigemptyset(&act.sa_mask);
   for (int i = 0; i < NUM_CRASH_SIGNALS; ++i) {
     int sig = crash_signals[i];
-    wrapped[sig] = 1;
     if (real_sigaction()(sig, &act, &program_action[sig]) != 0) {
       perror("dipc-loader: sigaction");
       return -1;
@@ -154,11 +160,6 @@ int signals_setup_thread(void) {
   return 0;
 }
 
-static int has_handler_function(const struct sigaction *act) {
-  return (act->sa_flags & SA_SIGINFO) ||
-         (act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN);
-}
-
 /* The program's view of signal dispositions: crash signals always stay
  * with the loader's handler, other signals get signal_handler in front of
  * the program's handler functions; either way the program sees its own
@@ -184,11 +185,9 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   }
   if (err == 0) {
     if (old)
-      *old = wrapped[sig] ? program_action[sig] : previous;
-    if (act) {
+      *old = stands_in_for(sig) ? program_action[sig] : previous;
+    if (act)
       program_action[sig] = *act;
-      wrapped[sig] = crash || has_handler_function(act);
-    }
   }
   pthread_mutex_unlock(&program_action_lock);
   return err;
