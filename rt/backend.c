@@ -27,8 +27,19 @@ static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 void dipc_lock(void) { pthread_mutex_lock(&big_lock); }
 void dipc_unlock(void) { pthread_mutex_unlock(&big_lock); }
 
-/* XCR0 bit 9: the OS saves PKRU, so WRPKRU works (gate.S checks the same). */
+/* XCR0 bit 9: the OS saves PKRU, so WRPKRU works (gate.S checks the same).
+ * DIPC_NO_PKU=1 makes the runtime act as on a CPU without it, so that a
+ * PKU machine tests that path too. */
+static int forced_no_pku(void) {
+  const char *no_pku = getenv("DIPC_NO_PKU");
+  DIPC_CHECK(!no_pku || !strcmp(no_pku, "0") || !strcmp(no_pku, "1"),
+             "DIPC_NO_PKU=%s: expected 0 or 1", no_pku);
+  return no_pku && !strcmp(no_pku, "1");
+}
+
 static int cpu_has_pkru(void) {
+  if (forced_no_pku())
+    return 0;
   unsigned a, b, c, d;
   if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 27) & 1)) /* OSXSAVE */
     return 0;
@@ -78,7 +89,8 @@ static int choose_backend(void) {
                rt, stack);
   }
   DIPC_CHECK(!env || strcmp(env, "mpk"),
-             "DIPC_BACKEND=mpk but this CPU/kernel has no protection keys");
+             "DIPC_BACKEND=mpk but this CPU/kernel has no protection keys%s",
+             forced_no_pku() ? " (DIPC_NO_PKU=1 hides them)" : "");
   fprintf(stderr, "dipc: warning: backend `none`: domain isolation is NOT "
                   "enforced\n");
   return DIPC_BACKEND_NONE;
@@ -124,6 +136,8 @@ static void map_image_tables(void) {
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
   vector_rw = (uintptr_t *)((char *)rw + table);
+  *((uint8_t *)rw + (RT_VECTOR_NO_PKU - RT_RO_TABLE_ADDR)) =
+      !dipc_machine.cpu_pku;
   VECTOR_WORD(DIPC_VECTOR_SETJMP_ARM) = (uintptr_t)dipc_vector_setjmp_arm;
   /* Reading dipc_errno: without a gate when RDGSBASE/RDFSBASE work (the
    * fast path needs the thread region's bounds, reserve_thread_region). */

@@ -430,16 +430,24 @@ __dipc_lazy_import:
         .cfi_endproc
         .size __dipc_lazy_import, . - __dipc_lazy_import
 
-/* ---- variant selection without touching memory -------------------------- *
- * XCR0 bit 9 says the OS manages PKRU: then WRPKRU works. Reading it needs no
- * data access, so these entry points work from any domain. */
+/* ---- variant selection -------------------------------------------------- *
+ * XCR0 bit 9 says the OS manages PKRU: then WRPKRU works, unless the
+ * runtime acts as on a CPU without PKU (RT_VECTOR_NO_PKU, DIPC_NO_PKU=1).
+ * That byte is read only where PKRU lets the caller read the stack key
+ * (any domain can); elsewhere (a signal handler's PKRU) the PKU variant is
+ * taken, which works on this CPU with any backend. Clobbers eax, ecx, edx. */
 
 .macro PICK_VARIANT pku_variant, nopku_variant
         xor ecx, ecx
         xgetbv
         test eax, 0x200
+        jz \nopku_variant
+        rdpkru
+        test eax, 1 << (2 * RT_PKEY_STACK)      /* AD of the stack key */
         jnz \pku_variant
-        jmp \nopku_variant
+        cmp byte ptr [RT_VECTOR_NO_PKU], 0
+        jne \nopku_variant
+        jmp \pku_variant
 .endm
 
         .globl dipc_gate
@@ -527,6 +535,17 @@ __dipc_errno_location:
  * immediates are patched by proxy.c; rdpkru/wrpkru become NOPs on CPUs
  * without PKU. Position independent: only local jumps and immediates. */
 
+/* Every rdpkru/wrpkru of a template records its address in the section
+ * dipc_pkru_sites (the kernel's .altinstructions pattern): proxy.c NOPs
+ * exactly these sites on CPUs without PKU and checks no other remains. */
+.macro PKRU_SITE insn
+771:    \insn
+        .pushsection dipc_pkru_sites, "a"
+        .p2align 2
+        .long 771b - .                  /* self-relative: no relocation */
+        .popsection
+.endm
+
 .macro PANIC_TO reason
         mov r11d, \reason
         movabs rax, PH_H_PANIC
@@ -539,7 +558,7 @@ __dipc_errno_location:
         xor ecx, ecx
         xor edx, edx
         xor eax, eax
-        wrpkru
+        PKRU_SITE wrpkru
         test eax, eax
         jnz 90f
         mov r10, gs:[0]
@@ -565,10 +584,10 @@ dipc_tpl_\name\()_begin:
         push rdx
         xor ecx, ecx
         xor eax, eax
-        rdpkru
+        PKRU_SITE rdpkru
         mov r11d, eax                   /* caller's PKRU */
         xor eax, eax
-        wrpkru
+        PKRU_SITE wrpkru
         test eax, eax
         jnz 90f
         mov ecx, r11d
@@ -695,7 +714,7 @@ dipc_tpl_\name\()_begin:
         mov rsp, r11
         xor ecx, ecx
         xor edx, edx
-        wrpkru
+        PKRU_SITE wrpkru
         movabs r11, PH_RO_D
         cmp eax, [r11]
         jne 95f
@@ -760,7 +779,7 @@ dipc_tpl_\name\()_begin:
         mov eax, ecx
         xor ecx, ecx
         xor edx, edx
-        wrpkru
+        PKRU_SITE wrpkru
         cmp eax, [r9 * 4 + RT_RO_TABLE_ADDR]
         jne 97f
         mov rax, rdi

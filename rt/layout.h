@@ -19,6 +19,9 @@
  * checks that gs is a slot's start. */
 #define RT_THREAD_STRIDE (512 * 1024)
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
+/* Runtime-private byte of the vector page: nonzero when the runtime acts
+ * as on a CPU without PKU (DIPC_NO_PKU=1); gate.S's PICK_VARIANT reads it. */
+#define RT_VECTOR_NO_PKU (DIPC_VECTOR_ADDR + 0x800)
 /* The runtime vector (dipc/abi.h) is the page right after the table. */
 #if DIPC_VECTOR_ADDR != RT_RO_TABLE_ADDR + RT_MAX_DOMAINS * 4
 #error "dipc/abi.h: the runtime vector must follow the PKRU image table"

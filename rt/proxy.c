@@ -4,7 +4,8 @@
  * the callee, its domain and its signature (stack-argument bytes to copy).
  * Proxy pages are written once, then mapped read+execute under the runtime
  * key: never writable again, and readable only inside gates. On CPUs
- * without PKU the rdpkru/wrpkru instructions become NOPs. */
+ * without PKU (or with DIPC_NO_PKU=1) the rdpkru/wrpkru sites gate.S
+ * recorded become NOPs. */
 #define _GNU_SOURCE
 #include <string.h>
 #include <sys/mman.h>
@@ -23,7 +24,7 @@ extern const uint8_t __dipc_helper_thread[], __dipc_helper_resident[],
 #define POLICY_SPLIT stack_confidentiality
 #define POLICY_DCS (dcs_integrity | dcs_confidentiality)
 
-/* Templates as they are copied on this machine (PKRU instructions NOPed
+/* Templates as they are copied on this machine (recorded PKRU sites NOPed
  * without PKU); index: bit 0 split stack, bit 1 DCS base. */
 static uint8_t templates[4][TEMPLATE_MAX];
 static size_t template_size[4];
@@ -58,6 +59,38 @@ static unsigned patch(uint8_t *buf, size_t len, uint64_t ph, uint64_t v) {
   return replace(buf, len, (const uint8_t *)&ph, (const uint8_t *)&v, 8);
 }
 
+/* The rdpkru/wrpkru sites gate.S recorded (PKRU_SITE), each as its
+ * distance from its own record. */
+extern const int32_t __start_dipc_pkru_sites[], __stop_dipc_pkru_sites[];
+
+static const uint8_t rdpkru[3] = {0x0f, 0x01, 0xee},
+                     wrpkru[3] = {0x0f, 0x01, 0xef}, nop3[3] = {0x0f, 0x1f, 0x00};
+
+static int is_pkru_insn(const uint8_t *p) {
+  return !memcmp(p, rdpkru, 3) || !memcmp(p, wrpkru, 3);
+}
+
+/* Copies template t into buf with its recorded PKRU sites NOPed; returns
+ * how many sites it NOPed. */
+static unsigned copy_without_pkru(int t, const uint8_t *begin, size_t n,
+                                  uint8_t *buf) {
+  unsigned sites = 0;
+  memcpy(buf, begin, n);
+  for (const int32_t *s = __start_dipc_pkru_sites; s < __stop_dipc_pkru_sites;
+       s++) {
+    const uint8_t *site = (const uint8_t *)s + *s;
+    if (site < begin || site + 3 > begin + n)
+      continue;
+    DIPC_CHECK(is_pkru_insn(site),
+               "proxy template %d: recorded PKRU site +%#zx is not "
+               "rdpkru/wrpkru",
+               t, (size_t)(site - begin));
+    memcpy(buf + (site - begin), nop3, 3);
+    sites++;
+  }
+  return sites;
+}
+
 void dipc_proxy_init(void) {
   proxy_pages = dipc_alloc_runtime(RT_MAX_ENTRY_OBJS * sizeof *proxy_pages);
   const uint8_t *range[4][2] = {
@@ -66,18 +99,21 @@ void dipc_proxy_init(void) {
       {dipc_tpl_dcs_begin, dipc_tpl_dcs_end},
       {dipc_tpl_split_dcs_begin, dipc_tpl_split_dcs_end},
   };
-  static const uint8_t rdpkru[3] = {0x0f, 0x01, 0xee},
-                       wrpkru[3] = {0x0f, 0x01, 0xef},
-                       nop3[3] = {0x0f, 0x1f, 0x00};
   for (int t = 0; t < 4; t++) {
     size_t n = (size_t)(range[t][1] - range[t][0]);
     DIPC_CHECK(n <= TEMPLATE_MAX, "proxy template %d is %zu bytes", t, n);
-    memcpy(templates[t], range[t][0], n);
     template_size[t] = n;
-    if (!dipc_machine.cpu_pku)
-      DIPC_CHECK(replace(templates[t], n, rdpkru, nop3, 3) == 1 &&
-                     replace(templates[t], n, wrpkru, nop3, 3) == 3,
-                 "proxy template %d: unexpected PKRU instructions", t);
+    /* Checked on every CPU, so that a PKU machine catches an unrecorded
+     * site too: with the sites NOPed, no PKRU instruction may remain. */
+    uint8_t without[TEMPLATE_MAX];
+    DIPC_CHECK(copy_without_pkru(t, range[t][0], n, without) > 0,
+               "proxy template %d: no PKRU site recorded", t);
+    for (size_t i = 0; i + 3 <= n; i++)
+      DIPC_CHECK(!is_pkru_insn(without + i),
+                 "proxy template %d: PKRU instruction at +%#zx is not a "
+                 "recorded site (PKRU_SITE in gate.S)",
+                 t, i);
+    memcpy(templates[t], dipc_machine.cpu_pku ? range[t][0] : without, n);
   }
 }
 
