@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs every
-# test (the lit suite under test/). Ends with "N passed, N failed".
+# test (the lit suite under test/) on any x86-64 host, in lanes:
+#   host   every test, natively;
+#   vm     on a host without protection keys: the tests the host skipped
+#          for lack of them (`REQUIRES: pku`), in a QEMU guest that has them
+#          (scripts/vm.sh);
+#   no-pku on a host with protection keys: rt/, e2e/ and loader/ again with
+#          DIPC_NO_PKU=1, the runtime acting as on a CPU without them.
+# Ends with "lit: N passed, N failed, N skipped"; skipped counts tests that
+# no lane ran. Extra arguments go to every lit run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${DIPC_BUILD_DIR:-$root/build}
@@ -9,14 +17,49 @@ lit=/usr/lib/llvm-19/build/utils/lit/lit.py
 bash "$root/scripts/bootstrap.sh"
 bash "$root/scripts/build.sh"
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# Inside the build tree: the VM lane writes its results there too.
+results=$build/test-results
+rm -rf "$results"
+mkdir -p "$results"
 status=0
-python3 "$lit" -sv --time-tests "$build/test" "$@" | tee "$log" || status=$?
 
-count() { sed -nE "s/^ *$1: +([0-9]+).*/\\1/p" "$log" | head -n1; }
-passed=$(( $(count Passed || true) + 0 ))
-failed=$(( $(count Failed || true) + $(count Unresolved || true) + $(count 'Timed Out' || true) + 0 ))
-unsupported=$(( $(count Unsupported || true) + 0 ))
-echo "lit: $passed passed, $failed failed, $unsupported skipped"
+# lane NAME [lit arguments...]: one lit run writing $results/NAME.xml.
+lane() {
+  local name=$1
+  shift
+  echo "== test lane $name"
+  python3 "$lit" -sv --time-tests --xunit-xml-output "$results/$name.xml" "$@" ||
+    status=1
+  [[ -f "$results/$name.xml" ]] || {
+    echo "test: lane $name wrote no results" >&2
+    status=1
+  }
+}
+
+host_has_pku() { grep -qw pku /proc/cpuinfo && grep -qw ospke /proc/cpuinfo; }
+
+lane host "$build/test" "$@"
+
+if host_has_pku; then
+  DIPC_NO_PKU=1 lane no-pku "$build/test/rt" "$build/test/e2e" \
+    "$build/test/loader" "$@"
+elif [[ -f "$results/host.xml" ]]; then
+  mapfile -t pku_tests < <(python3 "$root/scripts/lit-results.py" missing pku \
+    "$results/host.xml")
+  if [[ ${#pku_tests[@]} -gt 0 ]]; then
+    echo "test: this CPU has no protection keys: ${#pku_tests[@]} test(s)" \
+      "run in the VM lane (scripts/vm.sh, a QEMU guest with them)"
+    echo "== test lane vm"
+    bash "$root/scripts/vm.sh" --rw "$build" -- python3 "$lit" -sv \
+      --time-tests --xunit-xml-output "$results/vm.xml" "$@" \
+      "${pku_tests[@]/#/$build/test/}" || status=1
+    [[ -f "$results/vm.xml" ]] || {
+      echo "test: lane vm wrote no results" >&2
+      status=1
+    }
+  fi
+fi
+
+shopt -s nullglob
+python3 "$root/scripts/lit-results.py" summary "$results"/*.xml || status=1
 exit "$status"
