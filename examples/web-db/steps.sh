@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs the built web/db example under one backend and says what happened,
+# judged from each run's output and exit status (never assumed):
+#   steps.sh mpk  BIN_DIR PROGRAM   the call, the theft, the crash
+#   steps.sh none BIN_DIR PROGRAM   the control: the theft without enforcement
+# Exits 1 when an outcome is not what the backend promises.
+set -uo pipefail
+[[ $# -eq 3 && ($1 == mpk || $1 == none) ]] ||
+  { echo "usage: steps.sh mpk|none BIN_DIR PROGRAM" >&2; exit 2; }
+backend=$1 bin=$2 prog=$3
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+wrong=0
+
+step() { printf '\n== %s\n' "$*"; }
+# run ARGS...: runs dipc-run, shows its output, leaves it in $log, the exit
+# status in $rc.
+run() {
+  ("$bin/dipc-run" "$@") >"$log" 2>&1
+  rc=$?
+  cat "$log"
+}
+says() { grep -qF -- "$1" "$log"; }
+verdict() { printf -- '-> %s\n' "$*"; }
+expect() { # expect WANTED GOT: a wrong outcome fails the demo
+  [[ $1 == "$2" ]] && return
+  verdict "UNEXPECTED under $backend: wanted $1"
+  wrong=1
+}
+signal_of() { ((rc > 128)) && kill -l $((rc - 128)) 2>/dev/null; }
+
+steal() {
+  local outcome
+  if says 'web: stole "'; then
+    outcome=leaked
+    verdict "the secret LEAKED: web printed it (exit status $rc)"
+  elif says 'dipc: protection-key fault' && [[ $(signal_of) == SEGV ]]; then
+    outcome=pkey-fault
+    verdict "stopped by a protection-key fault: SIG$(signal_of), exit" \
+      "status $rc; the loader named $(grep -o '(key [0-9]*, domain [a-z]*)' "$log")"
+  else
+    outcome=other
+    verdict "neither leaked nor stopped by a protection-key fault (exit status $rc)"
+  fi
+  expect "$1" "$outcome"
+}
+
+if [[ $backend == mpk ]]; then
+  step "dipc-run --backend=mpk --info web-db: web calls db's query across domains"
+  run --backend=mpk --info "$prog"
+  if [[ $rc -eq 0 ]] && says 'web: query "select 1" -> row(select 1)'; then
+    verdict "the cross-domain call answered (exit status 0)"
+  else
+    verdict "the cross-domain call FAILED (exit status $rc)"
+    wrong=1
+  fi
+
+  step "dipc-run --backend=mpk web-db --steal: web reads db's secret directly"
+  run --backend=mpk "$prog" --steal
+  steal pkey-fault
+
+  step "dipc-run --backend=mpk web-db --crash: a query crashes the db domain"
+  run --backend=mpk "$prog" --crash
+  if [[ $rc -eq 0 ]] && says 'answering 500' &&
+    says 'web: query "select 2" -> row(select 2)'; then
+    verdict "db crashed, web answered 500 and went on serving (exit status 0)"
+  else
+    verdict "web did NOT survive the db crash (exit status $rc)"
+    wrong=1
+  fi
+else
+  step "control: dipc-run --backend=none web-db --steal (isolation not enforced)"
+  run --backend=none "$prog" --steal
+  steal leaked
+fi
+exit "$wrong"
