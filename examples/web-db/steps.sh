@@ -16,7 +16,7 @@ step() { printf '\n== %s\n' "$*"; }
 # run ARGS...: runs dipc-run, shows its output, leaves it in $log, the exit
 # status in $rc.
 run() {
-  ("$bin/dipc-run" "$@") >"$log" 2>&1
+  { "$bin/dipc-run" "$@"; } >"$log" 2>&1 # the shell's "Segmentation fault" too
   rc=$?
   cat "$log"
 }
