@@ -36,10 +36,13 @@ static Function *createStub(Module &M, Function &Entry, const CallShape &Shape,
   CallInst *Call = B.CreateCall(Entry.getFunctionType(), &Entry, Args);
   Call->setAttributes(Entry.getAttributes());
   Value *Result = Call->getType()->isVoidTy() ? nullptr : Call;
-  if (Policy & reg_confidentiality)
+  if (Policy & reg_confidentiality) {
+    // The scrub asm calls the runtime vector: nothing may live below rsp.
+    Stub->addFnAttr(Attribute::NoRedZone);
     Result = scrubBeforeReturn(
         B, Result, Shape, Entry.getAttributes().hasRetAttr(Attribute::SExt),
         hasAVX(Entry), Entry.getName());
+  }
   B.CreateRet(Result);
   return Stub;
 }

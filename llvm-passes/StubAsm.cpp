@@ -9,8 +9,14 @@
 // them), which LLVM accepts for inputs. The asm is `alignstack` so the call
 // sees a 16-byte aligned stack and the function gets a frame instead of
 // keeping locals in the red zone that the pushed return address would hit.
+//
+// Confidentiality also covers the vector state beyond xmm0-15's low halves
+// (ymm/zmm upper halves, zmm16-31, k0-7), which a stub compiled for plain
+// x86-64 cannot name safely: it calls the runtime vector's scrub routine,
+// which libdipc picks for the CPU at start (dipc/abi.h).
 #include "StubAsm.h"
 #include "dipc.h"
+#include "dipc/abi.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Function.h"
@@ -41,6 +47,21 @@ static std::string zeroGPR(StringRef Reg) {
                         ? (Reg + "d").str()
                         : ("e" + Reg.drop_front()).str();
   return "xorl %" + Sub + ", %" + Sub + "\n\t";
+}
+
+// Zeroes the upper halves of ymm/zmm0-15, zmm16-31 and k0-7 as far as the
+// CPU has them; every other register is kept (dipc/abi.h).
+static std::string scrubWideVectors() {
+  return "call *" + std::to_string(DIPC_VECTOR_SCRUB) + "\n\t";
+}
+
+// Vector registers beyond xmm0-15: caller-saved, so the callee may change
+// them, and the scrub routine zeroes them. Harmless without AVX-512.
+static void clobberWideVectors(std::vector<std::string> &Clobbers) {
+  for (unsigned I = NumXMM; I < 32; ++I)
+    Clobbers.push_back("~{xmm" + std::to_string(I) + "}");
+  for (unsigned I = 0; I < 8; ++I)
+    Clobbers.push_back("~{k" + std::to_string(I) + "}");
 }
 
 static std::string zeroXMM(unsigned N, bool HasAVX) {
@@ -113,7 +134,9 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
   std::string Text = (CallerStubTag + asmEscape(EntryName) + "\n\t").str();
   if (Confidential) {
     // Everything the callee could read except its arguments, rsp and the
-    // proxy address in r11 (public: the loader wrote it).
+    // proxy address in r11 (public: the loader wrote it). Arguments are at
+    // most 128 bits wide, so no upper half is one.
+    Text += scrubWideVectors();
     for (StringRef Reg :
          {"rax", "rbx", "rbp", "r10", "r12", "r13", "r14", "r15"})
       Text += zeroGPR(Reg);
@@ -135,6 +158,7 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
     if (!Written.count(Reg))
       Constraints.push_back("~{" + Reg + "}");
   }
+  clobberWideVectors(Constraints);
   for (const char *Other : {"~{memory}", "~{dirflag}", "~{fpsr}", "~{flags}"})
     Constraints.push_back(Other);
 
@@ -192,6 +216,7 @@ Value *scrubBeforeReturn(IRBuilder<> &B, Value *Result, const CallShape &Shape,
     Kept.insert(resultRegName(Slot));
   }
   std::string Text = (CalleeStubTag + asmEscape(EntryName) + "\n\t").str();
+  Text += scrubWideVectors(); // results are at most 128 bits wide
   for (const char *Reg : CallerSavedGPRs)
     if (!Kept.count(Reg)) {
       Text += zeroGPR(Reg);
@@ -202,6 +227,7 @@ Value *scrubBeforeReturn(IRBuilder<> &B, Value *Result, const CallShape &Shape,
       Text += zeroXMM(I, HasAVX);
       Clobbers.push_back("~{xmm" + std::to_string(I) + "}");
     }
+  clobberWideVectors(Clobbers);
   Clobbers.push_back("~{dirflag}");
   Clobbers.push_back("~{fpsr}");
   Clobbers.push_back("~{flags}");

@@ -98,7 +98,8 @@ static int choose_backend(void) {
 
 /* gate.S: the entry points the runtime vector hands to domain code. */
 DIPC_HIDDEN extern const char dipc_vector_setjmp_arm[],
-    dipc_vector_errno_gate[], dipc_vector_errno_fast[];
+    dipc_vector_errno_gate[], dipc_vector_errno_fast[], dipc_vector_scrub_sse[],
+    dipc_vector_scrub_avx[], dipc_vector_scrub_avx512[];
 
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1 << 1)
@@ -112,6 +113,32 @@ static int os_has_fsgsbase(void) {
 /* The runtime vector's words, in the runtime's writable alias. */
 static uintptr_t *vector_rw;
 #define VECTOR_WORD(addr) vector_rw[((addr) - DIPC_VECTOR_ADDR) / sizeof(void *)]
+#define VECTOR_U32(addr)                                                       \
+  (*(uint32_t *)((char *)vector_rw + ((addr) - DIPC_VECTOR_ADDR)))
+
+/* What gate.S's XSAVE_USER saves around runtime C code: the user vector
+ * features XCR0 enables (never PKRU), in an area of the size CPUID leaf 0xd
+ * gives for all of XCR0's features. And the stubs' scrub routine for the
+ * vector registers this CPU has. */
+static void xstate_init(void) {
+  unsigned a, b, c, d;
+  DIPC_CHECK(__get_cpuid(1, &a, &b, &c, &d) && ((c >> 27) & 1),
+             "no XSAVE enabled by the OS (CPUID.1:ECX.OSXSAVE): the gates "
+             "need it to keep domains' vector registers");
+  uint32_t xcr0, xcr0_hi;
+  __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_hi) : "c"(0));
+  __cpuid_count(0xd, 0, a, b, c, d);
+  uint32_t size = (b + 63) & ~63u;
+  DIPC_CHECK(size >= 512 + 64 && size <= RT_XSAVE_MAX,
+             "XSAVE area of %u bytes (CPUID 0xd): expected 576..%u", b,
+             RT_XSAVE_MAX);
+  VECTOR_U32(RT_VECTOR_XSAVE_SIZE) = size;
+  VECTOR_U32(RT_VECTOR_XSAVE_MASK) = xcr0 & RT_XSAVE_FEATURES;
+  const char *scrub = (xcr0 & 0xe6) == 0xe6 ? dipc_vector_scrub_avx512
+                      : (xcr0 & 0x6) == 0x6 ? dipc_vector_scrub_avx
+                                            : dipc_vector_scrub_sse;
+  VECTOR_WORD(DIPC_VECTOR_SCRUB) = (uintptr_t)scrub;
+}
 
 /* The PKRU image table and, in the page after it, the runtime vector
  * (dipc/abi.h): one memfd mapped read-write under the runtime key and
@@ -172,6 +199,7 @@ void dipc_runtime_init(void) {
                  0,
              "cannot set the gs base");
   map_image_tables();
+  xstate_init();
   reserve_thread_region();
   dipc_domains_init();
   dipc_proxy_init();

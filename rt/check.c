@@ -29,9 +29,9 @@ void dipc_gate_panic(int reason) {
       [PANIC_CTX] = "gate arguments not on the caller's stack",
       [PANIC_NO_GRANT] = "a domain called a proxy without a call grant to "
                          "it (never granted or revoked)",
+      [PANIC_XRSTOR] = "a gate's XRSTOR was reached with PKRU in its mask",
   };
-  const char *msg =
-      reason > 0 && reason <= PANIC_NO_GRANT ? what[reason] : "?";
+  const char *msg = reason > 0 && reason <= PANIC_XRSTOR ? what[reason] : "?";
   fprintf(stderr, "dipc: security violation: %s\n", msg);
   abort();
 }

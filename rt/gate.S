@@ -7,7 +7,10 @@
  * thread's trusted stack before running C code, and drops to the image of
  * the thread's current domain, checked against the read-only image table.
  * Each gate exists in a PKU and a no-PKU variant (the latter for CPUs
- * without protection keys, where WRPKRU would fault). */
+ * without protection keys, where WRPKRU would fault). Runtime C code that
+ * runs in the middle of a call (lazy import, slow paths) or under the API
+ * gate runs between XSAVE_USER and XRSTOR_USER: the domain's vector state
+ * is kept, and none of the runtime's reaches a domain. */
 #include "layout.h"
 
         .intel_syntax noprefix
@@ -57,11 +60,15 @@
 .endm
 
 /* r10 = this thread's state, created on first use; clobbers rax, r11. */
-.macro LOAD_THREAD
+.macro LOAD_THREAD pku
         CHECK_THREAD 771f
         jmp 772f
 771:    lea r11, [rip + 772f]
-        jmp __dipc_helper_thread
+.if \pku
+        jmp __dipc_helper_thread_pku
+.else
+        jmp __dipc_helper_thread_nopku
+.endif
 772:
 .endm
 
@@ -70,7 +77,7 @@
  * valid == 0 (the evictor scans the published images after clearing it),
  * and an image refreshed meanwhile is re-read. Leaves the image in ecx and
  * the domain in r9; clobbers rax, rdx, r11. */
-.macro PUBLISH_CURRENT
+.macro PUBLISH_CURRENT pku
 771:    mov r9d, [r10 + ST_CUR_DOM]
         and r9d, RT_MAX_DOMAINS - 1
         mov rax, [rip + dipc_pkru_rw_table]
@@ -82,7 +89,11 @@
         jne 772f
         mov [r10 + ST_SLOW_ARG], r9d
         lea r11, [rip + 771b]
-        jmp __dipc_helper_resident
+.if \pku
+        jmp __dipc_helper_resident_pku
+.else
+        jmp __dipc_helper_resident_nopku
+.endif
 772:    mov rax, [rip + dipc_pkru_rw_table]
         cmp ecx, [rax + r9 * 4]
         jne 771b
@@ -92,7 +103,7 @@
  * against the read-only table; if the image changed in between, go round
  * again through the checked entry. Clobbers rax, rcx, rdx, r9, r10, r11. */
 .macro EXIT_TO_CURRENT pku, panic
-773:    PUBLISH_CURRENT
+773:    PUBLISH_CURRENT \pku
         mov eax, ecx
         xor ecx, ecx
         xor edx, edx
@@ -100,12 +111,12 @@
         cmp eax, [r9 * 4 + RT_RO_TABLE_ADDR]
         je 774f
         ENTER_TRUSTED \pku, \panic
-        LOAD_THREAD
+        LOAD_THREAD \pku
         jmp 773b
 774:
 .endm
 
-.macro SAVE_ARGS
+.macro SAVE_GPRS
         push rax
         push rcx
         push rdx
@@ -114,27 +125,9 @@
         push r8
         push r9
         push r10
-        sub rsp, 128
-        movdqu [rsp + 0], xmm0
-        movdqu [rsp + 16], xmm1
-        movdqu [rsp + 32], xmm2
-        movdqu [rsp + 48], xmm3
-        movdqu [rsp + 64], xmm4
-        movdqu [rsp + 80], xmm5
-        movdqu [rsp + 96], xmm6
-        movdqu [rsp + 112], xmm7
 .endm
 
-.macro RESTORE_ARGS
-        movdqu xmm0, [rsp + 0]
-        movdqu xmm1, [rsp + 16]
-        movdqu xmm2, [rsp + 32]
-        movdqu xmm3, [rsp + 48]
-        movdqu xmm4, [rsp + 64]
-        movdqu xmm5, [rsp + 80]
-        movdqu xmm6, [rsp + 96]
-        movdqu xmm7, [rsp + 112]
-        add rsp, 128
+.macro RESTORE_GPRS
         pop r10
         pop r9
         pop r8
@@ -145,16 +138,92 @@
         pop rax
 .endm
 
+/* Runtime C code in the middle of a call (trusted mode, on a trusted or the
+ * bootstrap stack): save the user's extended state, XSAVE of XCR0 &
+ * RT_XSAVE_FEATURES (x87 with its control word, SSE with MXCSR, AVX,
+ * AVX-512; never PKRU), to a 64-byte aligned area below rsp, and the
+ * user's rflags above it. The C code runs with rflags clear whatever the
+ * domain left there: DF as the ABI wants, and no AC (alignment checks in
+ * glibc's string functions) or TF. It does no floating point, so MXCSR and
+ * the x87 control word need no resetting. Leaves rsp 64-byte aligned;
+ * clobbers rax, rcx, rdx. */
+.macro XSAVE_USER
+        pushfq
+        mov rcx, rsp
+        mov eax, [RT_VECTOR_XSAVE_SIZE]
+        sub rsp, rax
+        and rsp, -64
+        sub rsp, 64                     /* [rsp]: rsp before the area */
+        mov [rsp], rcx
+        xor eax, eax                    /* XSAVE writes only XSTATE_BV of */
+        mov [rsp + 64 + 512], rax       /* the header; XRSTOR faults on */
+        mov [rsp + 64 + 520], rax       /* stale bytes in the rest */
+        mov [rsp + 64 + 528], rax
+        mov [rsp + 64 + 536], rax
+        mov [rsp + 64 + 544], rax
+        mov [rsp + 64 + 552], rax
+        mov [rsp + 64 + 560], rax
+        mov [rsp + 64 + 568], rax
+        mov eax, [RT_VECTOR_XSAVE_MASK]
+        xor edx, edx
+        xsave [rsp + 64]
+        push 0
+        popfq
+.endm
+
+/* Undo XSAVE_USER: every component of the mask, written or initialised,
+ * so nothing the C code left in a vector register survives. XRSTOR writes
+ * PKRU if its mask has bit 9: a domain could jump straight to it with a
+ * crafted area, so (as after WRPKRU, ERIM) execution only goes on if the
+ * mask was the runtime's. Clobbers rax, rdx. */
+.macro XRSTOR_USER pku
+        mov eax, [RT_VECTOR_XSAVE_MASK]
+        xor edx, edx
+        xrstor [rsp + 64]
+        test eax, 0x200
+        jnz 775f
+        test edx, edx
+        jnz 775f
+        mov rsp, [rsp]
+        popfq
+        jmp 776f
+775:    GATE_PANIC \pku, PANIC_XRSTOR
+776:
+.endm
+
+/* Runtime C code called like a function (the API gate): the caller keeps
+ * nothing in vector registers, but must not find the runtime's values
+ * there. rflags as for XSAVE_USER; rsp stays 16-byte aligned. */
+.macro SCRUB_ENTER
+        pushfq
+        push 0
+        popfq
+        sub rsp, 8
+.endm
+
+/* Zero every vector register the CPU has ([DIPC_VECTOR_SCRUB]: all but the
+ * low halves of xmm0-15, which follow), restore rflags. Clobbers flags. */
+.macro SCRUB_LEAVE
+        call qword ptr [DIPC_VECTOR_SCRUB]
+        .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+        xorps xmm\n, xmm\n
+        .endr
+        add rsp, 8
+        popfq
+.endm
+
 /* ---- slow paths (trusted mode; r11 = return address) -------------------- */
 
         .text
 
 /* First gate or proxy on a thread: create its state on the bootstrap stack.
- * Returns r10 = state; preserves every register but r10 and r11. */
-        .globl __dipc_helper_thread
-        .hidden __dipc_helper_thread
+ * Returns r10 = state; preserves every register but r10 and r11, the
+ * extended state and rflags included. */
+.macro HELPER_THREAD name, pku
+        .globl \name
+        .hidden \name
         .p2align 4
-__dipc_helper_thread:
+\name:
 1:      mov r10d, 1
         xchg r10d, [rip + boot_lock]
         test r10d, r10d
@@ -164,19 +233,27 @@ __dipc_helper_thread:
 2:      mov [rip + boot_saved_rsp], rsp
         mov [rip + boot_saved_ret], r11
         lea rsp, [rip + boot_stack_top]
-        SAVE_ARGS
+        SAVE_GPRS
+        XSAVE_USER
         mov rdi, [rip + boot_saved_rsp]
         call dipc_thread_lazy_create
-        mov [rsp + 128], rax            /* comes back as r10 */
-        RESTORE_ARGS
+        mov [rip + boot_saved_st], rax
+        XRSTOR_USER \pku
+        RESTORE_GPRS
+        mov r10, [rip + boot_saved_st]
         mov rsp, [rip + boot_saved_rsp]
         mov r11, [rip + boot_saved_ret]
         mov dword ptr [rip + boot_lock], 0
         jmp r11
+.endm
+
+        HELPER_THREAD __dipc_helper_thread_pku, 1
+        HELPER_THREAD __dipc_helper_thread_nopku, 0
 
 /* Run `fn(st, st->slow_arg)` on the thread's trusted stack (st in r10).
- * Preserves every register but r11. */
-.macro SLOW_PATH name, fn
+ * Preserves every register but r11, the extended state and rflags
+ * included. */
+.macro SLOW_PATH name, fn, pku
         .globl \name
         .hidden \name
         .p2align 4
@@ -185,18 +262,22 @@ __dipc_helper_thread:
         mov [r10 + ST_SAVED_RSP], rsp
         mov rsp, [r10 + ST_TRUSTED_SP]
         mov dword ptr [r10 + ST_IN_GATE], 1 /* no recovery in here */
-        SAVE_ARGS
+        SAVE_GPRS
+        XSAVE_USER
         mov rdi, r10
         mov esi, [r10 + ST_SLOW_ARG]
         call \fn
-        RESTORE_ARGS
+        XRSTOR_USER \pku
+        RESTORE_GPRS
         mov dword ptr [r10 + ST_IN_GATE], 0
         mov rsp, [r10 + ST_SAVED_RSP]
         jmp [r10 + ST_SAVED_RET]
 .endm
 
-        SLOW_PATH __dipc_helper_resident, dipc_thread_fault_in_domain
-        SLOW_PATH __dipc_helper_stack, dipc_thread_alloc_dstack
+        SLOW_PATH __dipc_helper_resident_pku, dipc_thread_fault_in_domain, 1
+        SLOW_PATH __dipc_helper_resident_nopku, dipc_thread_fault_in_domain, 0
+        SLOW_PATH __dipc_helper_stack_pku, dipc_thread_alloc_dstack, 1
+        SLOW_PATH __dipc_helper_stack_nopku, dipc_thread_alloc_dstack, 0
 
 /* Stop the process: r11 = PANIC_* reason. Never returns. */
 .macro PANIC_PATH name, pku
@@ -230,7 +311,7 @@ __dipc_helper_thread:
         mov rbx, rdi
         mov rbp, rsi
         ENTER_TRUSTED \pku, 90f
-        LOAD_THREAD
+        LOAD_THREAD \pku
         cmp rsp, [r10 + ST_STACK_LO]
         jb 92f
         cmp rsp, [r10 + ST_STACK_HI]
@@ -246,15 +327,27 @@ __dipc_helper_thread:
         mov rsp, [r10 + ST_TRUSTED_SP]
         push r10
         push r12
+        cmp ebx, OP_IMPORT_RESOLVE_NUM  /* mid-call: keep the user's state */
+        je 1f
+        SCRUB_ENTER
         mov edi, ebx
         mov rsi, rbp
         mov rdx, r10
         call dipc_dispatch
-        pop r12
+        mov rbx, rax
+        SCRUB_LEAVE
+        jmp 2f
+1:      XSAVE_USER
+        mov edi, ebx
+        mov rsi, rbp
+        mov rdx, r10
+        call dipc_dispatch
+        mov rbx, rax
+        XRSTOR_USER \pku
+2:      pop r12
         pop r10
         mov dword ptr [r10 + ST_IN_GATE], 0
         mov rsp, r12
-        mov rbx, rax
         EXIT_TO_CURRENT \pku, 90f
         mov rax, rbx
         xor r9d, r9d
@@ -281,7 +374,7 @@ __dipc_helper_thread:
         .p2align 4
 \name:
         ENTER_TRUSTED \pku, 90f
-        LOAD_THREAD
+        LOAD_THREAD \pku
         mov [r10 + ST_RECOVERY], rdi
         EXIT_TO_CURRENT \pku, 90f
         xor r9d, r9d
@@ -308,7 +401,7 @@ __dipc_helper_thread:
         .p2align 4
 \name:
         ENTER_TRUSTED \pku, 90f
-        LOAD_THREAD
+        LOAD_THREAD \pku
         lea rsi, [r10 + DIPC_THREAD_PUBLIC_OFF]
         EXIT_TO_CURRENT \pku, 90f
         mov rax, rsi
@@ -356,6 +449,7 @@ __dipc_helper_thread:
         jnz 3f                          /* a signal handler, else no say */
         mov rdi, r10
         mov rsi, rbx
+        cld                             /* a caller other than a handler */
         call dipc_recover
         jmp 1f
 3:      xor ebx, ebx                    /* r10: the state checked above */
@@ -400,9 +494,10 @@ __dipc_raise_trampoline:
  * in the caller's domain, on its stack, as if the slot had pointed here:
  * [rsp] = the caller's return address, arguments in rdi, rsi, rdx, rcx, r8,
  * r9, xmm0-7 (al for variadic callees) and above it, r11 = the slot's guard
- * address. The API gate resolves the import; then the call enters the
- * proxy with every argument register and the stack as the caller left
- * them, and r11 = the proxy, as after a call through a patched slot. */
+ * address. The API gate resolves the import (keeping the extended state
+ * and rflags: XSAVE_USER); then the call enters the proxy with every
+ * register but r11 and the stack as the caller left them, and r11 = the
+ * proxy, as after a call through a patched slot. */
 #define LAZY_FRAME 104 /* struct dipc_gate_args + 8: rsp 16-byte aligned */
         .globl __dipc_lazy_import
         .hidden __dipc_lazy_import
@@ -410,8 +505,8 @@ __dipc_raise_trampoline:
         .p2align 4
 __dipc_lazy_import:
         .cfi_startproc
-        SAVE_ARGS                       /* 192 bytes */
-        .cfi_adjust_cfa_offset 192
+        SAVE_GPRS                       /* 64 bytes */
+        .cfi_adjust_cfa_offset 64
         sub rsp, LAZY_FRAME
         .cfi_adjust_cfa_offset LAZY_FRAME
         mov [rsp], r11                  /* arg[0]: the guard */
@@ -423,12 +518,51 @@ __dipc_lazy_import:
         mov r11, rax
         add rsp, LAZY_FRAME
         .cfi_adjust_cfa_offset -LAZY_FRAME
-        RESTORE_ARGS
-        .cfi_adjust_cfa_offset -192
+        RESTORE_GPRS
+        .cfi_adjust_cfa_offset -64
         jmp r11
 1:      ud2                             /* a crash of the jumping domain */
         .cfi_endproc
         .size __dipc_lazy_import, . - __dipc_lazy_import
+
+/* ---- void (*[DIPC_VECTOR_SCRUB])(void) ---------------------------------- *
+ * For caller and callee stubs under reg_confidentiality, which zero the low
+ * 128 bits of xmm0-15 themselves: zero the vector state beyond them that
+ * this CPU has (backend.c picks one at init), so stubs compiled for any
+ * x86-64 run on any CPU. Entries pass and return at most 128-bit vectors,
+ * so the upper halves of argument registers go too. Gate-free: it runs in
+ * the calling domain and touches nothing else (flags untouched too). */
+        .globl dipc_vector_scrub_sse
+        .hidden dipc_vector_scrub_sse
+        .type dipc_vector_scrub_sse, @function
+        .p2align 4
+dipc_vector_scrub_sse:
+        ret
+        .size dipc_vector_scrub_sse, . - dipc_vector_scrub_sse
+
+        .globl dipc_vector_scrub_avx
+        .hidden dipc_vector_scrub_avx
+        .type dipc_vector_scrub_avx, @function
+        .p2align 4
+dipc_vector_scrub_avx:
+        vzeroupper                      /* ymm0-15 bits 255:128 */
+        ret
+        .size dipc_vector_scrub_avx, . - dipc_vector_scrub_avx
+
+        .globl dipc_vector_scrub_avx512
+        .hidden dipc_vector_scrub_avx512
+        .type dipc_vector_scrub_avx512, @function
+        .p2align 4
+dipc_vector_scrub_avx512:
+        vzeroupper                      /* zmm0-15 bits 511:128 */
+        .irp n, 16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+        vpxord zmm\n, zmm\n, zmm\n
+        .endr
+        .irp n, 0,1,2,3,4,5,6,7
+        kxorw k\n, k\n, k\n            /* clears bits 63:16 too */
+        .endr
+        ret
+        .size dipc_vector_scrub_avx512, . - dipc_vector_scrub_avx512
 
 /* ---- variant selection -------------------------------------------------- *
  * XCR0 bit 9 says the OS manages PKRU: then WRPKRU works, unless the
@@ -833,7 +967,7 @@ dipc_tpl_\name\()_end:
         .bss
         .p2align 12
 boot_stack:
-        .skip 65536
+        .skip RT_BOOT_STACK
 boot_stack_top:
 panic_stack:
         .skip 16384
@@ -841,6 +975,7 @@ panic_stack_top:
         .p2align 3
 boot_saved_rsp: .quad 0
 boot_saved_ret: .quad 0
+boot_saved_st:  .quad 0
 boot_lock:      .long 0
 
         .section .note.GNU-stack, "", @progbits

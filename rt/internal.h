@@ -31,6 +31,10 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 #define RT_KCS_ENTRIES 512
 #define RT_DCS_ENTRIES 256
 #define RT_TRUSTED_STACK (64 * 1024)
+/* Room for runtime C code below a gate's XSAVE area (gate.S XSAVE_USER). */
+_Static_assert(RT_TRUSTED_STACK >= RT_XSAVE_MAX + 32 * 1024 &&
+                   RT_BOOT_STACK >= RT_XSAVE_MAX + 32 * 1024,
+               "trusted and bootstrap stacks hold an XSAVE area");
 #define RT_CALLEE_STACK (256 * 1024)
 #define RT_MAX_HANDLES 16384
 #define RT_MAX_GRANTS 4096

@@ -22,6 +22,16 @@
 /* Runtime-private byte of the vector page: nonzero when the runtime acts
  * as on a CPU without PKU (DIPC_NO_PKU=1); gate.S's PICK_VARIANT reads it. */
 #define RT_VECTOR_NO_PKU (DIPC_VECTOR_ADDR + 0x800)
+/* Runtime-private u32s of the vector page for the gates' XSAVE areas
+ * (backend.c): bytes per area (XSAVE standard format, a multiple of 64)
+ * and the requested-feature mask, XCR0 & RT_XSAVE_FEATURES. */
+#define RT_VECTOR_XSAVE_SIZE (DIPC_VECTOR_ADDR + 0x808)
+#define RT_VECTOR_XSAVE_MASK (DIPC_VECTOR_ADDR + 0x80c)
+/* User state the gates save around runtime C code: x87, SSE, AVX, opmask,
+ * ZMM_Hi256, Hi16_ZMM. Never PKRU (bit 9), nor AMX. */
+#define RT_XSAVE_FEATURES 0xe7
+#define RT_XSAVE_MAX (16 * 1024)  /* largest area the stacks make room for */
+#define RT_BOOT_STACK (64 * 1024) /* gate.S: where thread state is made */
 /* The runtime vector (dipc/abi.h) is the page right after the table. */
 #if DIPC_VECTOR_ADDR != RT_RO_TABLE_ADDR + RT_MAX_DOMAINS * 4
 #error "dipc/abi.h: the runtime vector must follow the PKRU image table"
@@ -87,6 +97,7 @@
 #define PANIC_NESTED 6  /* runtime gate entered from inside a gate */
 #define PANIC_CTX 7     /* gate argument block not on the caller's stack */
 #define PANIC_NO_GRANT 8 /* proxy called without a call grant to it */
+#define PANIC_XRSTOR 9   /* a gate's XRSTOR reached with PKRU in its mask */
 
 /* Placeholders of the proxy templates, patched by proxy.c. */
 #define PH_SELF 0x7e57aa0000000001

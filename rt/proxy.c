@@ -16,9 +16,10 @@ extern const uint8_t dipc_tpl_plain_begin[], dipc_tpl_plain_end[];
 extern const uint8_t dipc_tpl_split_begin[], dipc_tpl_split_end[];
 extern const uint8_t dipc_tpl_dcs_begin[], dipc_tpl_dcs_end[];
 extern const uint8_t dipc_tpl_split_dcs_begin[], dipc_tpl_split_dcs_end[];
-extern const uint8_t __dipc_helper_thread[], __dipc_helper_resident[],
-    __dipc_helper_stack[], __dipc_helper_panic_pku[],
-    __dipc_helper_panic_nopku[];
+extern const uint8_t __dipc_helper_thread_pku[], __dipc_helper_thread_nopku[],
+    __dipc_helper_resident_pku[], __dipc_helper_resident_nopku[],
+    __dipc_helper_stack_pku[], __dipc_helper_stack_nopku[],
+    __dipc_helper_panic_pku[], __dipc_helper_panic_nopku[];
 
 #define TEMPLATE_MAX 1536
 #define POLICY_SPLIT stack_confidentiality
@@ -135,8 +136,16 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
   int enforce = dipc_machine.backend == DIPC_BACKEND_MPK;
   uint64_t apl_col = enforce ? (uint64_t)dipc_apl_column(proxy_dom)
                              : (uint64_t)&call_always_allowed;
-  uint64_t panic = (uint64_t)(dipc_machine.cpu_pku ? __dipc_helper_panic_pku
-                                                   : __dipc_helper_panic_nopku);
+  /* Slow paths and panic in the variant for this CPU (gate.S). */
+  int pku = dipc_machine.cpu_pku;
+  uint64_t h_thread =
+      (uint64_t)(pku ? __dipc_helper_thread_pku : __dipc_helper_thread_nopku);
+  uint64_t h_resident = (uint64_t)(pku ? __dipc_helper_resident_pku
+                                       : __dipc_helper_resident_nopku);
+  uint64_t h_stack =
+      (uint64_t)(pku ? __dipc_helper_stack_pku : __dipc_helper_stack_nopku);
+  uint64_t panic =
+      (uint64_t)(pku ? __dipc_helper_panic_pku : __dipc_helper_panic_nopku);
   for (unsigned i = 0; i < count; i++) {
     int t = ((policy[i] & POLICY_SPLIT) != 0) |
             (((policy[i] & POLICY_DCS) != 0) << 1);
@@ -161,9 +170,9 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
         {PH_ARGQWORDS, bytes / 8, t & 1},
         {PH_RW_BASE, (uint64_t)dipc_machine.pkru_rw, 1},
         {PH_VALID_BASE, (uint64_t)dipc_machine.valid, 1},
-        {PH_H_THREAD, (uint64_t)__dipc_helper_thread, 1},
-        {PH_H_RESIDENT, (uint64_t)__dipc_helper_resident, 1},
-        {PH_H_STACK, (uint64_t)__dipc_helper_stack, 0},
+        {PH_H_THREAD, h_thread, 1},
+        {PH_H_RESIDENT, h_resident, 1},
+        {PH_H_STACK, h_stack, 0},
         {PH_H_PANIC, panic, 1},
         {PH_APL_COL, apl_col, 1},
         {PH_APL_STRIDE, enforce ? RT_MAX_DOMAINS : 0, 1},

@@ -10,6 +10,11 @@
  *   [DIPC_VECTOR_ERRNO_LOCATION]  int *__dipc_errno_location(void)
  *   [DIPC_VECTOR_THREADS_LO]      uintptr_t: first byte of the thread region
  *   [DIPC_VECTOR_THREADS_HI]      uintptr_t: end of the thread region
+ *   [DIPC_VECTOR_SCRUB]           void (*)(void): zeroes the vector state
+ *                                 beyond the low 128 bits of xmm0-15 that
+ *                                 the CPU has (ymm/zmm upper halves,
+ *                                 zmm16-31, k0-7); changes nothing else.
+ *                                 reg_confidentiality stubs call it.
  * (the thread region holds one state slot per thread, each RT_THREAD_STRIDE
  * bytes, rt/layout.h; the bounds are 0 until the runtime initialised).
  * It follows the read-only PKRU image table (rt/layout.h RT_RO_TABLE_ADDR)
@@ -34,6 +39,7 @@
 #define DIPC_VECTOR_ERRNO_LOCATION 0x7ff01008
 #define DIPC_VECTOR_THREADS_LO 0x7ff01010
 #define DIPC_VECTOR_THREADS_HI 0x7ff01018
+#define DIPC_VECTOR_SCRUB 0x7ff01020
 
 #define DIPC_THREAD_PUBLIC_OFF 0x3f000
 #define DIPC_ERRNO_GS_OFFSET 0x3f000 /* DIPC_THREAD_PUBLIC_OFF + 0 */

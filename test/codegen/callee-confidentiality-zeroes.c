@@ -1,5 +1,6 @@
 // With reg_confidentiality on the entry, its callee stub zeroes every
-// caller-saved register except the result (rax) and returns at once.
+// caller-saved register except the result (rax), the wider vector state
+// through the runtime vector's scrub routine, and returns at once.
 // RUN: %dipc-clang -fdipc -O2 -S -o - %s | FileCheck %s
 #include <dipc.h>
 
@@ -9,6 +10,7 @@ long mix(long a, long b) { return a ^ (b * 7); }
 // CHECK-LABEL: __dipc_callee.mix:
 // CHECK: # dipc callee stub: mix
 // CHECK-NOT: %eax
+// CHECK-NEXT: callq *2146439200
 // CHECK-NEXT: xorl %ecx, %ecx
 // CHECK-NEXT: xorl %edx, %edx
 // CHECK-NEXT: xorl %esi, %esi

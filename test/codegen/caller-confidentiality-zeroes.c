@@ -1,6 +1,8 @@
 // With reg_confidentiality the caller zeroes every non-argument integer and
 // vector register right before calling the proxy (get takes rdi and rsi;
-// r11 holds the proxy address, which the loader wrote and is public).
+// r11 holds the proxy address, which the loader wrote and is public), after
+// the runtime vector's scrub routine zeroed the wider vector state (ymm/zmm
+// upper halves, zmm16-31, k0-7) that this CPU has.
 // RUN: %dipc-clang -fdipc -O2 -S -o - %s | FileCheck %s
 // RUN: %dipc-clang -fdipc -O0 -S -o - %s | FileCheck %s
 #include <dipc.h>
@@ -10,6 +12,7 @@ long get(long, long) __dom("db") __entry;
 // CHECK-LABEL: caller:
 // CHECK: movq {{.*}}, %r11
 // CHECK: # dipc caller stub: get
+// CHECK-NEXT: callq *2146439200
 // CHECK-NEXT: xorl %eax, %eax
 // CHECK-NEXT: xorl %ebx, %ebx
 // CHECK-NEXT: xorl %ebp, %ebp

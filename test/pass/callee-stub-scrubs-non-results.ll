@@ -1,5 +1,7 @@
 ; An entry with reg_confidentiality gets a callee stub that calls it and then
-; zeroes every caller-saved register except the result (rax), and the flags.
+; zeroes every caller-saved register except the result (rax), the wider
+; vector state (runtime vector's scrub routine) and the flags; no red zone,
+; since the asm calls.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -S %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
 
@@ -16,10 +18,11 @@ define i32 @get(i32 %a) {
 }
 
 ; CHECK-LABEL: define internal i32 @__dipc_callee.get(i32 %0)
-; CHECK-SAME: section "dipc_text_db"
+; CHECK-SAME: #[[STUB:[0-9]+]] section "dipc_text_db"
 ; CHECK: %[[R:.*]] = call i32 @get(i32 %0)
 ; CHECK: %[[W:.*]] = zext i32 %[[R]] to i64
-; CHECK: call i64 asm sideeffect "# dipc callee stub: get\0A\09xorl %ecx, %ecx\0A\09xorl %edx, %edx\0A\09xorl %esi, %esi\0A\09xorl %edi, %edi\0A\09xorl %r8d, %r8d\0A\09xorl %r9d, %r9d\0A\09xorl %r10d, %r10d\0A\09xorl %r11d, %r11d\0A\09xorps %xmm0, %xmm0
+; CHECK: call i64 asm sideeffect "# dipc callee stub: get\0A\09call *2146439200\0A\09xorl %ecx, %ecx\0A\09xorl %edx, %edx\0A\09xorl %esi, %esi\0A\09xorl %edi, %edi\0A\09xorl %r8d, %r8d\0A\09xorl %r9d, %r9d\0A\09xorl %r10d, %r10d\0A\09xorl %r11d, %r11d\0A\09xorps %xmm0, %xmm0
 ; CHECK-SAME: xorps %xmm15, %xmm15", "={rax},0,~{rcx},~{rdx},~{rsi},~{rdi},~{r8},~{r9},~{r10},~{r11},~{xmm0},
-; CHECK-SAME: ~{flags}"(i64 %[[W]])
+; CHECK-SAME: ~{xmm31},~{k0},~{k1},~{k2},~{k3},~{k4},~{k5},~{k6},~{k7},~{dirflag},~{fpsr},~{flags}"(i64 %[[W]])
 ; CHECK: ret i32
+; CHECK: attributes #[[STUB]] = { noinline noredzone }
