@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <asm/prctl.h>
 #include <cpuid.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,10 +49,38 @@ static int cpu_has_pkru(void) {
   return (lo >> 9) & 1;
 }
 
+/* Code pages (a domain's, when the APL cache moves them between keys) are
+ * checked again before they are executable under the new key: anyone may
+ * have made them writable, without PROT_EXEC, since they last were. */
+static int tag_code(void *addr, size_t len, int prot, int key) {
+  struct dipc_code_hit hit;
+  if (prot & PROT_WRITE)
+    return -1;
+  if (dipc_sys_pkey_mprotect(addr, len, PROT_READ, key) != 0)
+    return -1;
+  if (dipc_code_scan(addr, len, &hit)) {
+    fprintf(stderr,
+            "dipc: code at %p contains a %s instruction at %p since it was "
+            "checked\n",
+            addr, hit.insn, (char *)addr + hit.offset);
+    return -1;
+  }
+  return dipc_sys_pkey_mprotect(addr, len, prot, key);
+}
+
 int dipc_tag_pages(void *addr, size_t len, int prot, int key) {
   if (dipc_machine.backend == DIPC_BACKEND_NONE)
     return mprotect(addr, len, prot);
-  return pkey_mprotect(addr, len, prot, key);
+  if (prot & PROT_EXEC)
+    return tag_code(addr, len, prot, key);
+  return dipc_sys_pkey_mprotect(addr, len, prot, key);
+}
+
+int dipc_seal_runtime_code(void *addr, size_t len) {
+  if (dipc_machine.backend == DIPC_BACKEND_NONE)
+    return mprotect(addr, len, PROT_READ | PROT_EXEC);
+  return dipc_sys_pkey_mprotect(addr, len, PROT_READ | PROT_EXEC,
+                                RT_PKEY_RUNTIME);
 }
 
 void *dipc_alloc_runtime(size_t size) {
@@ -77,9 +106,11 @@ static int choose_backend(void) {
   DIPC_CHECK(!env || !strcmp(env, "mpk") || !strcmp(env, "none"),
              "DIPC_BACKEND=%s: expected mpk or none", env);
   if (want_mpk && dipc_machine.cpu_pku) {
-    int rt = pkey_alloc(0, 0), stack = pkey_alloc(0, 0);
+    /* The kernel's calls, not glibc's: the loader stands in for those. */
+    int rt = (int)syscall(SYS_pkey_alloc, 0, 0),
+        stack = (int)syscall(SYS_pkey_alloc, 0, 0);
     if (rt == RT_PKEY_RUNTIME && stack == RT_PKEY_STACK) {
-      while (pkey_alloc(0, 0) > 0)
+      while (syscall(SYS_pkey_alloc, 0, 0) > 0)
         ; /* the rest are the domains' keys */
       return DIPC_BACKEND_MPK;
     }
@@ -188,6 +219,45 @@ static void reserve_thread_region(void) {
   VECTOR_WORD(DIPC_VECTOR_THREADS_HI) = dipc_threads_hi;
 }
 
+/* libdipc's code (exec.c). */
+static int find_text(struct dl_phdr_info *info, size_t size, void *p) {
+  (void)size;
+  uintptr_t self = (uintptr_t)dipc_runtime_init, *range = p;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && self >= lo &&
+        self < lo + ph->p_memsz) {
+      range[0] = lo;
+      range[1] = lo + ph->p_memsz;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void exec_init(void) {
+  uintptr_t text[2] = {0, 0};
+  dl_iterate_phdr(find_text, text);
+  dipc_exec_init(text[0], text[1]);
+}
+
+/* The loader (libdipc-loader.so, preloaded by dipc-run) checks the code
+ * loaded so far; the filter then keeps the kernel calls that undo the
+ * isolation for the runtime (seccomp.c). Before the main thread enters the
+ * default domain: its PKRU still reaches the cookie's key. A program
+ * without the loader is a runtime test, or stops at start. */
+extern int __dipc_loader_seal(void) __attribute__((weak));
+
+static void seal(void) {
+  if (!__dipc_loader_seal)
+    return;
+  if (__dipc_loader_seal() != 0)
+    _exit(DIPC_EXIT_REFUSED);
+  dipc_sys_make_cookie();
+  dipc_seccomp_install();
+}
+
 void dipc_runtime_init(void) {
   static int done;
   if (done)
@@ -195,9 +265,7 @@ void dipc_runtime_init(void) {
   done = 1;
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
-  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)no_thread) ==
-                 0,
-             "cannot set the gs base");
+  DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
   map_image_tables();
   xstate_init();
   reserve_thread_region();
@@ -205,6 +273,9 @@ void dipc_runtime_init(void) {
   dipc_proxy_init();
   dipc_recovery_init();
   dipc_thread_layout_init();
+  exec_init();
+  if (dipc_machine.backend == DIPC_BACKEND_MPK)
+    seal();
   /* The main thread gets its state (and the default domain's PKRU) now. */
   dipc_thread_init();
 }

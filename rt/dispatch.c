@@ -256,6 +256,8 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_IMPORT_BIND:
   case OP_IMPORT_RESOLVE:
     return dipc_op_import(op, a, st);
+  case OP_EXEC:
+    return dipc_op_exec(a);
   }
   return -DIPC_EINVAL;
 }

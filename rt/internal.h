@@ -163,9 +163,32 @@ DIPC_HIDDEN void dipc_runtime_init(void);
 DIPC_HIDDEN void *dipc_alloc_runtime(size_t size);
 /* Tag [addr, addr+len) with protection key `key` (no-op with `none`). */
 DIPC_HIDDEN int dipc_tag_pages(void *addr, size_t len, int prot, int key);
+/* Make runtime-generated code (proxies) executable under the runtime key,
+ * unscanned: it holds the gates' checked WRPKRUs. */
+DIPC_HIDDEN int dipc_seal_runtime_code(void *addr, size_t len);
 DIPC_HIDDEN void dipc_lock(void);
 DIPC_HIDDEN void dipc_unlock(void);
 DIPC_HIDDEN void dipc_publish_image(uint32_t dom, uint32_t image);
+
+/* ---- sys.c, seccomp.c, exec.c: the kernel boundary (mpk) ---------------- */
+/* The runtime's system call through the filter (sys.S): -1 and errno on
+ * error. In trusted mode, or at init. */
+DIPC_HIDDEN long dipc_sys(long nr, long a0, long a1, long a2, long a3);
+DIPC_HIDDEN int dipc_sys_pkey_mprotect(void *addr, size_t len, int prot,
+                                       int key);
+DIPC_HIDDEN int dipc_sys_set_gs(const void *base);
+/* Creates the cookie in runtime-key memory (at init); returns it. */
+DIPC_HIDDEN uint64_t dipc_sys_make_cookie(void);
+DIPC_HIDDEN extern const uint64_t *dipc_sys_cookie;
+/* Installs the filter for every thread (at init, after the cookie). */
+DIPC_HIDDEN void dipc_seccomp_install(void);
+/* si_errno of the filter's SIGSYS for mmap/mprotect with PROT_EXEC. */
+#define DIPC_SECCOMP_EXEC_DATA 0xd1c
+/* libdipc's code, whose traps the SIGSYS handler does not forward. */
+DIPC_HIDDEN void dipc_exec_init(uintptr_t text_lo, uintptr_t text_hi);
+/* OP_EXEC: a trapped mmap/mprotect with PROT_EXEC; -errno on error. */
+struct dipc_gate_args;
+DIPC_HIDDEN long dipc_op_exec(struct dipc_gate_args *a);
 
 /* ---- handle.c ----------------------------------------------------------- */
 enum dipc_handle_kind { H_DOM = 1, H_GRANT = 2, H_ENTRY = 3 };
@@ -269,9 +292,11 @@ enum dipc_op {
   OP_IMPORT_REGISTER,
   OP_IMPORT_BIND,
   OP_IMPORT_RESOLVE,
+  OP_EXEC,
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");
+_Static_assert(OP_EXEC == OP_EXEC_NUM, "layout.h op");
 DIPC_HIDDEN long dipc_gate_pku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate_nopku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate(unsigned op, struct dipc_gate_args *args);

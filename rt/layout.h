@@ -19,6 +19,7 @@
  * checks that gs is a slot's start. */
 #define RT_THREAD_STRIDE (512 * 1024)
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
+#define OP_EXEC_NUM 28 /* enum dipc_op, for __dipc_exec_trampoline */
 /* Runtime-private byte of the vector page: nonzero when the runtime acts
  * as on a CPU without PKU (DIPC_NO_PKU=1); gate.S's PICK_VARIANT reads it. */
 #define RT_VECTOR_NO_PKU (DIPC_VECTOR_ADDR + 0x800)

@@ -133,6 +133,10 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (page == MAP_FAILED)
     return -DIPC_ENOMEM;
+  /* Runtime memory while it is written, too. */
+  DIPC_CHECK(dipc_tag_pages(page, size, PROT_READ | PROT_WRITE,
+                            RT_PKEY_RUNTIME) == 0,
+             "cannot tag proxy pages");
   int enforce = dipc_machine.backend == DIPC_BACKEND_MPK;
   uint64_t apl_col = enforce ? (uint64_t)dipc_apl_column(proxy_dom)
                              : (uint64_t)&call_always_allowed;
@@ -185,8 +189,7 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
     }
     out[i] = p;
   }
-  DIPC_CHECK(
-      dipc_tag_pages(page, size, PROT_READ | PROT_EXEC, RT_PKEY_RUNTIME) == 0,
-      "cannot seal proxy pages");
+  DIPC_CHECK(dipc_seal_runtime_code(page, size) == 0,
+             "cannot seal proxy pages");
   return 0;
 }

@@ -182,11 +182,11 @@ static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi,
 static void tag_own_stack(uintptr_t lo, uintptr_t tag_hi, uintptr_t hi) {
   if (dipc_machine.backend != DIPC_BACKEND_MPK)
     return;
-  DIPC_CHECK(pkey_mprotect((void *)lo, tag_hi - lo, PROT_READ | PROT_WRITE,
-                           RT_PKEY_STACK) == 0,
+  DIPC_CHECK(dipc_tag_pages((void *)lo, tag_hi - lo, PROT_READ | PROT_WRITE,
+                            RT_PKEY_STACK) == 0,
              "cannot tag the thread's stack");
-  DIPC_CHECK(tag_hi == hi || pkey_mprotect((void *)tag_hi, hi - tag_hi,
-                                           PROT_READ | PROT_WRITE, 0) == 0,
+  DIPC_CHECK(tag_hi == hi || dipc_tag_pages((void *)tag_hi, hi - tag_hi,
+                                            PROT_READ | PROT_WRITE, 0) == 0,
              "cannot tag the thread's TLS");
 }
 
@@ -267,8 +267,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   st->cur_dom = 0;
   dipc_domain_make_resident(0);
   st->cur_pkru = dipc_machine.pkru_rw[0];
-  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)st) == 0,
-             "cannot set the gs base");
+  DIPC_CHECK(dipc_sys_set_gs(st) == 0, "cannot set the gs base");
   /* For the errno fast path (gate.S): the fs base this slot belongs to. */
   *public_fsbase(st) = real_fsbase();
   pthread_setspecific(exit_key, st);
@@ -285,8 +284,8 @@ void dipc_thread_release(struct dipc_thread *st) {
   }
   /* glibc may hand the stack block to a thread that never enters dIPC. */
   if (dipc_machine.backend == DIPC_BACKEND_MPK && st->tag_hi > st->tag_lo)
-    pkey_mprotect((void *)st->tag_lo, st->tag_hi - st->tag_lo,
-                  PROT_READ | PROT_WRITE, 0);
+    dipc_tag_pages((void *)st->tag_lo, st->tag_hi - st->tag_lo,
+                   PROT_READ | PROT_WRITE, 0);
   st->live = 0;
   st->fsbase = 0; /* gs may still point here: never matches a TCB */
   __atomic_store_n(public_fsbase(st), 0, __ATOMIC_RELEASE); /* nor here */

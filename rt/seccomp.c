@@ -1,0 +1,161 @@
+/* seccomp.c - the kernel boundary of the mpk backend. Protection keys
+ * restrict data access only: a domain can issue any system call, from its
+ * own code or by jumping to anyone's syscall instruction. This filter,
+ * installed once at start for every thread (after the loader checked the
+ * code already loaded, loader/seal.c), keeps the calls that would undo
+ * the isolation for the runtime:
+ *
+ * - pkey_mprotect, pkey_alloc, pkey_free, arch_prctl(ARCH_SET_FS/GS): only
+ *   from dipc_sys_raw (sys.S) with the cookie in r9, else EPERM;
+ * - mmap and mprotect with PROT_EXEC: the same, else trapped (SIGSYS) and
+ *   done by the runtime after checking the code (exec.c);
+ * - personality(READ_IMPLIES_EXEC) and shmat(SHM_EXEC), which make memory
+ *   executable behind PROT_EXEC's back, and shmat(SHM_REMAP): EPERM;
+ * - process_vm_readv/writev and ptrace (kernel accesses that ignore
+ *   protection keys), remap_file_pages, userfaultfd (it could fill a
+ *   dropped code page): EPERM;
+ * - execve/execveat: EPERM, since a new program would inherit this filter
+ *   without the runtime that answers its traps;
+ * - 32-bit (int 0x80) and x32 system calls: refused, their numbers differ.
+ */
+#define _GNU_SOURCE
+#include <asm/prctl.h>
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <linux/userfaultfd.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/shm.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
+#define SECCOMP_FILTER_FLAG_SPEC_ALLOW (1UL << 2)
+#endif
+#ifndef SHM_EXEC
+#define SHM_EXEC 0100000
+#endif
+
+DIPC_HIDDEN extern const char dipc_syscall_site[];
+
+struct program {
+  struct sock_filter f[96];
+  unsigned n;
+};
+
+static void emit(struct program *p, struct sock_filter s) {
+  DIPC_CHECK(p->n < sizeof p->f / sizeof p->f[0], "seccomp program size");
+  p->f[p->n++] = s;
+}
+
+#define STMT(...) ((struct sock_filter)BPF_STMT(__VA_ARGS__))
+#define JUMP(...) ((struct sock_filter)BPF_JUMP(__VA_ARGS__))
+#define LD(field) STMT(BPF_LD | BPF_W | BPF_ABS, (field))
+#define RET(value) STMT(BPF_RET | BPF_K, (value))
+#define JEQ(k, t, f) JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (t), (f))
+#define JGE(k, t, f) JUMP(BPF_JMP | BPF_JGE | BPF_K, (k), (t), (f))
+#define JSET(k, t, f) JUMP(BPF_JMP | BPF_JSET | BPF_K, (k), (t), (f))
+#define NR offsetof(struct seccomp_data, nr)
+#define ARG(i) offsetof(struct seccomp_data, args[i]) /* low 32 bits */
+#define ERRNO(e) (SECCOMP_RET_ERRNO | (e))
+#define TRAP_EXEC (SECCOMP_RET_TRAP | DIPC_SECCOMP_EXEC_DATA)
+
+/* Accumulator = nr throughout: each block returns on every path. */
+static void deny(struct program *p, unsigned nr) {
+  emit(p, JEQ(nr, 0, 1));
+  emit(p, RET(ERRNO(EPERM)));
+}
+
+/* if (nr == `nr`) return (arg `arg` & `bits`) ? `yes` : ALLOW; */
+static void when_bits(struct program *p, unsigned nr, unsigned arg,
+                      unsigned bits, unsigned yes) {
+  emit(p, JEQ(nr, 0, 4));
+  emit(p, LD(ARG(arg)));
+  emit(p, JSET(bits, 0, 1));
+  emit(p, RET(yes));
+  emit(p, RET(SECCOMP_RET_ALLOW));
+}
+
+/* if (nr == `nr`) return arg `arg` == `value` ? EPERM : ALLOW; */
+static void when_equal(struct program *p, unsigned nr, unsigned arg,
+                       unsigned value) {
+  emit(p, JEQ(nr, 0, 4));
+  emit(p, LD(ARG(arg)));
+  emit(p, JEQ(value, 0, 1));
+  emit(p, RET(ERRNO(EPERM)));
+  emit(p, RET(SECCOMP_RET_ALLOW));
+}
+
+static void build(struct program *p, uint64_t cookie) {
+  uint64_t site = (uint64_t)dipc_syscall_site;
+  emit(p, LD(offsetof(struct seccomp_data, arch)));
+  emit(p, JEQ(AUDIT_ARCH_X86_64, 1, 0));
+  emit(p, RET(SECCOMP_RET_KILL_PROCESS));
+  /* The runtime's own calls: its syscall instruction and its cookie. */
+  const unsigned ip = offsetof(struct seccomp_data, instruction_pointer);
+  emit(p, LD(ip));
+  emit(p, JEQ((uint32_t)site, 0, 7));
+  emit(p, LD(ip + 4));
+  emit(p, JEQ((uint32_t)(site >> 32), 0, 5));
+  emit(p, LD(ARG(5)));
+  emit(p, JEQ((uint32_t)cookie, 0, 3));
+  emit(p, LD(ARG(5) + 4));
+  emit(p, JEQ((uint32_t)(cookie >> 32), 0, 1));
+  emit(p, RET(SECCOMP_RET_ALLOW));
+  emit(p, LD(NR));
+  emit(p, JGE(0x40000000, 0, 1)); /* x32 */
+  emit(p, RET(ERRNO(ENOSYS)));
+  static const unsigned denied[] = {
+      SYS_pkey_mprotect,    SYS_pkey_alloc,        SYS_pkey_free,
+      SYS_process_vm_readv, SYS_process_vm_writev, SYS_ptrace,
+      SYS_remap_file_pages, SYS_userfaultfd,       SYS_execve,
+      SYS_execveat};
+  for (size_t i = 0; i < sizeof denied / sizeof denied[0]; ++i)
+    deny(p, denied[i]);
+  when_bits(p, SYS_mmap, 2, PROT_EXEC, TRAP_EXEC);
+  when_bits(p, SYS_mprotect, 2, PROT_EXEC, TRAP_EXEC);
+  when_bits(p, SYS_shmat, 2, SHM_EXEC | SHM_REMAP, ERRNO(EPERM));
+  when_equal(p, SYS_ioctl, 1, USERFAULTFD_IOC_NEW);
+  /* arch_prctl: ARCH_SET_FS and ARCH_SET_GS. */
+  emit(p, JEQ(SYS_arch_prctl, 0, 5));
+  emit(p, LD(ARG(0)));
+  emit(p, JEQ(ARCH_SET_FS, 1, 0));
+  emit(p, JEQ(ARCH_SET_GS, 0, 1));
+  emit(p, RET(ERRNO(EPERM)));
+  emit(p, RET(SECCOMP_RET_ALLOW));
+  /* personality: queries (0xffffffff) and personas without
+   * READ_IMPLIES_EXEC only. */
+  emit(p, JEQ(SYS_personality, 0, 5));
+  emit(p, LD(ARG(0)));
+  emit(p, JEQ(0xffffffff, 2, 0));
+  emit(p, JSET(READ_IMPLIES_EXEC, 0, 1));
+  emit(p, RET(ERRNO(EPERM)));
+  emit(p, RET(SECCOMP_RET_ALLOW));
+  emit(p, RET(SECCOMP_RET_ALLOW));
+}
+
+void dipc_seccomp_install(void) {
+  /* Memory mapped readable at start would be executable too. */
+  int persona = personality(0xffffffff);
+  DIPC_CHECK(persona != -1 && (!(persona & READ_IMPLIES_EXEC) ||
+                               personality(persona & ~READ_IMPLIES_EXEC) != -1),
+             "cannot clear READ_IMPLIES_EXEC");
+  struct program p = {.n = 0};
+  build(&p, *dipc_sys_cookie);
+  struct sock_fprog prog = {(unsigned short)p.n, p.f};
+  DIPC_CHECK(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0,
+             "cannot set no_new_privs for the system call filter");
+  long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+                   SECCOMP_FILTER_FLAG_TSYNC | SECCOMP_FILTER_FLAG_SPEC_ALLOW,
+                   &prog);
+  explicit_bzero(&p, sizeof p); /* the cookie */
+  DIPC_CHECK(r == 0, "cannot install the system call filter (%ld)", r);
+}
