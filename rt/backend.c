@@ -8,8 +8,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/auxv.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,11 +49,15 @@ static int cpu_has_pkru(void) {
   return (lo >> 9) & 1;
 }
 
-/* Code pages (a domain's, when the APL cache moves them between keys) are
- * checked again before they are executable under the new key: anyone may
- * have made them writable, without PROT_EXEC, since they last were. */
+/* Under the seccomp filter (a program run by the loader), code pages (a
+ * domain's, when the APL cache moves them between keys) are checked again
+ * before they are executable under the new key: anyone may have made them
+ * writable, without PROT_EXEC, since they last were. Runtime tests without
+ * the loader may use writable code. */
 static int tag_code(void *addr, size_t len, int prot, int key) {
   struct dipc_code_hit hit;
+  if (dipc_sys_cookie == NULL)
+    return dipc_sys_pkey_mprotect(addr, len, prot, key);
   if (prot & PROT_WRITE)
     return -1;
   if (dipc_sys_pkey_mprotect(addr, len, PROT_READ, key) != 0)
@@ -83,14 +87,36 @@ int dipc_seal_runtime_code(void *addr, size_t len) {
                                 RT_PKEY_RUNTIME);
 }
 
+/* Runtime memory comes from the arena in the window, whose pages the
+ * seccomp filter keeps other code from unmapping, remapping, advising or
+ * re-protecting (seccomp.c); it is never given back. */
 void *dipc_alloc_runtime(size_t size) {
-  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  DIPC_CHECK(p != MAP_FAILED, "cannot map %zu bytes of runtime state", size);
+  static uintptr_t used;
+  size = (size + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  uintptr_t at = __atomic_fetch_add(&used, size, __ATOMIC_RELAXED);
+  DIPC_CHECK(at + size <= RT_ARENA_SIZE,
+             "runtime memory exhausted (%zu more bytes)", size);
+  void *p = (void *)(RT_ARENA_ADDR + at);
   DIPC_CHECK(dipc_tag_pages(p, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) ==
                  0,
              "cannot tag runtime state with its key");
   return p;
+}
+
+/* The window below the tables (thread region, arena), reserved. */
+static void reserve_window(void) {
+  _Static_assert(
+      RT_THREADS_ADDR + RT_MAX_THREADS * RT_THREAD_STRIDE <= RT_ARENA_ADDR &&
+          RT_ARENA_ADDR + RT_ARENA_SIZE <= RT_RO_TABLE_ADDR &&
+          RT_RW_TABLE_ADDR + RT_MAX_DOMAINS * 4 + RT_PAGE == RT_WINDOW_HI,
+      "layout.h: the runtime's window");
+  size_t size = RT_RO_TABLE_ADDR - RT_WINDOW_LO;
+  void *p = mmap(
+      (void *)RT_WINDOW_LO, size, PROT_NONE,
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  DIPC_CHECK(p == (void *)RT_WINDOW_LO,
+             "cannot reserve the runtime's window at %#x-%#x", RT_WINDOW_LO,
+             RT_WINDOW_HI);
 }
 
 void dipc_publish_image(uint32_t dom, uint32_t image) {
@@ -143,7 +169,8 @@ static int os_has_fsgsbase(void) {
 
 /* The runtime vector's words, in the runtime's writable alias. */
 static uintptr_t *vector_rw;
-#define VECTOR_WORD(addr) vector_rw[((addr) - DIPC_VECTOR_ADDR) / sizeof(void *)]
+#define VECTOR_WORD(addr)                                                      \
+  vector_rw[((addr) - DIPC_VECTOR_ADDR) / sizeof(void *)]
 #define VECTOR_U32(addr)                                                       \
   (*(uint32_t *)((char *)vector_rw + ((addr) - DIPC_VECTOR_ADDR)))
 
@@ -181,10 +208,11 @@ static void map_image_tables(void) {
   size_t size = table + RT_PAGE;
   int fd = memfd_create("dipc-pkru", MFD_CLOEXEC);
   DIPC_CHECK(fd >= 0 && ftruncate(fd, size) == 0, "memfd for PKRU images");
-  void *rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void *rw = mmap((void *)RT_RW_TABLE_ADDR, size, PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
   void *ro = mmap((void *)RT_RO_TABLE_ADDR, size, PROT_READ,
                   MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
-  DIPC_CHECK(rw != MAP_FAILED && ro == (void *)RT_RO_TABLE_ADDR,
+  DIPC_CHECK(rw == (void *)RT_RW_TABLE_ADDR && ro == (void *)RT_RO_TABLE_ADDR,
              "cannot map the PKRU image table at %#x", RT_RO_TABLE_ADDR);
   close(fd);
   DIPC_CHECK(
@@ -209,12 +237,9 @@ static void map_image_tables(void) {
 }
 
 static void reserve_thread_region(void) {
-  size_t size = (size_t)RT_MAX_THREADS * RT_THREAD_STRIDE;
-  void *p = mmap(NULL, size, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  DIPC_CHECK(p != MAP_FAILED, "cannot reserve the thread-state region");
-  dipc_threads_lo = (uintptr_t)p;
-  dipc_threads_hi = (uintptr_t)p + size;
+  dipc_threads_lo = RT_THREADS_ADDR; /* in the window */
+  dipc_threads_hi =
+      RT_THREADS_ADDR + (uintptr_t)RT_MAX_THREADS * RT_THREAD_STRIDE;
   VECTOR_WORD(DIPC_VECTOR_THREADS_LO) = dipc_threads_lo;
   VECTOR_WORD(DIPC_VECTOR_THREADS_HI) = dipc_threads_hi;
 }
@@ -265,6 +290,7 @@ void dipc_runtime_init(void) {
   done = 1;
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
+  reserve_window();
   DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
   map_image_tables();
   xstate_init();

@@ -179,6 +179,7 @@ DIPC_HIDDEN int dipc_sys_pkey_mprotect(void *addr, size_t len, int prot,
 DIPC_HIDDEN int dipc_sys_set_gs(const void *base);
 /* Creates the cookie in runtime-key memory (at init); returns it. */
 DIPC_HIDDEN uint64_t dipc_sys_make_cookie(void);
+/* The cookie; NULL while there is no filter (no loader, or `none`). */
 DIPC_HIDDEN extern const uint64_t *dipc_sys_cookie;
 /* Installs the filter for every thread (at init, after the cookie). */
 DIPC_HIDDEN void dipc_seccomp_install(void);

@@ -11,9 +11,20 @@
 #define RT_PKEY_STACK 2            /* thread and callee stacks, public tables */
 #define RT_PKRU_RUNTIME_DENIED 0xc /* AD|WD of RT_PKEY_RUNTIME */
 
-/* Fixed address of the read-only alias of the PKRU image table, so that
- * exit gates can check the image they installed with an absolute operand. */
+/* The runtime's window of fixed addresses, below 2 GiB (AddressSanitizer's
+ * shadow starts there) so that the seccomp filter can keep system calls
+ * off it with 32-bit compares: the thread region, the arena of runtime
+ * memory (dipc_alloc_runtime), reserved up to the tables; the read-only
+ * alias of the PKRU image table, at a fixed address so that exit gates can
+ * check the image they installed with an absolute operand, followed by the
+ * runtime vector (dipc/abi.h); the writable alias of both. */
+#define RT_WINDOW_LO 0x60000000
+#define RT_THREADS_ADDR 0x60000000 /* RT_MAX_THREADS * RT_THREAD_STRIDE */
+#define RT_ARENA_ADDR 0x68000000
+#define RT_ARENA_SIZE 0x08000000
 #define RT_RO_TABLE_ADDR 0x7ff00000
+#define RT_RW_TABLE_ADDR 0x7ff02000
+#define RT_WINDOW_HI 0x7ff04000
 #define RT_MAX_DOMAINS 1024
 /* Bytes between thread-state slots (a power of two): the errno fast path
  * checks that gs is a slot's start. */

@@ -65,7 +65,8 @@ static unsigned patch(uint8_t *buf, size_t len, uint64_t ph, uint64_t v) {
 extern const int32_t __start_dipc_pkru_sites[], __stop_dipc_pkru_sites[];
 
 static const uint8_t rdpkru[3] = {0x0f, 0x01, 0xee},
-                     wrpkru[3] = {0x0f, 0x01, 0xef}, nop3[3] = {0x0f, 0x1f, 0x00};
+                     wrpkru[3] = {0x0f, 0x01, 0xef},
+                     nop3[3] = {0x0f, 0x1f, 0x00};
 
 static int is_pkru_insn(const uint8_t *p) {
   return !memcmp(p, rdpkru, 3) || !memcmp(p, wrpkru, 3);
@@ -129,14 +130,8 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
   size_t size = (count * stride + RT_PAGE - 1) & ~(RT_PAGE - 1);
   if (nproxy_pages == RT_MAX_ENTRY_OBJS)
     return -DIPC_ENOSPC;
-  uint8_t *page = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (page == MAP_FAILED)
-    return -DIPC_ENOMEM;
   /* Runtime memory while it is written, too. */
-  DIPC_CHECK(dipc_tag_pages(page, size, PROT_READ | PROT_WRITE,
-                            RT_PKEY_RUNTIME) == 0,
-             "cannot tag proxy pages");
+  uint8_t *page = dipc_alloc_runtime(size);
   int enforce = dipc_machine.backend == DIPC_BACKEND_MPK;
   uint64_t apl_col = enforce ? (uint64_t)dipc_apl_column(proxy_dom)
                              : (uint64_t)&call_always_allowed;

@@ -11,9 +11,13 @@
  *   done by the runtime after checking the code (exec.c);
  * - personality(READ_IMPLIES_EXEC) and shmat(SHM_EXEC), which make memory
  *   executable behind PROT_EXEC's back, and shmat(SHM_REMAP): EPERM;
+ * - munmap, mremap, madvise, mprotect and MAP_FIXED mmap of the runtime's
+ *   window (layout.h: tables, thread states, runtime memory, proxies),
+ *   which would let any domain replace, zero or unprotect them: EPERM;
  * - process_vm_readv/writev and ptrace (kernel accesses that ignore
  *   protection keys), remap_file_pages, userfaultfd (it could fill a
- *   dropped code page): EPERM;
+ *   dropped code page), io_uring (its madvise and reads bypass this
+ *   filter), mseal: EPERM;
  * - execve/execveat: EPERM, since a new program would inherit this filter
  *   without the runtime that answers its traps;
  * - 32-bit (int 0x80) and x32 system calls: refused, their numbers differ.
@@ -40,6 +44,9 @@
 #ifndef SECCOMP_FILTER_FLAG_SPEC_ALLOW
 #define SECCOMP_FILTER_FLAG_SPEC_ALLOW (1UL << 2)
 #endif
+#ifndef SYS_mseal
+#define SYS_mseal 462
+#endif
 #ifndef SHM_EXEC
 #define SHM_EXEC 0100000
 #endif
@@ -47,7 +54,7 @@
 DIPC_HIDDEN extern const char dipc_syscall_site[];
 
 struct program {
-  struct sock_filter f[96];
+  struct sock_filter f[256];
   unsigned n;
 };
 
@@ -62,11 +69,32 @@ static void emit(struct program *p, struct sock_filter s) {
 #define RET(value) STMT(BPF_RET | BPF_K, (value))
 #define JEQ(k, t, f) JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (t), (f))
 #define JGE(k, t, f) JUMP(BPF_JMP | BPF_JGE | BPF_K, (k), (t), (f))
+#define JGT(k, t, f) JUMP(BPF_JMP | BPF_JGT | BPF_K, (k), (t), (f))
 #define JSET(k, t, f) JUMP(BPF_JMP | BPF_JSET | BPF_K, (k), (t), (f))
 #define NR offsetof(struct seccomp_data, nr)
 #define ARG(i) offsetof(struct seccomp_data, args[i]) /* low 32 bits */
 #define ERRNO(e) (SECCOMP_RET_ERRNO | (e))
 #define TRAP_EXEC (SECCOMP_RET_TRAP | DIPC_SECCOMP_EXEC_DATA)
+
+/* Jumps to an EPERM return if [arg a, arg a + arg len) overlaps the
+ * runtime's window (layout.h; below 4 GiB); else falls through with the
+ * accumulator = nr again. The kernel refuses ranges that wrap. */
+static void window(struct program *p, unsigned a, unsigned len) {
+  emit(p, LD(ARG(a) + 4));
+  emit(p, JEQ(0, 0, 10)); /* above 4 GiB: out */
+  emit(p, LD(ARG(a)));
+  emit(p, JGE(RT_WINDOW_HI, 8, 0));     /* at or above the window: out */
+  emit(p, STMT(BPF_MISC | BPF_TAX, 0)); /* X = start */
+  emit(p, LD(ARG(len) + 4));
+  emit(p, JEQ(0, 0, 4)); /* 4 GiB or more: overlaps */
+  emit(p, LD(ARG(len)));
+  emit(p, STMT(BPF_ALU | BPF_ADD | BPF_X, 0));       /* A = end, mod 2^32 */
+  emit(p, JUMP(BPF_JMP | BPF_JGE | BPF_X, 0, 0, 1)); /* end < start: carry */
+  emit(p, JGT(RT_WINDOW_LO, 0, 1)); /* end above the window's start */
+  emit(p, RET(ERRNO(EPERM)));
+  emit(p, LD(NR));
+}
+enum { WINDOW = 13 }; /* instructions */
 
 /* Accumulator = nr throughout: each block returns on every path. */
 static void deny(struct program *p, unsigned nr) {
@@ -117,11 +145,40 @@ static void build(struct program *p, uint64_t cookie) {
       SYS_pkey_mprotect,    SYS_pkey_alloc,        SYS_pkey_free,
       SYS_process_vm_readv, SYS_process_vm_writev, SYS_ptrace,
       SYS_remap_file_pages, SYS_userfaultfd,       SYS_execve,
-      SYS_execveat};
+      SYS_execveat,         SYS_io_uring_setup,    SYS_mseal};
   for (size_t i = 0; i < sizeof denied / sizeof denied[0]; ++i)
     deny(p, denied[i]);
-  when_bits(p, SYS_mmap, 2, PROT_EXEC, TRAP_EXEC);
-  when_bits(p, SYS_mprotect, 2, PROT_EXEC, TRAP_EXEC);
+  /* mmap: PROT_EXEC is the runtime's; MAP_FIXED must stay off the
+   * window. */
+  emit(p, JEQ(SYS_mmap, 0, 6 + WINDOW));
+  emit(p, LD(ARG(2)));
+  emit(p, JSET(PROT_EXEC, 0, 1));
+  emit(p, RET(TRAP_EXEC));
+  emit(p, LD(ARG(3)));
+  emit(p, JSET(MAP_FIXED, 0, WINDOW));
+  window(p, 0, 1);
+  emit(p, RET(SECCOMP_RET_ALLOW));
+  /* mprotect: the same. */
+  emit(p, JEQ(SYS_mprotect, 0, 4 + WINDOW));
+  emit(p, LD(ARG(2)));
+  emit(p, JSET(PROT_EXEC, 0, 1));
+  emit(p, RET(TRAP_EXEC));
+  window(p, 0, 1);
+  emit(p, RET(SECCOMP_RET_ALLOW));
+  /* munmap, madvise: off the window. */
+  static const unsigned ranged[] = {SYS_munmap, SYS_madvise};
+  for (size_t i = 0; i < sizeof ranged / sizeof ranged[0]; ++i) {
+    emit(p, JEQ(ranged[i], 0, 1 + WINDOW));
+    window(p, 0, 1);
+    emit(p, RET(SECCOMP_RET_ALLOW));
+  }
+  /* mremap: the old range, and the new one when it is fixed. */
+  emit(p, JEQ(SYS_mremap, 0, 3 + 2 * WINDOW));
+  window(p, 0, 1);
+  emit(p, LD(ARG(3)));
+  emit(p, JSET(MREMAP_FIXED, 0, WINDOW));
+  window(p, 4, 2);
+  emit(p, RET(SECCOMP_RET_ALLOW));
   when_bits(p, SYS_shmat, 2, SHM_EXEC | SHM_REMAP, ERRNO(EPERM));
   when_equal(p, SYS_ioctl, 1, USERFAULTFD_IOC_NEW);
   /* arch_prctl: ARCH_SET_FS and ARCH_SET_GS. */

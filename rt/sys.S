@@ -25,8 +25,10 @@ dipc_sys_raw:
         mov rdx, rcx
         mov r10, r8
         mov r9, [rip + dipc_sys_cookie]
+        test r9, r9                     /* no filter yet */
+        jz 1f
         mov r9, [r9]
-        syscall
+1:      syscall
 /* What the filter checks: seccomp_data.instruction_pointer is the address
  * after the syscall instruction. */
         .globl dipc_syscall_site

@@ -14,9 +14,8 @@
 
 #include "internal.h"
 
-/* Until the cookie exists (the filter does not either): any value. */
-static const uint64_t no_cookie;
-DIPC_HIDDEN const uint64_t *dipc_sys_cookie = &no_cookie;
+/* Until the cookie exists (the filter does not either): NULL. */
+DIPC_HIDDEN const uint64_t *dipc_sys_cookie;
 
 DIPC_HIDDEN long dipc_sys_raw(long nr, long a0, long a1, long a2, long a3);
 

@@ -2,17 +2,20 @@
 // run inside dlopen, before dlopen returns to the loader's wrapper. The
 // program opens a library whose constructor opens every key with its own
 // WRPKRU and reads the vault. Under mpk its code is checked when it is
-// mapped (the kernel hands every request for executable memory to the
-// runtime), so the library is refused before any of it runs and the
+// mapped (the kernel's seccomp filter hands every request for executable
+// memory to the runtime), so it is refused before any of it runs and the
 // program stops; under `none` (control) the constructor steals the secret.
 // REQUIRES: pku
 // RUN: %clang -O2 -shared -fPIC %S/Inputs/ctor-wrpkru.c -o %t.so
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: not %dipc-bin-dir/dipc-run %t %t.so 2>&1 | FileCheck %s
-// --check-prefix=MPK RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.so 2>&1 |
-// FileCheck %s --check-prefix=STOLEN MPK: dlopen MPK-NOT: stole MPK: dipc:
-// refusing {{.*}}.so: it contains a wrpkru instruction MPK-NOT: stole STOLEN:
-// constructor stole 'vault-secret-42'
+// RUN: not %dipc-bin-dir/dipc-run %t %t.so 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.so 2>&1 | FileCheck %s --check-prefix=STOLEN
+// MPK: dlopen
+// MPK-NOT: stole
+// MPK: dipc: refusing {{.*}}.so: it contains a wrpkru instruction
+// MPK-NOT: stole
+// MPK: dipc-loader: dlopen("{{.*}}.so") refused
+// STOLEN: constructor stole 'vault-secret-42'
 #define _GNU_SOURCE
 #include "Inputs/vault.h"
 

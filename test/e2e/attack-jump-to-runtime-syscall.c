@@ -11,9 +11,10 @@
 // RUN: llvm-nm %dipc-lib-dir/libdipc.so | grep ' dipc_syscall_site$' > %t.site
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run %t %t.site 2>&1 | FileCheck %s --check-prefix=MPK
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.site 2>&1 | FileCheck %s
-// --check-prefix=STOLEN MPK: the runtime's pkey_mprotect: -1 (Operation not
-// permitted) MPK: attack returned 0, dipc_errno 14 MPK-NEXT: nothing stolen
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.site 2>&1 | FileCheck %s --check-prefix=STOLEN
+// MPK: the runtime's pkey_mprotect: -1 (Operation not permitted)
+// MPK: attack returned 0, dipc_errno 14
+// MPK-NEXT: nothing stolen
 // STOLEN: the runtime's pkey_mprotect: 0
 // STOLEN: stole 'vault-secret-42'
 #define _GNU_SOURCE

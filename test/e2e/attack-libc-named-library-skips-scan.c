@@ -2,18 +2,21 @@
 // (its file, checked by device and inode), never for being called
 // libc.so.6. The program opens an impostor, DIR/libc.so.6, whose code
 // holds a WRPKRU; domain `evil` calls it to open every key and reads the
-// vault. Under mpk the loader refuses the impostor's code when it is
-// mapped, like any library's, and stops the program before anything of
-// it runs; under `none` (control) the impostor runs and the secret leaks.
+// vault. Under mpk the runtime refuses the impostor's code when it is
+// mapped, like any library's, and the loader stops the program before
+// anything of it runs; under `none` (control) the impostor runs and the
+// secret leaks.
 // REQUIRES: pku
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %clang -O2 -shared -fPIC %S/Inputs/libc-impostor.c -o %t.dir/libc.so.6
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: not %dipc-bin-dir/dipc-run %t %t.dir/libc.so.6 2>&1 | FileCheck %s
-// --check-prefix=MPK RUN: %dipc-bin-dir/dipc-run --backend=none %t
-// %t.dir/libc.so.6 2>&1 | FileCheck %s --check-prefix=STOLEN MPK: dipc:
-// refusing {{.*}}.dir/libc.so.6: it contains a wrpkru instruction MPK-NOT:
-// stole STOLEN: opened the impostor STOLEN: stole 'vault-secret-42'
+// RUN: not %dipc-bin-dir/dipc-run %t %t.dir/libc.so.6 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.dir/libc.so.6 2>&1 | FileCheck %s --check-prefix=STOLEN
+// MPK: dipc: refusing {{.*}}.dir/libc.so.6: it contains a wrpkru instruction
+// MPK: dipc-loader: dlopen("{{.*}}.dir/libc.so.6") refused
+// MPK-NOT: stole
+// STOLEN: opened the impostor
+// STOLEN: stole 'vault-secret-42'
 #define _GNU_SOURCE
 #include "Inputs/vault.h"
 

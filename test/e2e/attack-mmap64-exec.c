@@ -1,18 +1,20 @@
 // Hole 3, mmap64: with -D_FILE_OFFSET_BITS=64 a program's mmap is glibc's
 // mmap64, which symbol interposition of mmap never saw. Domain `evil`
 // writes a WRPKRU gadget into a memfd and maps it executable with mmap64,
-// then runs it to open every key. Under mpk the kernel hands the request
-// to the runtime (seccomp), which scans the bytes and refuses: mmap64
-// fails with EACCES, the read that follows faults, main gets DIPC_EFAULT.
-// Control: `none`, where the gadget runs and the secret leaks.
+// then runs it to open every key. Under mpk the kernel's seccomp filter
+// hands the request to the runtime, which scans the bytes and refuses:
+// mmap64 fails with EACCES, the read that follows faults, main gets
+// DIPC_EFAULT. Control: `none`, where the gadget runs and the secret leaks.
 // REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 -D_FILE_OFFSET_BITS=64 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s
-// --check-prefix=STOLEN MPK: dipc: refusing /memfd:gadget{{.*}}: it contains a
-// wrpkru instruction MPK: mmap64: Permission denied MPK: attack returned 0,
-// dipc_errno 14 MPK-NEXT: nothing stolen STOLEN: mmap64: mapped STOLEN: stole
-// 'vault-secret-42'
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=STOLEN
+// MPK: dipc: refusing /memfd:gadget{{.*}}: it contains a wrpkru instruction
+// MPK: mmap64: Permission denied
+// MPK: attack returned 0, dipc_errno 14
+// MPK-NEXT: nothing stolen
+// STOLEN: mmap64: mapped
+// STOLEN: stole 'vault-secret-42'
 #define _GNU_SOURCE
 #include "Inputs/vault.h"
 

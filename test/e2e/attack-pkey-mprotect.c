@@ -9,15 +9,16 @@
 // leaks (the runtime holds no keys there, so every call succeeds).
 // REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t mprotect 2>&1 | FileCheck %s
-// --check-prefixes=MPK,MPK-MPROTECT RUN: %dipc-bin-dir/dipc-run %t realloc 2>&1
-// | FileCheck %s --check-prefixes=MPK,MPK-REALLOC RUN: %dipc-bin-dir/dipc-run
-// --backend=none %t mprotect 2>&1 | FileCheck %s --check-prefix=STOLEN RUN:
-// %dipc-bin-dir/dipc-run --backend=none %t realloc 2>&1 | FileCheck %s
-// --check-prefix=STOLEN MPK-MPROTECT: pkey_mprotect: -1 (Operation not
-// permitted) MPK-REALLOC: pkey_free: -1 (Operation not permitted) MPK-REALLOC:
-// pkey_alloc: -1 (Operation not permitted) MPK: attack returned 0, dipc_errno
-// 14 MPK-NEXT: nothing stolen STOLEN: stole 'vault-secret-42'
+// RUN: %dipc-bin-dir/dipc-run %t mprotect 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-MPROTECT
+// RUN: %dipc-bin-dir/dipc-run %t realloc 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-REALLOC
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t mprotect 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t realloc 2>&1 | FileCheck %s --check-prefix=STOLEN
+// MPK-MPROTECT: pkey_mprotect: -1 (Operation not permitted)
+// MPK-REALLOC: pkey_free: -1 (Operation not permitted)
+// MPK-REALLOC: pkey_alloc: -1 (Operation not permitted)
+// MPK: attack returned 0, dipc_errno 14
+// MPK-NEXT: nothing stolen
+// STOLEN: stole 'vault-secret-42'
 #define _GNU_SOURCE
 #include "Inputs/vault.h"
 

@@ -12,10 +12,11 @@
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run %t call 2>&1 | FileCheck %s --check-prefix=CALL
 // RUN: %dipc-bin-dir/dipc-run %t jump 2>&1 | FileCheck %s --check-prefix=JUMP
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t call 2>&1 | FileCheck %s
-// --check-prefix=STOLEN RUN: %dipc-bin-dir/dipc-run --backend=none %t jump 2>&1
-// | FileCheck %s --check-prefix=STOLEN CALL: pkey_set: -1 (Operation not
-// permitted) CALL: attack returned 0, dipc_errno 14 CALL-NEXT: nothing stolen
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t call 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t jump 2>&1 | FileCheck %s --check-prefix=STOLEN
+// CALL: pkey_set: -1 (Operation not permitted)
+// CALL: attack returned 0, dipc_errno 14
+// CALL-NEXT: nothing stolen
 // JUMP: jumping to libc's wrpkru at 0x
 // JUMP: attack returned 0, dipc_errno 14
 // JUMP-NEXT: nothing stolen
