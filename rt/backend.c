@@ -60,7 +60,8 @@ static int tag_code(void *addr, size_t len, int prot, int key) {
     return dipc_sys_pkey_mprotect(addr, len, prot, key);
   if (prot & PROT_WRITE)
     return -1;
-  if (dipc_sys_pkey_mprotect(addr, len, PROT_READ, key) != 0)
+  /* Read-only under the runtime key while checked: no one can write it. */
+  if (dipc_sys_pkey_mprotect(addr, len, PROT_READ, RT_PKEY_RUNTIME) != 0)
     return -1;
   if (dipc_code_scan(addr, len, &hit)) {
     fprintf(stderr,

@@ -10,11 +10,13 @@
  * - never writable and executable at once (W^X), never shared (another
  *   mapping could write it);
  * - only the default domain's memory (key 0, private) becomes executable;
- * - the bytes are copied into fresh anonymous memory, frozen read-only,
+ * - the bytes are copied into fresh anonymous memory under the runtime
+ *   key (no domain can write it meanwhile, whatever it mprotects),
  *   scanned for PKRU-writing sequences at every offset (codescan.c), and
- *   only then made executable (through the cookie-carrying syscall) and
- *   moved into place with mremap: later writes to a file behind the
- *   mapping, or a dropped page re-read from it, cannot change the code.
+ *   only then made executable default-domain memory (through the
+ *   cookie-carrying syscall) and moved into place with mremap: later
+ *   writes to a file behind the mapping, or a dropped page re-read from
+ *   it, cannot change the code.
  *
  * Errors come back as the system call's (-errno): EACCES when refused. */
 #define _GNU_SOURCE
@@ -92,7 +94,7 @@ DIPC_EXPORT int dipc_exec_trap(const void *siginfo, void *ucontext) {
 enum { MAX_PIECES = 16 };
 struct piece {
   uintptr_t lo, hi;
-  int prot, frozen;
+  int prot, changed;
 };
 
 /* The mappings making up [lo, hi), which must all be private memory of
@@ -143,10 +145,24 @@ static long refuse_writable(uintptr_t addr, size_t len) {
   return -EACCES;
 }
 
-/* Makes the checked copy at tmp executable with `prot` and moves it over
- * [addr, addr+len). */
+/* Fresh memory for a copy, under the runtime key while it is written and
+ * checked: no domain can change it then, even after mprotect. */
+static uint8_t *scratch(size_t len) {
+  uint8_t *tmp = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (tmp != MAP_FAILED &&
+      dipc_sys_pkey_mprotect(tmp, len, PROT_READ | PROT_WRITE,
+                             RT_PKEY_RUNTIME) != 0) {
+    munmap(tmp, len);
+    tmp = MAP_FAILED;
+  }
+  return tmp;
+}
+
+/* Makes the checked copy at tmp executable with `prot`, default-domain
+ * memory, and moves it over [addr, addr+len). */
 static long install(void *tmp, uintptr_t addr, size_t len, int prot) {
-  if (dipc_sys(SYS_mprotect, (long)tmp, (long)len, prot, 0) != 0 ||
+  if (dipc_sys_pkey_mprotect(tmp, len, prot, 0) != 0 ||
       mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)addr) ==
           MAP_FAILED) {
     long err = -errno;
@@ -159,8 +175,7 @@ static long install(void *tmp, uintptr_t addr, size_t len, int prot) {
 /* Copies [addr, addr+len) and, if the copy holds no PKRU-writing bytes,
  * installs it executable with `prot`; what the caller froze stays so. */
 static long check_and_install(uintptr_t addr, size_t len, int prot) {
-  uint8_t *tmp = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  uint8_t *tmp = scratch(len);
   if (tmp == MAP_FAILED)
     return -ENOMEM;
   memcpy(tmp, (void *)addr, len);
@@ -194,20 +209,20 @@ static long exec_protect(uintptr_t addr, size_t len, int prot) {
     say("dipc: refusing to make %#lx executable: it is not private memory "
         "of the default domain\n",
         (unsigned long)addr);
-  /* Freeze what is not checked code already, so that nothing writes it
-   * between the copy and the check. */
+  /* Readable for the copy (JITs reserve PROT_NONE), and no longer
+   * writable, as the call would leave it; checked code already is. */
   for (unsigned i = 0; r == 0 && i < n; ++i) {
     struct piece *q = &pieces[i];
     if ((q->prot & (PROT_EXEC | PROT_WRITE)) == PROT_EXEC)
       continue;
     if (mprotect((void *)q->lo, q->hi - q->lo, PROT_READ) != 0)
       r = -errno;
-    q->frozen = r == 0;
+    q->changed = r == 0;
   }
   if (r == 0)
     r = check_and_install(addr, len, prot);
   for (unsigned i = 0; r != 0 && i < n; ++i)
-    if (pieces[i].frozen)
+    if (pieces[i].changed)
       mprotect((void *)pieces[i].lo, pieces[i].hi - pieces[i].lo,
                pieces[i].prot);
   return r;
@@ -230,8 +245,7 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
   if (p == MAP_FAILED)
     return -errno;
   len = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
-  uint8_t *tmp = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  uint8_t *tmp = scratch(len);
   if (tmp == MAP_FAILED) {
     munmap(p, len);
     return -ENOMEM;

@@ -18,6 +18,7 @@
  *   protection keys), remap_file_pages, userfaultfd (it could fill a
  *   dropped code page), io_uring (its madvise and reads bypass this
  *   filter), mseal: EPERM;
+ * - seccomp filters with a listener, which would see the cookie: EPERM;
  * - execve/execveat: EPERM, since a new program would inherit this filter
  *   without the runtime that answers its traps;
  * - 32-bit (int 0x80) and x32 system calls: refused, their numbers differ.
@@ -181,6 +182,10 @@ static void build(struct program *p, uint64_t cookie) {
   emit(p, RET(SECCOMP_RET_ALLOW));
   when_bits(p, SYS_shmat, 2, SHM_EXEC | SHM_REMAP, ERRNO(EPERM));
   when_equal(p, SYS_ioctl, 1, USERFAULTFD_IOC_NEW);
+  /* A filter of the program's with a listener would see the cookie in the
+   * arguments of the runtime's calls (SECCOMP_RET_USER_NOTIF wins over
+   * this filter's ALLOW). */
+  when_bits(p, SYS_seccomp, 1, SECCOMP_FILTER_FLAG_NEW_LISTENER, ERRNO(EPERM));
   /* arch_prctl: ARCH_SET_FS and ARCH_SET_GS. */
   emit(p, JEQ(SYS_arch_prctl, 0, 5));
   emit(p, LD(ARG(0)));
