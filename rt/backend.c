@@ -54,6 +54,32 @@ static int cpu_has_pkru(void) {
  * before they are executable under the new key: anyone may have made them
  * writable, without PROT_EXEC, since they last were. Runtime tests without
  * the loader may use writable code. */
+/* The bytes of each code range tagged so far (runtime memory), so that a
+ * later re-key notices a replacement: anyone may unmap a domain's code
+ * and map other bytes there, which the re-key would make executable under
+ * the domain's key. Trusted, under the global lock or at init. */
+static struct {
+  uintptr_t lo, hi;
+  uint64_t hash;
+} *code_ranges;
+static unsigned num_code_ranges;
+
+static int same_code(const void *addr, size_t len) {
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+  for (size_t i = 0; i < len; ++i)
+    h = (h ^ ((const uint8_t *)addr)[i]) * 0x100000001b3ull;
+  if (!code_ranges)
+    code_ranges = dipc_alloc_runtime(RT_MAX_RANGES * sizeof *code_ranges);
+  for (unsigned i = 0; i < num_code_ranges; ++i)
+    if (code_ranges[i].lo == (uintptr_t)addr &&
+        code_ranges[i].hi == (uintptr_t)addr + len)
+      return code_ranges[i].hash == h;
+  if (num_code_ranges < RT_MAX_RANGES)
+    code_ranges[num_code_ranges++] =
+        (typeof(*code_ranges)){(uintptr_t)addr, (uintptr_t)addr + len, h};
+  return 1;
+}
+
 static int tag_code(void *addr, size_t len, int prot, int key) {
   struct dipc_code_hit hit;
   if (dipc_sys_cookie == NULL)
@@ -68,6 +94,10 @@ static int tag_code(void *addr, size_t len, int prot, int key) {
             "dipc: code at %p contains a %s instruction at %p since it was "
             "checked\n",
             addr, hit.insn, (char *)addr + hit.offset);
+    return -1;
+  }
+  if (!same_code(addr, len)) {
+    fprintf(stderr, "dipc: the code of a domain at %p was replaced\n", addr);
     return -1;
   }
   return dipc_sys_pkey_mprotect(addr, len, prot, key);
@@ -91,10 +121,11 @@ int dipc_seal_runtime_code(void *addr, size_t len) {
 /* Runtime memory comes from the arena in the window, whose pages the
  * seccomp filter keeps other code from unmapping, remapping, advising or
  * re-protecting (seccomp.c); it is never given back. */
+static uintptr_t arena_used;
+
 void *dipc_alloc_runtime(size_t size) {
-  static uintptr_t used;
   size = (size + RT_PAGE - 1) & ~(RT_PAGE - 1);
-  uintptr_t at = __atomic_fetch_add(&used, size, __ATOMIC_RELAXED);
+  uintptr_t at = __atomic_fetch_add(&arena_used, size, __ATOMIC_RELAXED);
   DIPC_CHECK(at + size <= RT_ARENA_SIZE,
              "runtime memory exhausted (%zu more bytes)", size);
   void *p = (void *)(RT_ARENA_ADDR + at);
@@ -102,6 +133,16 @@ void *dipc_alloc_runtime(size_t size) {
                  0,
              "cannot tag runtime state with its key");
   return p;
+}
+
+/* Address space in the arena that stays inaccessible (PROT_NONE, key 0):
+ * guard addresses whose every use must fault. */
+void *dipc_reserve_runtime(size_t size) {
+  size = (size + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  uintptr_t at = __atomic_fetch_add(&arena_used, size, __ATOMIC_RELAXED);
+  DIPC_CHECK(at + size <= RT_ARENA_SIZE,
+             "runtime memory exhausted (%zu more bytes)", size);
+  return (void *)(RT_ARENA_ADDR + at);
 }
 
 /* The window below the tables (thread region, arena), reserved. */

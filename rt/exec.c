@@ -9,7 +9,8 @@
  *
  * - never writable and executable at once (W^X), never shared (another
  *   mapping could write it);
- * - only the default domain's memory (key 0, private) becomes executable;
+ * - only the default domain's memory (key 0, private) becomes executable,
+ *   never where a domain's pages are registered (domain.c's ranges);
  * - the bytes are copied into fresh anonymous memory under the runtime
  *   key (no domain can write it meanwhile, whatever it mprotects),
  *   scanned for PKRU-writing sequences at every offset (codescan.c), and
@@ -138,6 +139,16 @@ static int default_pieces(uintptr_t lo, uintptr_t hi, struct piece *pieces,
   return err ? err : at < hi ? -ENOMEM : 0;
 }
 
+/* Where a domain's pages were (unmapped and mapped again by anyone), no
+ * other code may become executable: calls into the domain land there. */
+static int refuse_domain_memory(uintptr_t addr, size_t len) {
+  if (dipc_domain_owns(0, addr, addr + len))
+    return 0;
+  say("dipc: refusing to make %#lx executable: it is a domain's memory\n",
+      (unsigned long)addr);
+  return 1;
+}
+
 static long refuse_writable(uintptr_t addr, size_t len) {
   say("dipc: refusing writable and executable memory at %#lx (%zu bytes): "
       "its code could be changed after it was checked\n",
@@ -202,6 +213,8 @@ static long exec_protect(uintptr_t addr, size_t len, int prot) {
     return -ENOMEM;
   if (prot & PROT_WRITE)
     return refuse_writable(addr, len);
+  if (refuse_domain_memory(addr, len))
+    return -EACCES;
   struct piece pieces[MAX_PIECES];
   unsigned n = 0;
   long r = default_pieces(addr, addr + len, pieces, &n);
@@ -245,6 +258,10 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
   if (p == MAP_FAILED)
     return -errno;
   len = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  if (refuse_domain_memory((uintptr_t)p, len)) {
+    munmap(p, len);
+    return -EACCES;
+  }
   uint8_t *tmp = scratch(len);
   if (tmp == MAP_FAILED) {
     munmap(p, len);
@@ -284,6 +301,7 @@ long dipc_op_exec(struct dipc_gate_args *a) {
   const uint64_t *x = a->arg;
   if (dipc_machine.backend != DIPC_BACKEND_MPK || !((int)x[3] & PROT_EXEC))
     return -EPERM;
+
   if (x[0] == SYS_mprotect)
     return exec_protect(x[1], x[2], (int)x[3]);
   if (x[0] == SYS_mmap)

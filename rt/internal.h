@@ -161,6 +161,8 @@ DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 DIPC_HIDDEN void dipc_runtime_init(void);
 /* Memory only gates can touch (the runtime key; key 0 with `none`). */
 DIPC_HIDDEN void *dipc_alloc_runtime(size_t size);
+/* Inaccessible address space in the window (guard addresses). */
+DIPC_HIDDEN void *dipc_reserve_runtime(size_t size);
 /* Tag [addr, addr+len) with protection key `key` (no-op with `none`). */
 DIPC_HIDDEN int dipc_tag_pages(void *addr, size_t len, int prot, int key);
 /* Make runtime-generated code (proxies) executable under the runtime key,

@@ -9,6 +9,7 @@
  *   from dipc_sys_raw (sys.S) with the cookie in r9, else EPERM;
  * - mmap and mprotect with PROT_EXEC: the same, else trapped (SIGSYS) and
  *   done by the runtime after checking the code (exec.c);
+ * - prctl(PR_SET_MM), which can point /proc/self/environ at any memory;
  * - personality(READ_IMPLIES_EXEC) and shmat(SHM_EXEC), which make memory
  *   executable behind PROT_EXEC's back, and shmat(SHM_REMAP): EPERM;
  * - munmap, mremap, madvise, mprotect and MAP_FIXED mmap of the runtime's
@@ -186,6 +187,9 @@ static void build(struct program *p, uint64_t cookie) {
    * arguments of the runtime's calls (SECCOMP_RET_USER_NOTIF wins over
    * this filter's ALLOW). */
   when_bits(p, SYS_seccomp, 1, SECCOMP_FILTER_FLAG_NEW_LISTENER, ERRNO(EPERM));
+  /* prctl(PR_SET_MM) could point /proc/self/environ or cmdline, which the
+   * kernel reads whatever the key, at any memory. */
+  when_equal(p, SYS_prctl, 0, PR_SET_MM);
   /* arch_prctl: ARCH_SET_FS and ARCH_SET_GS. */
   emit(p, JEQ(SYS_arch_prctl, 0, 5));
   emit(p, LD(ARG(0)));
