@@ -49,11 +49,6 @@ static int cpu_has_pkru(void) {
   return (lo >> 9) & 1;
 }
 
-/* Under the seccomp filter (a program run by the loader), code pages (a
- * domain's, when the APL cache moves them between keys) are checked again
- * before they are executable under the new key: anyone may have made them
- * writable, without PROT_EXEC, since they last were. Runtime tests without
- * the loader may use writable code. */
 /* The bytes of each code range tagged so far (runtime memory), so that a
  * later re-key notices a replacement: anyone may unmap a domain's code
  * and map other bytes there, which the re-key would make executable under
@@ -64,43 +59,54 @@ static struct {
 } *code_ranges;
 static unsigned num_code_ranges;
 
-static int same_code(const void *addr, size_t len) {
+static int same_code(uintptr_t lo, const uint8_t *bytes, size_t len) {
   uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
   for (size_t i = 0; i < len; ++i)
-    h = (h ^ ((const uint8_t *)addr)[i]) * 0x100000001b3ull;
+    h = (h ^ bytes[i]) * 0x100000001b3ull;
   if (!code_ranges)
     code_ranges = dipc_alloc_runtime(RT_MAX_RANGES * sizeof *code_ranges);
   for (unsigned i = 0; i < num_code_ranges; ++i)
-    if (code_ranges[i].lo == (uintptr_t)addr &&
-        code_ranges[i].hi == (uintptr_t)addr + len)
+    if (code_ranges[i].lo == lo && code_ranges[i].hi == lo + len)
       return code_ranges[i].hash == h;
   if (num_code_ranges < RT_MAX_RANGES)
-    code_ranges[num_code_ranges++] =
-        (typeof(*code_ranges)){(uintptr_t)addr, (uintptr_t)addr + len, h};
+    code_ranges[num_code_ranges++] = (typeof(*code_ranges)){lo, lo + len, h};
   return 1;
 }
 
+/* Under the seccomp filter (a program run by the loader), code pages (a
+ * domain's, when the APL cache moves them between keys) are checked again
+ * before they are executable under the new key: anyone may have made them
+ * writable, without PROT_EXEC, or replaced them since. The check happens
+ * in the window's scratch area, where no one can swap the mapping for
+ * another; it goes back in one step. Runtime tests without the loader may
+ * use writable code. */
 static int tag_code(void *addr, size_t len, int prot, int key) {
-  struct dipc_code_hit hit;
   if (dipc_sys_cookie == NULL)
     return dipc_sys_pkey_mprotect(addr, len, prot, key);
-  if (prot & PROT_WRITE)
+  if ((prot & PROT_WRITE) || len > RT_SCRATCH_SIZE)
     return -1;
-  /* Read-only under the runtime key while checked: no one can write it. */
-  if (dipc_sys_pkey_mprotect(addr, len, PROT_READ, RT_PKEY_RUNTIME) != 0)
+  const uintptr_t at = RT_SCRATCH_A;
+  if (dipc_sys_move((uintptr_t)addr, len, at) != 0)
     return -1;
-  if (dipc_code_scan(addr, len, &hit)) {
+  struct dipc_code_hit hit;
+  int ok =
+      dipc_sys_pkey_mprotect((void *)at, len, PROT_READ, RT_PKEY_RUNTIME) == 0;
+  if (ok && dipc_code_scan((const void *)at, len, &hit)) {
     fprintf(stderr,
             "dipc: code at %p contains a %s instruction at %p since it was "
             "checked\n",
             addr, hit.insn, (char *)addr + hit.offset);
-    return -1;
+    ok = 0;
   }
-  if (!same_code(addr, len)) {
+  if (ok && !same_code((uintptr_t)addr, (const uint8_t *)at, len)) {
     fprintf(stderr, "dipc: the code of a domain at %p was replaced\n", addr);
-    return -1;
+    ok = 0;
   }
-  return dipc_sys_pkey_mprotect(addr, len, prot, key);
+  ok = ok && dipc_sys_pkey_mprotect((void *)at, len, prot, key) == 0 &&
+       dipc_sys_move(at, len, (uintptr_t)addr) == 0;
+  DIPC_CHECK(dipc_sys_map_window(at, len, PROT_NONE) == 0,
+             "cannot release the runtime's scratch area");
+  return ok ? 0 : -1;
 }
 
 int dipc_tag_pages(void *addr, size_t len, int prot, int key) {

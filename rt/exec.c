@@ -11,13 +11,13 @@
  *   mapping could write it);
  * - only the default domain's memory (key 0, private) becomes executable,
  *   never where a domain's pages are registered (domain.c's ranges);
- * - the bytes are copied into fresh anonymous memory under the runtime
- *   key (no domain can write it meanwhile, whatever it mprotects),
- *   scanned for PKRU-writing sequences at every offset (codescan.c), and
- *   only then made executable default-domain memory (through the
- *   cookie-carrying syscall) and moved into place with mremap: later
- *   writes to a file behind the mapping, or a dropped page re-read from
- *   it, cannot change the code.
+ * - the memory is moved into the runtime's window, where no one else can
+ *   swap it for another mapping, checked there, copied into fresh memory
+ *   under the runtime key, scanned for PKRU-writing sequences at every
+ *   offset (codescan.c), made executable default-domain memory there
+ *   (through the cookie-carrying syscall) and moved into place with one
+ *   mremap: later writes to a file behind the mapping, or a dropped page
+ *   re-read from it, cannot change the code.
  *
  * Errors come back as the system call's (-errno): EACCES when refused. */
 #define _GNU_SOURCE
@@ -95,7 +95,7 @@ DIPC_EXPORT int dipc_exec_trap(const void *siginfo, void *ucontext) {
 enum { MAX_PIECES = 16 };
 struct piece {
   uintptr_t lo, hi;
-  int prot, changed;
+  int prot;
 };
 
 /* The mappings making up [lo, hi), which must all be private memory of
@@ -127,8 +127,7 @@ static int default_pieces(uintptr_t lo, uintptr_t hi, struct piece *pieces,
         pieces[(*n)++] = (struct piece){at, e < hi ? e : hi,
                                         (perms[0] == 'r' ? PROT_READ : 0) |
                                             (perms[1] == 'w' ? PROT_WRITE : 0) |
-                                            (perms[2] == 'x' ? PROT_EXEC : 0),
-                                        0};
+                                            (perms[2] == 'x' ? PROT_EXEC : 0)};
         at = e < hi ? e : hi;
         if (at == hi)
           break;
@@ -156,53 +155,53 @@ static long refuse_writable(uintptr_t addr, size_t len) {
   return -EACCES;
 }
 
-/* Fresh memory for a copy, under the runtime key while it is written and
- * checked: no domain can change it then, even after mprotect. */
-static uint8_t *scratch(size_t len) {
-  uint8_t *tmp = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (tmp != MAP_FAILED &&
-      dipc_sys_pkey_mprotect(tmp, len, PROT_READ | PROT_WRITE,
-                             RT_PKEY_RUNTIME) != 0) {
-    munmap(tmp, len);
-    tmp = MAP_FAILED;
-  }
-  return tmp;
+/* The work happens in the window's scratch areas (layout.h), where no one
+ * else can unmap, move or replace a mapping between a check and what
+ * follows it: anywhere else, another thread could swap in a mapping of its
+ * own (mremap) for the one checked, or another domain's for the one to be
+ * copied. */
+#define A RT_SCRATCH_A /* the program's memory, moved in to be copied */
+#define B RT_SCRATCH_B /* the copy, checked, then moved out */
+
+/* A scratch area goes back to reserved address space. */
+static void release(uintptr_t at, size_t len) {
+  DIPC_CHECK(dipc_sys_map_window(at, len, PROT_NONE) == 0,
+             "cannot release the runtime's scratch area");
 }
 
-/* Makes the checked copy at tmp executable with `prot`, default-domain
- * memory, and moves it over [addr, addr+len). */
-static long install(void *tmp, uintptr_t addr, size_t len, int prot) {
-  if (dipc_sys_pkey_mprotect(tmp, len, prot, 0) != 0 ||
-      mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)addr) ==
-          MAP_FAILED) {
-    long err = -errno;
-    munmap(tmp, len);
-    return err;
-  }
-  return 0;
+/* Fresh memory at B, under the runtime key. */
+static int fresh_copy(size_t len) {
+  return dipc_sys_map_window(B, len, PROT_READ | PROT_WRITE) == 0 &&
+                 dipc_sys_pkey_mprotect((void *)B, len, PROT_READ | PROT_WRITE,
+                                        RT_PKEY_RUNTIME) == 0
+             ? 0
+             : -1;
 }
 
-/* Copies [addr, addr+len) and, if the copy holds no PKRU-writing bytes,
- * installs it executable with `prot`; what the caller froze stays so. */
-static long check_and_install(uintptr_t addr, size_t len, int prot) {
-  uint8_t *tmp = scratch(len);
-  if (tmp == MAP_FAILED)
-    return -ENOMEM;
-  memcpy(tmp, (void *)addr, len);
+/* The checked bytes at B become executable default-domain memory with
+ * `prot`, then replace [addr, addr+len) in one step. */
+static long install(uintptr_t addr, size_t len, int prot) {
+  long r = 0;
+  if (dipc_sys_pkey_mprotect((void *)B, len, prot, 0) != 0 ||
+      dipc_sys_move(B, len, addr) != 0)
+    r = -errno;
+  release(B, len);
+  return r;
+}
+
+static int holds_pkru_write(uintptr_t addr, size_t len) {
   struct dipc_code_hit hit;
-  if (dipc_code_scan(tmp, len, &hit)) {
-    say("dipc: refusing to make %#lx executable: it contains a %s "
-        "instruction at %#lx, which could switch protection keys outside "
-        "dIPC's gates\n",
-        (unsigned long)addr, hit.insn, (unsigned long)(addr + hit.offset));
-    munmap(tmp, len);
-    return -EACCES;
-  }
-  return install(tmp, addr, len, prot);
+  if (!dipc_code_scan((const void *)B, len, &hit))
+    return 0;
+  say("dipc: refusing to make %#lx executable: it contains a %s "
+      "instruction at %#lx, which could switch protection keys outside "
+      "dIPC's gates\n",
+      (unsigned long)addr, hit.insn, (unsigned long)(addr + hit.offset));
+  return 1;
 }
 
-/* mprotect(addr, len, prot) with PROT_EXEC. */
+/* mprotect(addr, len, prot) with PROT_EXEC: the pieces are moved into A,
+ * checked there to be private default-domain memory, copied to B. */
 static long exec_protect(uintptr_t addr, size_t len, int prot) {
   if (addr & (RT_PAGE - 1))
     return -EINVAL;
@@ -213,35 +212,57 @@ static long exec_protect(uintptr_t addr, size_t len, int prot) {
     return -ENOMEM;
   if (prot & PROT_WRITE)
     return refuse_writable(addr, len);
+  if (len > RT_SCRATCH_SIZE)
+    return -ENOMEM;
   if (refuse_domain_memory(addr, len))
     return -EACCES;
   struct piece pieces[MAX_PIECES];
-  unsigned n = 0;
+  unsigned n = 0, moved = 0;
   long r = default_pieces(addr, addr + len, pieces, &n);
+  for (; r == 0 && moved < n; ++moved)
+    if (dipc_sys_move(pieces[moved].lo, pieces[moved].hi - pieces[moved].lo,
+                      A + (pieces[moved].lo - addr)) != 0)
+      r = -errno;
+  if (r == 0) { /* what was moved in, not what was looked at before */
+    struct piece held[MAX_PIECES];
+    unsigned m;
+    r = default_pieces(A, A + len, held, &m);
+  }
   if (r == -EACCES)
     say("dipc: refusing to make %#lx executable: it is not private memory "
         "of the default domain\n",
         (unsigned long)addr);
-  /* Readable for the copy (JITs reserve PROT_NONE), and no longer
-   * writable, as the call would leave it; checked code already is. */
-  for (unsigned i = 0; r == 0 && i < n; ++i) {
-    struct piece *q = &pieces[i];
-    if ((q->prot & (PROT_EXEC | PROT_WRITE)) == PROT_EXEC)
-      continue;
-    if (mprotect((void *)q->lo, q->hi - q->lo, PROT_READ) != 0)
-      r = -errno;
-    q->changed = r == 0;
+  if (r == 0 && fresh_copy(len) != 0)
+    r = -ENOMEM;
+  if (r == 0) {
+    DIPC_CHECK(
+        dipc_sys_pkey_mprotect((void *)A, len, PROT_READ, RT_PKEY_RUNTIME) == 0,
+        "cannot read the memory to check");
+    memcpy((void *)B, (void *)A, len);
+    if (holds_pkru_write(addr, len)) {
+      release(B, len);
+      r = -EACCES;
+    }
   }
-  if (r == 0)
-    r = check_and_install(addr, len, prot);
-  for (unsigned i = 0; r != 0 && i < n; ++i)
-    if (pieces[i].changed)
-      mprotect((void *)pieces[i].lo, pieces[i].hi - pieces[i].lo,
-               pieces[i].prot);
+  if (r == 0) {
+    r = install(addr, len, prot);
+    release(A, len);
+    return r;
+  }
+  /* Refused: the pieces go back as they were. */
+  for (unsigned i = 0; i < moved; ++i) {
+    uintptr_t at = A + (pieces[i].lo - addr);
+    size_t size = pieces[i].hi - pieces[i].lo;
+    dipc_sys_pkey_mprotect((void *)at, size, pieces[i].prot, 0);
+    dipc_sys_move(at, size, pieces[i].lo);
+  }
+  if (moved)
+    release(A, len);
   return r;
 }
 
-/* mmap(addr, len, prot, flags, fd, offset) with PROT_EXEC. */
+/* mmap(addr, len, prot, flags, fd, offset) with PROT_EXEC: the file's
+ * bytes are read into B. */
 static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
                      off_t offset) {
   if (prot & PROT_WRITE)
@@ -253,29 +274,30 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
     return -EACCES;
   }
   /* Where and whether the program's call would map: the same call,
-   * readable only. */
+   * readable only; it is replaced below. */
   uint8_t *p = mmap((void *)addr, len, PROT_READ, flags, fd, offset);
   if (p == MAP_FAILED)
     return -errno;
   len = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
-  if (refuse_domain_memory((uintptr_t)p, len)) {
+  long r = len > RT_SCRATCH_SIZE ? -ENOMEM : 0;
+  if (r == 0 && refuse_domain_memory((uintptr_t)p, len))
+    r = -EACCES;
+  if (r == 0 && fresh_copy(len) != 0)
+    r = -ENOMEM;
+  if (r != 0) {
     munmap(p, len);
-    return -EACCES;
-  }
-  uint8_t *tmp = scratch(len);
-  if (tmp == MAP_FAILED) {
-    munmap(p, len);
-    return -ENOMEM;
+    return r;
   }
   /* The file's bytes now; beyond its end, zeros. */
   for (size_t done = 0; !(flags & MAP_ANONYMOUS) && done < len;) {
-    ssize_t got = pread(fd, tmp + done, len - done, offset + (off_t)done);
+    ssize_t got =
+        pread(fd, (uint8_t *)B + done, len - done, offset + (off_t)done);
     if (got <= 0)
       break;
     done += (size_t)got;
   }
   struct dipc_code_hit hit;
-  if (dipc_code_scan(tmp, len, &hit)) {
+  if (dipc_code_scan((const void *)B, len, &hit)) {
     char path[64], file[256] = "a file";
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     ssize_t k = readlink(path, file, sizeof file - 1);
@@ -285,11 +307,11 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
         "%#lx, which could switch protection keys outside dIPC's gates\n",
         file, hit.insn, (unsigned long)(offset + (off_t)hit.offset));
     __atomic_add_fetch(&refusals, 1, __ATOMIC_RELAXED);
-    munmap(tmp, len);
+    release(B, len);
     munmap(p, len);
     return -EACCES;
   }
-  long r = install(tmp, (uintptr_t)p, len, prot);
+  r = install((uintptr_t)p, len, prot);
   if (r != 0) {
     munmap(p, len);
     return r;

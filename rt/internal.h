@@ -175,9 +175,14 @@ DIPC_HIDDEN void dipc_publish_image(uint32_t dom, uint32_t image);
 /* ---- sys.c, seccomp.c, exec.c: the kernel boundary (mpk) ---------------- */
 /* The runtime's system call through the filter (sys.S): -1 and errno on
  * error. In trusted mode, or at init. */
-DIPC_HIDDEN long dipc_sys(long nr, long a0, long a1, long a2, long a3);
+DIPC_HIDDEN long dipc_sys(long nr, long a0, long a1, long a2, long a3,
+                          long a4);
 DIPC_HIDDEN int dipc_sys_pkey_mprotect(void *addr, size_t len, int prot,
                                        int key);
+/* mmap(MAP_FIXED) anonymous memory at `at`, in the window; 0 or -1. */
+DIPC_HIDDEN int dipc_sys_map_window(uintptr_t at, size_t len, int prot);
+/* mremap [from, from+len) to `to` (into or out of the window); 0 or -1. */
+DIPC_HIDDEN int dipc_sys_move(uintptr_t from, size_t len, uintptr_t to);
 DIPC_HIDDEN int dipc_sys_set_gs(const void *base);
 /* Creates the cookie in runtime-key memory (at init); returns it. */
 DIPC_HIDDEN uint64_t dipc_sys_make_cookie(void);

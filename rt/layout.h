@@ -22,6 +22,11 @@
 #define RT_THREADS_ADDR 0x60000000 /* RT_MAX_THREADS * RT_THREAD_STRIDE */
 #define RT_ARENA_ADDR 0x68000000
 #define RT_ARENA_SIZE 0x08000000
+/* Two scratch areas where the runtime checks memory that others could
+ * swap for another mapping anywhere else (exec.c, backend.c). */
+#define RT_SCRATCH_A 0x70000000
+#define RT_SCRATCH_B 0x74000000
+#define RT_SCRATCH_SIZE 0x04000000
 #define RT_RO_TABLE_ADDR 0x7ff00000
 #define RT_RW_TABLE_ADDR 0x7ff02000
 #define RT_WINDOW_HI 0x7ff04000

@@ -4,7 +4,8 @@
  * The filter (seccomp.c) lets the calls that change protection keys, the
  * gs base or executable memory through only from the syscall instruction
  * below, and only with the process's cookie in r9 (args[5], unused by
- * those calls). The cookie lives in runtime-key memory: a domain can jump
+ * those calls; for an anonymous mmap it is the ignored offset, so it is
+ * page-aligned). The cookie lives in runtime-key memory: a domain can jump
  * to this instruction (keys do not restrict instruction fetch) but cannot
  * supply it. Called in trusted mode only, with signals blocked (sys.c),
  * so the cookie never reaches a signal frame. */
@@ -13,7 +14,7 @@
         .intel_syntax noprefix
         .text
 
-/* long dipc_sys_raw(long nr, long a0, long a1, long a2, long a3) */
+/* long dipc_sys_raw(long nr, long a0, long a1, long a2, long a3, long a4) */
         .globl dipc_sys_raw
         .hidden dipc_sys_raw
         .type dipc_sys_raw, @function
@@ -24,6 +25,7 @@ dipc_sys_raw:
         mov rsi, rdx
         mov rdx, rcx
         mov r10, r8
+        mov r8, r9
         mov r9, [rip + dipc_sys_cookie]
         test r9, r9                     /* no filter yet */
         jz 1f
