@@ -46,7 +46,9 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-bash "$vm/bootstrap.sh"
+# QEMU, a static busybox for the initramfs, cpio to pack it, xz for the
+# kernel's compressed modules.
+bash "$root/scripts/bootstrap.sh" qemu-system-x86 busybox-static cpio xz-utils
 if [[ -n ${DIPC_VM_CACHE:-} ]]; then cache=$DIPC_VM_CACHE
 elif [[ $(id -u) -eq 0 ]]; then cache=/var/cache/dipc-vm
 else cache=${XDG_CACHE_HOME:-$HOME/.cache}/dipc-vm; fi
