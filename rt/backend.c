@@ -61,6 +61,7 @@ void *dipc_alloc_runtime(size_t size) {
   DIPC_CHECK(dipc_tag_pages(p, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) ==
                  0,
              "cannot tag runtime state with its key");
+  dipc_runtime_region(p, size);
   return p;
 }
 
@@ -160,6 +161,8 @@ static void map_image_tables(void) {
       dipc_tag_pages(rw, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) == 0 &&
           dipc_tag_pages(ro, size, PROT_READ, RT_PKEY_STACK) == 0,
       "cannot tag the PKRU image tables");
+  dipc_runtime_region(rw, size);
+  dipc_runtime_region(ro, size);
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
   vector_rw = (uintptr_t *)((char *)rw + table);
@@ -182,6 +185,7 @@ static void reserve_thread_region(void) {
   void *p = mmap(NULL, size, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   DIPC_CHECK(p != MAP_FAILED, "cannot reserve the thread-state region");
+  dipc_runtime_region(p, size);
   dipc_threads_lo = (uintptr_t)p;
   dipc_threads_hi = (uintptr_t)p + size;
   VECTOR_WORD(DIPC_VECTOR_THREADS_LO) = dipc_threads_lo;
@@ -198,6 +202,7 @@ void dipc_runtime_init(void) {
   DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)no_thread) ==
                  0,
              "cannot set the gs base");
+  dipc_rights_init();
   map_image_tables();
   xstate_init();
   reserve_thread_region();
