@@ -165,6 +165,8 @@ static void reserve_window(void) {
   DIPC_CHECK(p == (void *)RT_WINDOW_LO,
              "cannot reserve the runtime's window at %#x-%#x", RT_WINDOW_LO,
              RT_WINDOW_HI);
+  /* All of it is runtime state (rights.c): arena, threads, tables. */
+  dipc_runtime_region(p, RT_WINDOW_HI - RT_WINDOW_LO);
 }
 
 void dipc_publish_image(uint32_t dom, uint32_t image) {
@@ -340,6 +342,7 @@ void dipc_runtime_init(void) {
   dipc_machine.backend = choose_backend();
   reserve_window();
   DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
+  dipc_rights_init();
   map_image_tables();
   xstate_init();
   reserve_thread_region();

@@ -1,0 +1,173 @@
+/* rights.c - what memory an API argument may name. The runtime writes and
+ * reads with every right, so an address a caller passes is checked against
+ * the caller's rights first: the runtime's own state (tables, thread
+ * region, proxies, import guards, libdipc's image) belongs to no domain,
+ * whatever key its pages carry, and thread stacks belong to the stack
+ * machinery, not to the default domain whose key-0 pages they sit among. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+
+/* Highest user address on x86-64 with 5-level paging; kernel pages (and
+ * the vsyscall page /proc/self/maps lists) lie above. */
+#define RT_USER_TOP (1UL << 56)
+#define RT_MAX_REGIONS 64
+
+struct region {
+  uintptr_t lo, hi;
+};
+static struct region *regions; /* runtime key */
+static unsigned nregions;
+
+static uintptr_t page_down(uintptr_t a) { return a & ~(RT_PAGE - 1); }
+static uintptr_t page_up(uintptr_t a) {
+  return (a + RT_PAGE - 1) & ~(RT_PAGE - 1);
+}
+
+static int overlap(uintptr_t lo, uintptr_t hi, uintptr_t rlo, uintptr_t rhi) {
+  return lo < rhi && rlo < hi;
+}
+
+void dipc_runtime_region(const void *p, size_t len) {
+  if (!regions) /* in the window, which is a region itself */
+    regions = dipc_alloc_runtime(RT_MAX_REGIONS * sizeof *regions);
+  DIPC_CHECK(nregions < RT_MAX_REGIONS, "runtime region table full");
+  regions[nregions++] =
+      (struct region){page_down((uintptr_t)p), page_up((uintptr_t)p + len)};
+}
+
+static int segment_holds(const struct dl_phdr_info *info, uintptr_t addr) {
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && addr >= lo && addr < lo + ph->p_memsz)
+      return 1;
+  }
+  return 0;
+}
+
+/* libdipc's own code and data (its lock, bootstrap and panic stacks, the
+ * pointers to its tables) are runtime state too. */
+static int add_own_segments(struct dl_phdr_info *info, size_t size,
+                            void *self) {
+  (void)size;
+  if (!segment_holds(info, (uintptr_t)self))
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD)
+      dipc_runtime_region((void *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz);
+  }
+  return 1;
+}
+
+void dipc_rights_init(void) {
+  DIPC_CHECK(dl_iterate_phdr(add_own_segments, (void *)dipc_rights_init) == 1,
+             "cannot find libdipc's own segments");
+}
+
+int dipc_runtime_owned(uintptr_t lo, uintptr_t hi) {
+  for (unsigned i = 0; i < nregions; i++)
+    if (overlap(lo, hi, regions[i].lo, regions[i].hi))
+      return 1;
+  return dipc_proxy_overlaps(lo, hi);
+}
+
+int dipc_stack_owned(uintptr_t lo, uintptr_t hi) {
+  for (unsigned i = 0; i < RT_MAX_THREADS; i++) {
+    const struct dipc_thread *st = dipc_thread_live(i);
+    if (!st)
+      continue;
+    if (overlap(lo, hi, st->own_lo, st->own_hi))
+      return 1;
+    for (unsigned d = 0; d < RT_MAX_DOMAINS; d++)
+      if (st->dstacks[d].hi &&
+          overlap(lo, hi, st->dstacks[d].lo - RT_PAGE, st->dstacks[d].hi))
+        return 1;
+  }
+  return 0;
+}
+
+int dipc_mapped(uintptr_t lo, uintptr_t hi) {
+  if (hi <= lo || hi > RT_USER_TOP)
+    return 0;
+  /* msync fails with ENOMEM on any unmapped page; async-signal-safe. */
+  uintptr_t a = page_down(lo);
+  return msync((void *)a, page_up(hi) - a, MS_ASYNC) == 0;
+}
+
+int dipc_default_memory(uintptr_t lo, uintptr_t hi, int stacks_too) {
+  return hi > lo && dipc_domain_owns(0, lo, hi) &&
+         !dipc_runtime_owned(lo, hi) &&
+         (stacks_too || !dipc_stack_owned(lo, hi)) && dipc_mapped(lo, hi);
+}
+
+uint8_t dipc_right_on(uint32_t dom, uintptr_t lo, uintptr_t hi,
+                      int stacks_too) {
+  if (hi <= lo || hi > RT_USER_TOP)
+    return DIPC_PERM_NIL;
+  uint32_t x = dipc_domain_of(lo);
+  if (x == 0 ? !dipc_default_memory(lo, hi, stacks_too)
+             : !dipc_domain_owns(x, page_down(lo), hi))
+    return DIPC_PERM_NIL;
+  return x == dom ? DIPC_PERM_OWNER : dipc_apl_get(dom, x);
+}
+
+/* Reads one line of /proc/self/maps into buf (the rest of a longer one is
+ * dropped); 0 at the end. */
+static int maps_line(FILE *f, char *buf, size_t size) {
+  if (!fgets(buf, (int)size, f))
+    return 0;
+  if (!strchr(buf, '\n'))
+    for (int c; (c = fgetc(f)) != EOF && c != '\n';)
+      ;
+  return 1;
+}
+
+int dipc_for_each_mapping(uintptr_t lo, uintptr_t hi,
+                          int (*fn)(uintptr_t, uintptr_t, int, const char *,
+                                    void *),
+                          void *ctx) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f)
+    return -DIPC_ENOMEM;
+  char line[512], perms[8];
+  uintptr_t at = lo;
+  int err = 0;
+  while (!err && at < hi && maps_line(f, line, sizeof line)) {
+    unsigned long s, e;
+    int name = 0;
+    if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &s, &e, perms, &name) < 3 ||
+        e <= at)
+      continue;
+    if (s > at)
+      break;
+    char *path = name ? line + name : line + strlen(line);
+    path[strcspn(path, "\n")] = '\0';
+    int prot = (perms[0] == 'r' ? PROT_READ : 0) |
+               (perms[1] == 'w' ? PROT_WRITE : 0) |
+               (perms[2] == 'x' ? PROT_EXEC : 0);
+    uintptr_t end = e < hi ? e : hi;
+    err = fn(at, end, prot, path, ctx);
+    at = end;
+  }
+  fclose(f);
+  return err ? err : at < hi ? -DIPC_ENOENT : 0;
+}
+
+static int and_prot(uintptr_t lo, uintptr_t hi, int prot, const char *path,
+                    void *ctx) {
+  (void)lo, (void)hi, (void)path;
+  *(int *)ctx &= prot;
+  return 0;
+}
+
+int dipc_mapping_prot(uintptr_t lo, uintptr_t hi) {
+  int prot = PROT_READ | PROT_WRITE | PROT_EXEC;
+  return dipc_for_each_mapping(lo, hi, and_prot, &prot) ? -1 : prot;
+}
