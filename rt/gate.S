@@ -780,6 +780,8 @@ dipc_tpl_\name\()_begin:
         mov [rax + K_R13], r13
         mov [rax + K_R14], r14
         mov [rax + K_R15], r15
+        mov rcx, [r10 + DIPC_USP_GS_OFFSET] /* caller's unsafe stack pointer */
+        mov [rax + K_USP], rcx
         mov rdx, [r10 + ST_CUR_DS]      /* caller on a callee stack: its */
         mov [rax + K_CUR_DS], rdx       /* next frames start below R */
         test rdx, rdx
@@ -872,6 +874,8 @@ dipc_tpl_\name\()_begin:
         cmp rsp, [rax + K_CALLEE_RSP]
         jne 94f
         mov [r10 + ST_KCS_TOP], rax
+        mov rcx, [rax + K_USP]          /* whatever the callee left there */
+        mov [r10 + DIPC_USP_GS_OFFSET], rcx
         mov rcx, [rax + K_STACK_LO]
         mov [r10 + ST_STACK_LO], rcx
         mov rcx, [rax + K_STACK_HI]

@@ -15,6 +15,10 @@
  *                                 the CPU has (ymm/zmm upper halves,
  *                                 zmm16-31, k0-7); changes nothing else.
  *                                 reg_confidentiality stubs call it.
+ *   [DIPC_VECTOR_UNSAFE_LO]       uintptr_t: first byte of the unsafe-stack
+ *                                 region (every thread's unsafe stack lies
+ *                                 inside; 0 until the runtime initialised)
+ *   [DIPC_VECTOR_UNSAFE_HI]       uintptr_t: end of that region
  * (the thread region holds one state slot per thread, each RT_THREAD_STRIDE
  * bytes, rt/layout.h; the bounds are 0 until the runtime initialised).
  * It follows the read-only PKRU image table (rt/layout.h RT_RO_TABLE_ADDR)
@@ -30,7 +34,11 @@
  * (TCB address) of the thread that owns the slot while it is live, 0
  * otherwise: with it, __dipc_errno_location's fast path tells whether gs is
  * the calling thread's own state (clone() copies gs to new threads) with
- * RDGSBASE/RDFSBASE and stack-key reads only. */
+ * RDGSBASE/RDFSBASE and stack-key reads only. The qword at
+ * DIPC_USP_GS_OFFSET is the thread's unsafe stack pointer: -fdipc code
+ * allocates its escaping locals below it (docs/compiler.md, "Unsafe
+ * stack"); every domain may write it, so code checks each value it loads
+ * against [DIPC_VECTOR_UNSAFE_LO, DIPC_VECTOR_UNSAFE_HI) before use. */
 #ifndef DIPC_ABI_H
 #define DIPC_ABI_H
 
@@ -40,9 +48,12 @@
 #define DIPC_VECTOR_THREADS_LO 0x7ff01010
 #define DIPC_VECTOR_THREADS_HI 0x7ff01018
 #define DIPC_VECTOR_SCRUB 0x7ff01020
+#define DIPC_VECTOR_UNSAFE_LO 0x7ff01028
+#define DIPC_VECTOR_UNSAFE_HI 0x7ff01030
 
 #define DIPC_THREAD_PUBLIC_OFF 0x3f000
 #define DIPC_ERRNO_GS_OFFSET 0x3f000 /* DIPC_THREAD_PUBLIC_OFF + 0 */
 #define DIPC_FSBASE_GS_OFFSET 0x3f008 /* DIPC_THREAD_PUBLIC_OFF + 8 */
+#define DIPC_USP_GS_OFFSET 0x3f010    /* DIPC_THREAD_PUBLIC_OFF + 16 */
 
 #endif /* DIPC_ABI_H */
