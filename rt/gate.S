@@ -845,17 +845,18 @@ dipc_tpl_\name\()_begin:
         jne 17b
         mov r11, [rax + K_CALLEE_RSP]
         mov r10, [rax + K_CALLER_RSP]   /* caller's rdx, rcx at R-16, R-8 */
-        sub r10, 16
         mov eax, ecx
         mov rsp, r11
+        push qword ptr [r10 - 8]        /* onto the callee's stack: the */
+        push qword ptr [r10 - 16]       /* callee cannot read the caller's */
         xor ecx, ecx
         xor edx, edx
         PKRU_SITE wrpkru
         movabs r11, PH_RO_D
         cmp eax, [r11]
         jne 95f
-        mov rdx, [r10]
-        mov rcx, [r10 + 8]
+        pop rdx
+        pop rcx
         xor eax, eax
         xor r10d, r10d
         movabs r11, PH_STUB
