@@ -104,16 +104,53 @@ static bool holdsControlData(const AllocaInst &AI) {
   return false;
 }
 
-// Explore every use: a capture tracker that gives up calls a local
-// escaping, which would expose it.
-static constexpr unsigned MaxUsesToExplore = 1u << 20;
+namespace {
+
+// LLVM's capture tracking, except that an access through the pointer never
+// hands it on, volatile or not (LLVM counts volatile accesses as captures:
+// the address is observable). Anything else that may let the address out
+// (a call that may keep it, a store of it, a return, a comparison, a cast
+// to an integer) makes the local escape.
+struct EscapeTracker : CaptureTracker {
+  bool Escapes = false;
+  void tooManyUses() override { Escapes = true; }
+  bool captured(const Use *U) override {
+    const auto *I = cast<Instruction>(U->getUser());
+    if (const auto *LI = dyn_cast<LoadInst>(I);
+        LI && U->get() == LI->getPointerOperand())
+      return false;
+    if (const auto *SI = dyn_cast<StoreInst>(I);
+        SI && U->getOperandNo() == SI->getPointerOperandIndex())
+      return false;
+    if (const auto *RMW = dyn_cast<AtomicRMWInst>(I);
+        RMW && U->getOperandNo() == RMW->getPointerOperandIndex())
+      return false;
+    if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(I);
+        CX && U->getOperandNo() == CX->getPointerOperandIndex())
+      return false;
+    if (const auto *MI = dyn_cast<MemIntrinsic>(I);
+        MI && (U->get() == MI->getRawDest() ||
+               (isa<MemTransferInst>(MI) &&
+                U->get() == cast<MemTransferInst>(MI)->getRawSource())))
+      return false;
+    Escapes = true;
+    return true;
+  }
+};
+
+} // namespace
+
+static bool escapes(const AllocaInst &AI) {
+  EscapeTracker T;
+  // Explore every use: a tracker that gives up calls the local escaping,
+  // which would expose it for nothing.
+  PointerMayBeCaptured(&AI, &T, /*MaxUsesToExplore=*/1u << 20);
+  return T.Escapes;
+}
 
 static bool movesToUnsafeStack(const AllocaInst &AI) {
   return AI.isStaticAlloca() && !AI.isSwiftError() &&
-         !AI.isUsedWithInAlloca() &&
-         PointerMayBeCaptured(&AI, /*ReturnCaptures=*/true,
-                              /*StoreCaptures=*/true, MaxUsesToExplore) &&
-         !holdsControlData(AI);
+         !AI.isUsedWithInAlloca() && escapes(AI) && !holdsControlData(AI);
 }
 
 // Offsets from the frame's (aligned) base, most aligned first; returns the
