@@ -31,15 +31,18 @@ long spy(long sp, char *out) __dom("spy") __entry __perm("default", read) {
   return -1;
 }
 
-/* vault is self-contained (no libc: no grant to the default domain). It
- * reports through the buffer main lends it: spy's result, dipc_errno after
- * the call, what spy saw, and whether its PIN is intact. */
+/* vault is self-contained (no libc, not even memset for an initializer at
+ * -O0: no grant to the default domain). It reports through the buffer main
+ * lends it: spy's result, dipc_errno after the call, what spy saw, and
+ * whether its PIN is intact. */
 long vault_check(char *report) __dom("vault") __entry {
   char pin[20];
   const char *text = "PIN=vault-0000-31337";
   for (volatile int i = 0; i < 20; ++i)
     pin[i] = text[i];
-  char seen[17] = {0};
+  char seen[17];
+  for (int i = 0; i < 17; ++i)
+    seen[i] = 0;
   long sp;
   __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
   long r = spy(sp, seen);

@@ -27,11 +27,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* No grant to the default domain: no libc, no string constants of the
- * caller's; it reaches only what it is lent. */
-long format_row(const char *q, long qlen, char *out, long n) __dom("fmt")
+/* No grant to the default domain: no libc (stores through a volatile
+ * pointer, so that no loop becomes a call to memcpy), no string constants
+ * of the caller's; it reaches only what it is lent. */
+long format_row(const char *q, long qlen, char *buf, long n) __dom("fmt")
     __entry {
-  const char pre[] = "row(";
+  volatile char *out = buf;
+  const char *pre = "row(";
   long len = 0;
   for (long i = 0; i < 4 && len < n; ++i)
     out[len++] = pre[i];
@@ -68,18 +70,23 @@ long forward(char *out, long n) __dom("mid") __entry __perm("fmt", call) {
   char query[8];
   const char *text = "nested";
   for (int i = 0; i < 6; ++i)
-    query[i] = text[i];
+    ((volatile char *)query)[i] = text[i];
   out[0] = 'f', out[1] = 'w', out[2] = 'd', out[3] = ':';
   return 4 + format_row(query, 6, out + 4, n - 4);
 }
 
-__attribute__((noinline)) static long ask(const char *q, char *out, long n) {
+/* The query goes by reference too: a local copy (the literal itself is
+ * default-domain memory, which fmt may not read). */
+__attribute__((noinline)) static long ask(const char *text, char *out,
+                                          long n) {
+  char q[16];
+  strcpy(q, text);
   return format_row(q, (long)strlen(q), out, n);
 }
 
 int main(void) {
-  char row[64];
-  long len = format_row("select 1", 8, row, sizeof row);
+  char q[16] = "select 1", row[64];
+  long len = format_row(q, 8, row, sizeof row);
   printf("direct: '%s' %ld, dipc_errno %d\n", row, len, dipc_errno);
 
   char row2[64];
