@@ -80,10 +80,9 @@ void ErrnoRead(benchmark::State &state, bool gate) {
 const bool registered = [] {
   benchmark::AddCustomContext("dipc_backend", dipc_backend());
   const char *shared = std::getenv("DIPC_SHARED_STACKS");
+  const bool shared_stacks = shared && !std::strcmp(shared, "1");
   benchmark::AddCustomContext("dipc_stacks",
-                              shared && !std::strcmp(shared, "1")
-                                  ? "shared"
-                                  : "per domain");
+                              shared_stacks ? "shared" : "per domain");
   benchmark::AddCustomContext(
       "dipc_errno_read",
       VectorErrnoLocation() != __dipc_errno_location_gate ? "fast path"

@@ -36,8 +36,8 @@ uint64_t domain_high_sum_bytes(const unsigned char *bytes, size_t size)
 /* The Low call with a local buffer of the caller's passed by reference
  * (examples/web-db's `row`): the callee does not touch it, so the same
  * caller also runs with the buffer on its own stack (stack_lend.c). */
-int domain_low_lend(const unsigned char *row, int x) __dom("bench_callee")
-    __entry;
+int domain_low_lend(const unsigned char *row, int x)
+    __dom("bench_callee") __entry;
 
 /* One cross-domain call each, through the compiler's caller stub. */
 int dipc_low_call(int x);

@@ -94,8 +94,8 @@ static bool holdsControlData(const AllocaInst &AI) {
       if (const auto *CB = dyn_cast<CallBase>(U)) {
         if (takesControlData(*CB))
           return true;
-      } else if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst,
-                     PHINode, SelectInst>(U) &&
+      } else if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+                     SelectInst>(U) &&
                  Seen.insert(U).second) {
         Work.push_back(U);
       }
@@ -178,22 +178,18 @@ static InlineAsm *prologueAsm(LLVMContext &Ctx, uint64_t Size, Align A) {
   Type *I64 = Type::getInt64Ty(Ctx);
   std::string USP = "%gs:" + hex(DIPC_USP_GS_OFFSET);
   std::string Lo = hex(DIPC_VECTOR_UNSAFE_LO), Hi = hex(DIPC_VECTOR_UNSAFE_HI);
-  std::string Text = "# dipc unsafe frame: " + std::to_string(Size) +
-                     " bytes\n\t"
-                     "movq " + USP + ", $1\n\t"
-                     "leaq -" + std::to_string(Size) + "($1), $0\n\t"
-                     "andq $$-" + std::to_string(A.value()) + ", $0\n\t"
-                     "cmpq " + Lo + ", $0\n\t"
-                     "jb 1f\n\t"
-                     "cmpq " + Hi + ", $0\n\t"
-                     "jae 1f\n\t"
-                     "leaq " + std::to_string(Size) + "($0), $2\n\t"
-                     "cmpq " + Hi + ", $2\n\t"
-                     "jbe 2f\n"
-                     "1:\n\t"
-                     "ud2\n"
-                     "2:\n\t"
-                     "movq $0, " + USP;
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "# dipc unsafe frame: " << Size << " bytes\n\t";
+  OS << "movq " << USP << ", $1\n\t";          // OLD
+  OS << "leaq -" << Size << "($1), $0\n\t";    // NEW = OLD - Size,
+  OS << "andq $$-" << A.value() << ", $0\n\t"; // aligned down
+  OS << "cmpq " << Lo << ", $0\n\tjb 1f\n\t";  // NEW >= UNSAFE_LO
+  OS << "cmpq " << Hi << ", $0\n\tjae 1f\n\t"; // NEW < UNSAFE_HI
+  OS << "leaq " << Size << "($0), $2\n\t";     // NEW + Size
+  OS << "cmpq " << Hi << ", $2\n\tjbe 2f\n";   //   <= UNSAFE_HI
+  OS << "1:\n\tud2\n";
+  OS << "2:\n\tmovq $0, " << USP; // publish NEW
   auto *Ty = FunctionType::get(StructType::get(Ctx, {I64, I64, I64}), false);
   return InlineAsm::get(Ty, Text,
                         "=&r,=&r,=&r,~{memory},~{dirflag},~{fpsr},~{flags}",
@@ -223,7 +219,8 @@ static bool moveEscapingLocals(Function &F) {
     std::optional<TypeSize> Size = AI->getAllocationSize(DL);
     if (!Size || Size->isScalable())
       continue;
-    Align A = std::max(AI->getAlign(), DL.getPrefTypeAlign(AI->getAllocatedType()));
+    Align A =
+        std::max(AI->getAlign(), DL.getPrefTypeAlign(AI->getAllocatedType()));
     Locals.push_back({AI, std::max<uint64_t>(Size->getFixedValue(), 1), A});
   }
   if (Locals.empty())
@@ -284,8 +281,7 @@ static bool moveEscapingLocals(Function &F) {
   return true;
 }
 
-PreservedAnalyses DipcUnsafeStackPass::run(Module &M,
-                                           ModuleAnalysisManager &) {
+PreservedAnalyses DipcUnsafeStackPass::run(Module &M, ModuleAnalysisManager &) {
   if (!EnableUnsafeStack)
     return PreservedAnalyses::all();
   bool Changed = false;

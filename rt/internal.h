@@ -63,7 +63,7 @@ struct dipc_kcs_entry {
   uint32_t dcs_top;
   uint32_t flags; /* bit 0: stack split, bit 1: DCS base moved */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
-  uintptr_t usp; /* caller's unsafe stack pointer */
+  uintptr_t usp;                          /* caller's unsafe stack pointer */
 };
 
 struct dipc_dstack {

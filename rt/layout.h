@@ -7,7 +7,7 @@
 #include "dipc/abi.h" /* the runtime vector and the public thread page */
 
 /* Protection keys with a fixed role (dipc_backend_init insists on them). */
-#define RT_PKEY_RUNTIME 1          /* runtime state, proxies, parked domains */
+#define RT_PKEY_RUNTIME 1 /* runtime state, proxies, parked domains */
 /* Shared by every domain: unsafe stacks, public thread pages, the
  * read-only tables. Thread and callee stacks (the safe stacks) carry the
  * key of the domain that runs on them (docs/runtime.md §2). */

@@ -202,7 +202,8 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
     DIPC_CHECK(dipc_tag_pages((char *)st + DIPC_THREAD_PUBLIC_OFF, RT_PAGE,
                               PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot map the public thread page");
-    DIPC_CHECK(dipc_tag_pages((void *)unsafe_lo(i), unsafe_top(i) - unsafe_lo(i),
+    DIPC_CHECK(dipc_tag_pages((void *)unsafe_lo(i),
+                              unsafe_top(i) - unsafe_lo(i),
                               PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot map the unsafe stack");
     slot_mapped[i] = 1;
