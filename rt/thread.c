@@ -207,6 +207,12 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
                               PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot map the unsafe stack");
     slot_mapped[i] = 1;
+  } else {
+    /* The slot's previous thread is gone: nothing of its unsafe stack
+     * reaches the next one. */
+    DIPC_CHECK(madvise((void *)unsafe_lo(i), unsafe_top(i) - unsafe_lo(i),
+                       MADV_DONTNEED) == 0,
+               "cannot clear a recycled unsafe stack");
   }
   memset(st, 0, sizeof *st);
   memset((char *)st + DIPC_THREAD_PUBLIC_OFF, 0, RT_PAGE); /* dipc_errno */
