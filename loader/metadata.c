@@ -37,6 +37,29 @@ static int in_segments(const struct dl_phdr_info *info, uintptr_t addr,
   return 0;
 }
 
+static int in_phdr(const struct dl_phdr_info *info, const ElfW(Phdr) * ph,
+                   uintptr_t addr, size_t size) {
+  uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+  return addr >= start && size <= ph->p_memsz &&
+         addr - start <= ph->p_memsz - size;
+}
+
+/* Does [addr, addr+size) stay writable after relocation: inside a
+ * writable loaded segment and outside the RELRO region? */
+static int in_writable_data(const struct dl_phdr_info *info, uintptr_t addr,
+                            size_t size) {
+  int writable = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_GNU_RELRO && in_phdr(info, ph, addr, 1))
+      return 0;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) &&
+        in_phdr(info, ph, addr, size))
+      writable = 1;
+  }
+  return writable;
+}
+
 struct reader {
   const struct dl_phdr_info *info;
   char *err;
@@ -148,6 +171,13 @@ static int check_imports(struct reader *r, const struct record_array *a) {
         check_ref(r, &m->slot, sizeof(void *), 0, "an import's slot") ||
         check_signature(r, &m->signature, "an import"))
       return -1;
+    /* The runtime stores into the slot: read-only data would fault in
+     * libdipc at start. */
+    uintptr_t slot = (uintptr_t)metadata_ref(&m->slot);
+    if (!in_writable_data(r->info, slot, sizeof(void *)))
+      return fail(r->err, r->errlen,
+                  "an import's slot is not in writable data (%#lx)",
+                  (unsigned long)slot);
   }
   return 0;
 }

@@ -96,7 +96,11 @@ DIPC_EXPORT const char *dipc_backend(void) {
   return dipc_machine.backend == DIPC_BACKEND_MPK ? "mpk" : "none";
 }
 
+/* Output pointers are written here, with the caller's own rights (a bad
+ * one faults in the caller, as with libc); NULL is refused. */
 DIPC_EXPORT int dipc_get_stats(struct dipc_stats *out) {
+  if (!out)
+    return -DIPC_EINVAL;
   ARGS(0);
   long r = dipc_gate(OP_STATS, &a);
   out->apl_misses = a.out[0];
@@ -160,6 +164,8 @@ DIPC_EXPORT int dipc_cap_revoke(unsigned reg) {
 }
 
 DIPC_EXPORT int dipc_cap_read(unsigned reg, struct dipc_cap *out) {
+  if (!out)
+    return -DIPC_EINVAL;
   ARGS(reg);
   long r = dipc_gate(OP_CAP_READ, &a);
   if (r == 0)

@@ -62,6 +62,7 @@ void *dipc_alloc_runtime(size_t size) {
   DIPC_CHECK(dipc_tag_pages(p, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) ==
                  0,
              "cannot tag runtime state with its key");
+  dipc_runtime_region(p, size);
   return p;
 }
 
@@ -143,7 +144,7 @@ static void xstate_init(void) {
 
 /* The PKRU image table and, in the page after it, the runtime vector
  * (dipc/abi.h): one memfd mapped read-write under the runtime key and
- * read-only at RT_RO_TABLE_ADDR under the stack key. */
+ * read-only at RT_RO_TABLE_ADDR under the shared key. */
 static void map_image_tables(void) {
   size_t table = RT_MAX_DOMAINS * sizeof(uint32_t);
   _Static_assert(RT_MAX_DOMAINS * sizeof(uint32_t) % RT_PAGE == 0,
@@ -161,6 +162,8 @@ static void map_image_tables(void) {
       dipc_tag_pages(rw, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) == 0 &&
           dipc_tag_pages(ro, size, PROT_READ, RT_PKEY_STACK) == 0,
       "cannot tag the PKRU image tables");
+  dipc_runtime_region(rw, size);
+  dipc_runtime_region(ro, size);
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
   vector_rw = (uintptr_t *)((char *)rw + table);
@@ -183,6 +186,7 @@ static void reserve_thread_region(void) {
   void *p = mmap(NULL, size, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   DIPC_CHECK(p != MAP_FAILED, "cannot reserve the thread-state region");
+  dipc_runtime_region(p, size);
   dipc_threads_lo = (uintptr_t)p;
   dipc_threads_hi = (uintptr_t)p + size;
   VECTOR_WORD(DIPC_VECTOR_THREADS_LO) = dipc_threads_lo;
@@ -225,6 +229,7 @@ void dipc_runtime_init(void) {
   DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)no_thread) ==
                  0,
              "cannot set the gs base");
+  dipc_rights_init();
   map_image_tables();
   xstate_init();
   reserve_thread_region();

@@ -13,14 +13,14 @@ static int perm_ok(int64_t perm) {
 }
 
 /* The current domain's right to [lo, hi): all pages in one domain X, and
- * the APL entry for X (its own pages: write). */
+ * the APL entry for X (its own pages: write). Never the runtime's state,
+ * unmapped pages or kernel addresses; the stacks count as the default
+ * domain's memory. */
 static uint8_t apl_right(uint32_t cur, uintptr_t lo, uintptr_t hi,
                          uint32_t *owner) {
-  uint32_t x = dipc_domain_of(lo);
-  if (!dipc_domain_owns(x, lo & ~(RT_PAGE - 1), hi))
-    return DIPC_PERM_NIL;
-  *owner = x;
-  return x == cur ? DIPC_PERM_WRITE : dipc_apl_get(cur, x);
+  uint8_t p = dipc_right_on(cur, lo, hi, 1);
+  *owner = dipc_domain_of(lo);
+  return p == DIPC_PERM_OWNER ? DIPC_PERM_WRITE : p;
 }
 
 long dipc_op_cap(unsigned op, struct dipc_gate_args *a,

@@ -18,6 +18,7 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
     return -DIPC_EINVAL;
   memcpy(&a, user, n);
   dipc_lock();
+  dipc_handle_act_for(st->cur_dom);
   long r = run(op, &a.base, st);
   dipc_domain_make_resident(st->cur_dom);
   st->cur_pkru = dipc_machine.pkru_rw[st->cur_dom];
@@ -39,6 +40,14 @@ static long get_dom(int64_t h, uint32_t *dom, uint8_t *perm, uint8_t need) {
   if (perm)
     *perm = p;
   return p >= need ? 0 : -DIPC_EPERM;
+}
+
+/* Table 2's owner handle is the process's: code of the default domain gets
+ * it; code running in a named domain gets what its APL already gives it on
+ * the default domain (nil, call, read or write), never more. */
+static long op_dom_default(uint32_t cur) {
+  uint8_t perm = cur == 0 ? DIPC_PERM_OWNER : dipc_apl_get(cur, 0);
+  return dipc_handle_new(H_DOM, 0, perm);
 }
 
 static long op_dom_create(void) {
@@ -126,13 +135,11 @@ struct entry_set {
 };
 static struct entry_set *entry_sets;
 
-static int signature_ok(const struct dipc_signature *s) {
+int dipc_signature_ok(const struct dipc_signature *s) {
   return s->int_args <= DIPC_MAX_INT_ARGS && s->vec_args <= DIPC_MAX_VEC_ARGS &&
          s->int_results <= 2 && s->vec_results <= 2 &&
          s->stack_bytes % 8 == 0 && s->stack_bytes <= DIPC_MAX_STACK_BYTES;
 }
-
-#define POLICY_MASK 0x3fu
 
 static long op_entry_register(struct dipc_gate_entry_args *ea) {
   struct dipc_gate_args *a = &ea->base;
@@ -145,8 +152,11 @@ static long op_entry_register(struct dipc_gate_entry_args *ea) {
     return -DIPC_EINVAL;
   for (unsigned i = 0; i < count; i++) {
     const struct dipc_entry_desc *e = &ea->desc[i];
-    if (!signature_ok(&e->signature) || (e->policy & ~POLICY_MASK) ||
-        dipc_domain_of((uintptr_t)e->address) != d || !e->address)
+    /* In d's own pages: never runtime code or a stack, for the default
+     * domain either. */
+    uintptr_t at = (uintptr_t)e->address;
+    if (!dipc_signature_ok(&e->signature) || (e->policy & ~DIPC_POLICY_MASK) ||
+        dipc_right_on(d, at, at + 1, 0) != DIPC_PERM_OWNER)
       return -DIPC_EINVAL;
   }
   if (!entry_sets)
@@ -178,7 +188,7 @@ long dipc_op_entry_request(struct dipc_gate_entry_args *ea) {
     return -DIPC_EINVAL;
   dipc_policy_t policy[DIPC_MAX_ENTRIES];
   for (unsigned i = 0; i < count; i++) {
-    if (ea->desc[i].policy & ~POLICY_MASK)
+    if (ea->desc[i].policy & ~DIPC_POLICY_MASK)
       return -DIPC_EINVAL;
     if (memcmp(&ea->desc[i].signature, &e->desc[i].signature,
                sizeof(struct dipc_signature)))
@@ -203,7 +213,7 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   uint64_t *x = a->arg;
   switch (op) {
   case OP_DOM_DEFAULT:
-    return dipc_handle_new(H_DOM, 0, DIPC_PERM_OWNER);
+    return op_dom_default(st->cur_dom);
   case OP_DOM_CREATE:
     return op_dom_create();
   case OP_DOM_COPY:
@@ -250,6 +260,10 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_THREAD_INIT:
     return 0;
   case OP_THREAD_EXIT:
+    /* The thread-exit hook runs in the default domain, outside any call;
+     * a domain releasing its state would get a fresh one there. */
+    if (st->cur_dom != 0 || st->kcs_top != st->kcs_base)
+      return -DIPC_EPERM;
     dipc_thread_release(st);
     return 0;
   case OP_IMPORT_REGISTER:

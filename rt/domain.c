@@ -279,10 +279,19 @@ static int key_for_pages(uint32_t d) {
   return doms[d].key >= 0 ? doms[d].key : RT_PKEY_RUNTIME;
 }
 
+/* What dom_mmap passes on to mmap(2): protections, and the mapping types
+ * and hints that keep the new pages exactly [p, p + length): never
+ * MAP_FIXED (it would replace other memory, the runtime's too),
+ * MAP_GROWSDOWN (growth would leave the domain's range) or huge pages. */
+#define MMAP_PROT (PROT_READ | PROT_WRITE | PROT_EXEC)
+#define MMAP_FLAGS                                                             \
+  (MAP_SHARED | MAP_PRIVATE | MAP_SHARED_VALIDATE | MAP_ANONYMOUS |            \
+   MAP_NORESERVE | MAP_POPULATE | MAP_STACK)
+
 long dipc_op_dom_mmap(uint32_t d, const uint64_t *a) {
   int prot = (int)a[2], flags = (int)a[3];
   size_t len = a[1];
-  if (flags & MAP_FIXED)
+  if (a[2] & ~(uint64_t)MMAP_PROT || a[3] & ~(uint64_t)MMAP_FLAGS)
     return -DIPC_EINVAL;
   if (d != 0 && nranges == RT_MAX_RANGES)
     return -DIPC_ENOSPC;
@@ -292,52 +301,36 @@ long dipc_op_dom_mmap(uint32_t d, const uint64_t *a) {
   if (d == 0)
     return (long)p;
   len = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  if (dipc_tag_pages(p, len, prot, key_for_pages(d)) != 0) {
+    int err = errno;
+    munmap(p, len);
+    return -err;
+  }
   DIPC_CHECK(add_range((uintptr_t)p, (uintptr_t)p + len, d, prot) == 0,
              "range table");
-  DIPC_CHECK(dipc_tag_pages(p, len, prot, key_for_pages(d)) == 0,
-             "cannot tag new pages of domain %u", d);
   return (long)p;
-}
-
-/* The protection of default-domain pages, from /proc/self/maps: calls
- * fn(lo, hi, prot) for each mapping piece of [lo, hi); -ENOENT on a hole. */
-static int for_each_mapping(uintptr_t lo, uintptr_t hi,
-                            int (*fn)(uintptr_t, uintptr_t, int, void *),
-                            void *ctx) {
-  FILE *f = fopen("/proc/self/maps", "r");
-  if (!f)
-    return -DIPC_ENOMEM;
-  char line[512], perms[8];
-  uintptr_t at = lo;
-  int err = 0;
-  while (!err && at < hi && fgets(line, sizeof line, f)) {
-    unsigned long s, e;
-    if (sscanf(line, "%lx-%lx %7s", &s, &e, perms) != 3 || e <= at)
-      continue;
-    if (s > at) {
-      err = -DIPC_ENOENT;
-      break;
-    }
-    int prot = (perms[0] == 'r' ? PROT_READ : 0) |
-               (perms[1] == 'w' ? PROT_WRITE : 0) |
-               (perms[2] == 'x' ? PROT_EXEC : 0);
-    uintptr_t end = e < hi ? e : hi;
-    err = fn(at, end, prot, ctx);
-    at = end;
-  }
-  fclose(f);
-  return err ? err : at < hi ? -DIPC_ENOENT : 0;
 }
 
 struct remap_ctx {
   uint32_t dst;
   int dry_run;
+  unsigned pieces;
 };
 
-static int move_piece(uintptr_t lo, uintptr_t hi, int prot, void *p) {
+/* Kernel-made mappings ([vdso], [vvar], ...) are nobody's to move; the
+ * heap and named anonymous memory are ordinary pages. */
+static int special_mapping(const char *path) {
+  return path[0] == '[' && strcmp(path, "[heap]") != 0 &&
+         strncmp(path, "[anon:", 6) != 0;
+}
+
+static int move_piece(uintptr_t lo, uintptr_t hi, int prot, const char *path,
+                      void *p) {
   struct remap_ctx *c = p;
-  if (c->dry_run)
-    return 0;
+  if (c->dry_run) {
+    c->pieces++;
+    return special_mapping(path) ? -DIPC_ENOENT : 0;
+  }
   if (c->dst != 0 && add_range(lo, hi, c->dst, prot) != 0)
     return -DIPC_ENOSPC;
   DIPC_CHECK(dipc_tag_pages((void *)lo, hi - lo, prot,
@@ -359,7 +352,7 @@ static int carve(uint32_t src, uintptr_t lo, uintptr_t hi,
       add_range(r.lo, cut_lo, src, r.prot);
     if (cut_hi < r.hi)
       add_range(cut_hi, r.hi, src, r.prot);
-    int err = move_piece(cut_lo, cut_hi, r.prot, c);
+    int err = move_piece(cut_lo, cut_hi, r.prot, "", c);
     if (err)
       return err;
     i = (unsigned)-1; /* the table changed: rescan */
@@ -367,22 +360,40 @@ static int carve(uint32_t src, uintptr_t lo, uintptr_t hi,
   return 0;
 }
 
+/* The default domain's pages are the memory no domain owns, less the
+ * runtime's state and the threads' stacks (and kernel-made mappings, which
+ * the dry run refuses). */
+static int default_pages(uintptr_t lo, uintptr_t hi) {
+  return dipc_domain_owns(0, lo, hi) && !dipc_runtime_owned(lo, hi) &&
+         !dipc_stack_owned(lo, hi);
+}
+
 int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr, size_t size) {
   uintptr_t hi = addr + size;
   if ((addr | size) & (RT_PAGE - 1) || size == 0 || hi < addr)
     return -DIPC_EINVAL;
-  if (!dipc_domain_owns(src, addr, hi))
+  /* A domain's pages may have been unmapped behind the runtime's back. */
+  if (src == 0 ? !default_pages(addr, hi)
+               : !dipc_domain_owns(src, addr, hi) || !dipc_mapped(addr, hi))
     return -DIPC_ENOENT;
-  if (nranges + 2 + 16 > RT_MAX_RANGES)
-    return -DIPC_ENOSPC;
-  struct remap_ctx c = {dst, 1};
+  struct remap_ctx c = {dst, 1, 0};
   if (src == 0) {
-    int err = for_each_mapping(addr, hi, move_piece, &c);
+    int err = dipc_for_each_mapping(addr, hi, move_piece, &c);
     if (err)
       return err;
-    c.dry_run = 0;
-    return for_each_mapping(addr, hi, move_piece, &c);
+  } else {
+    for (unsigned i = 0; i < nranges; i++)
+      c.pieces +=
+          ranges[i].dom == src && ranges[i].lo < hi && addr < ranges[i].hi;
   }
+  if (dst == src)
+    return 0; /* the pages are where they should be */
+  /* Each piece (or range of src cut) adds at most one range for dst and
+   * two for what is left of src. */
+  if (nranges + 2 * c.pieces + 2 + 16 > RT_MAX_RANGES)
+    return -DIPC_ENOSPC;
   c.dry_run = 0;
+  if (src == 0)
+    return dipc_for_each_mapping(addr, hi, move_piece, &c);
   return carve(src, addr, hi, &c);
 }

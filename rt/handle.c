@@ -1,7 +1,11 @@
 /* handle.c - opaque, validated handles. A handle packs a table index, the
  * object kind and the slot's generation, XORed with a per-process secret and
  * sealed with a check field, so forged or mistyped values are recognised
- * (-EBADF) and closed ones are told apart (-ESTALE). */
+ * (-EBADF) and closed ones are told apart (-ESTALE). Handles are the
+ * emulation's file descriptors and domains its processes: each belongs to
+ * the domain whose code obtained it, and is no handle (-EBADF) to code
+ * running in any other domain, which may have read its value (the
+ * loader's are in default-domain memory). */
 #include <sys/random.h>
 
 #include "internal.h"
@@ -20,11 +24,16 @@ struct slot {
   uint32_t live : 1;
   uint8_t perm;
   uint32_t obj;
+  uint32_t holder; /* domain whose code may use it */
 };
 
 static struct slot *slots;
 static uint64_t secret[2];
 static unsigned live_count;
+static uint32_t acting; /* domain the runtime acts for: holds new handles */
+
+void dipc_handle_act_for(uint32_t dom) { acting = dom; }
+uint32_t dipc_handle_acting(void) { return acting; }
 
 static uint64_t check_of(uint64_t body) {
   uint64_t x = (body ^ secret[1]) * 0x9e3779b97f4a7c15ULL;
@@ -51,6 +60,7 @@ int64_t dipc_handle_new(enum dipc_handle_kind kind, uint32_t obj,
     s->kind = kind;
     s->perm = perm;
     s->obj = obj;
+    s->holder = acting;
     live_count++;
     uint64_t body = ((uint64_t)s->gen << (IDX_BITS + KIND_BITS)) |
                     ((uint64_t)kind << IDX_BITS) | i;
@@ -76,7 +86,7 @@ static int decode(int64_t h, enum dipc_handle_kind kind, struct slot **out) {
     return -DIPC_EBADF;
   if (gen == s->gen && s->live) {
     *out = s;
-    return 0;
+    return s->holder == acting ? 0 : -DIPC_EBADF;
   }
   /* Generations only grow: an older one was issued and closed since. */
   return gen < s->gen ? -DIPC_ESTALE : -DIPC_EBADF;

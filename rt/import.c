@@ -20,6 +20,7 @@
 
 struct import {
   uint32_t caller;      /* calling domain */
+  uint32_t registrar;   /* domain that registered it, the one that binds */
   int64_t caller_owner; /* its owner handle, to create the call grant */
   int64_t entry;        /* entry-set handle, -1 until bound */
   void **slot;
@@ -39,7 +40,27 @@ static uint32_t num_imports;
 static uintptr_t guard_base;
 static uint32_t guard_count;
 
-static long op_register(struct dipc_gate_import_args *ia) {
+/* The runtime writes an import's slot with every right, so the slot must
+ * be memory the importing domain may write: its own pages or pages its APL
+ * lets it write (never runtime state or a stack), mapped writable. The
+ * domain registering it (the loader, for another domain's imports) must
+ * be able to write there too, unless the slot is in the importer's own
+ * pages, whose owner handle it presented. */
+static long slot_ok(uintptr_t slot, uint32_t importer, uint32_t registrar) {
+  uintptr_t hi = slot + sizeof(void *);
+  if (!slot || slot % sizeof(void *) || hi < slot)
+    return -DIPC_EINVAL;
+  uint32_t owner = dipc_domain_of(slot);
+  if (dipc_right_on(importer, slot, hi, 0) < DIPC_PERM_WRITE ||
+      (owner != importer &&
+       dipc_right_on(registrar, slot, hi, 0) < DIPC_PERM_WRITE))
+    return -DIPC_EPERM;
+  int prot = dipc_mapping_prot(slot, hi);
+  return prot >= 0 && (prot & PROT_WRITE) ? 0 : -DIPC_EINVAL;
+}
+
+static long op_register(struct dipc_gate_import_args *ia,
+                        struct dipc_thread *st) {
   uint32_t caller;
   uint8_t perm;
   int64_t owner = (int64_t)ia->base.arg[0];
@@ -49,21 +70,27 @@ static long op_register(struct dipc_gate_import_args *ia) {
   if (perm < DIPC_PERM_OWNER)
     return -DIPC_EPERM;
   void **slot = (void **)ia->base.arg[1];
-  if (!slot || (uintptr_t)slot % sizeof(void *))
+  long bad = slot_ok((uintptr_t)slot, caller, st->cur_dom);
+  if (bad)
+    return bad;
+  /* Refused now rather than at the first call (exit status 78). */
+  if (!dipc_signature_ok(&ia->desc.signature) ||
+      (ia->desc.policy & ~DIPC_POLICY_MASK))
     return -DIPC_EINVAL;
   if (!imports) {
     void *guard = mmap(NULL, RT_MAX_IMPORTS, PROT_NONE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (guard == MAP_FAILED)
       return -DIPC_ENOMEM;
+    dipc_runtime_region(guard, RT_MAX_IMPORTS);
     imports = dipc_alloc_runtime(RT_MAX_IMPORTS * sizeof *imports);
     guard_base = (uintptr_t)guard;
   }
   if (num_imports == RT_MAX_IMPORTS)
     return -DIPC_ENOSPC;
   struct import *m = &imports[num_imports];
-  *m = (struct import){
-      caller, owner, -1, slot, NULL, ia->desc.signature, ia->desc.policy, ""};
+  *m = (struct import){caller, st->cur_dom,        owner,           -1, slot,
+                       NULL,   ia->desc.signature, ia->desc.policy, ""};
   memcpy(m->what, ia->what, sizeof m->what);
   m->what[sizeof m->what - 1] = '\0';
   /* The table entry exists before a thread can fault on its guard. */
@@ -72,9 +99,13 @@ static long op_register(struct dipc_gate_import_args *ia) {
   return num_imports++;
 }
 
-static long op_bind(uint64_t id, int64_t entry) {
+/* Import ids are small integers anyone can guess: only the domain that
+ * registered an import binds it. */
+static long op_bind(uint64_t id, int64_t entry, const struct dipc_thread *st) {
   if (id >= num_imports || imports[id].entry >= 0)
     return -DIPC_EINVAL;
+  if (imports[id].registrar != st->cur_dom)
+    return -DIPC_EPERM;
   uint32_t set;
   int err = dipc_handle_get(entry, H_ENTRY, &set, NULL);
   if (err)
@@ -91,17 +122,7 @@ static _Noreturn void unresolvable(const struct import *m, const char *why) {
   _exit(DIPC_EXIT_REFUSED);
 }
 
-static long op_resolve(uintptr_t guard, struct dipc_thread *st) {
-  if (!imports || guard < guard_base || guard >= guard_base + num_imports)
-    return -DIPC_EINVAL;
-  struct import *m = &imports[guard - guard_base];
-  /* Only the importing domain's own call reaches the slot's guard. */
-  if (st->cur_dom != m->caller)
-    return -DIPC_EPERM;
-  if (m->proxy)
-    return (long)m->proxy; /* another thread came first */
-  if (m->entry < 0)
-    unresolvable(m, "no loaded object defines it");
+static long request_proxy(struct import *m) {
   struct dipc_gate_entry_args req = {.base = {.arg = {(uint64_t)m->entry, 1}}};
   req.desc[0] = (struct dipc_entry_desc){NULL, m->signature, m->policy};
   long proxies = dipc_op_entry_request(&req);
@@ -118,13 +139,36 @@ static long op_resolve(uintptr_t guard, struct dipc_thread *st) {
   return (long)m->proxy;
 }
 
+static long op_resolve(uintptr_t guard, struct dipc_thread *st) {
+  if (!imports || guard < guard_base || guard >= guard_base + num_imports)
+    return -DIPC_EINVAL;
+  struct import *m = &imports[guard - guard_base];
+  /* Only the importing domain's own call reaches the slot's guard. */
+  if (st->cur_dom != m->caller)
+    return -DIPC_EPERM;
+  if (m->proxy)
+    return (long)m->proxy; /* another thread came first */
+  if (m->entry < 0)
+    unresolvable(m, "no loaded object defines it");
+  /* Checked again: the slot's page may have changed hands or protection
+   * since it was registered. A refusal is a crash of the calling domain. */
+  if (slot_ok((uintptr_t)m->slot, m->caller, m->caller))
+    return -DIPC_EPERM;
+  /* The import's handles are its registrar's (the loader's). */
+  uint32_t acting = dipc_handle_acting();
+  dipc_handle_act_for(m->registrar);
+  long proxy = request_proxy(m);
+  dipc_handle_act_for(acting);
+  return proxy;
+}
+
 long dipc_op_import(unsigned op, struct dipc_gate_args *a,
                     struct dipc_thread *st) {
   switch (op) {
   case OP_IMPORT_REGISTER:
-    return op_register((struct dipc_gate_import_args *)a);
+    return op_register((struct dipc_gate_import_args *)a, st);
   case OP_IMPORT_BIND:
-    return op_bind(a->arg[0], (int64_t)a->arg[1]);
+    return op_bind(a->arg[0], (int64_t)a->arg[1], st);
   case OP_IMPORT_RESOLVE:
     return op_resolve(a->arg[0], st);
   }
@@ -133,6 +177,8 @@ long dipc_op_import(unsigned op, struct dipc_gate_args *a,
 
 DIPC_EXPORT int dipc_import_fault(void *ucontext) {
   ucontext_t *uc = ucontext;
+  if (!uc)
+    return 0;
   uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
   uintptr_t base = __atomic_load_n(&guard_base, __ATOMIC_RELAXED);
   uint32_t count = __atomic_load_n(&guard_count, __ATOMIC_ACQUIRE);

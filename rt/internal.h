@@ -182,6 +182,10 @@ DIPC_HIDDEN int64_t dipc_handle_new(enum dipc_handle_kind kind, uint32_t obj,
 DIPC_HIDDEN int dipc_handle_get(int64_t h, enum dipc_handle_kind kind,
                                 uint32_t *obj, uint8_t *perm);
 DIPC_HIDDEN int dipc_handle_close_locked(int64_t h);
+/* The domain whose handles the runtime uses and creates from now on: the
+ * caller's current domain for an API call. */
+DIPC_HIDDEN void dipc_handle_act_for(uint32_t dom);
+DIPC_HIDDEN uint32_t dipc_handle_acting(void);
 DIPC_HIDDEN unsigned dipc_handle_live_count(void);
 
 /* ---- domain.c ----------------------------------------------------------- */
@@ -215,6 +219,41 @@ DIPC_HIDDEN void dipc_thread_release(struct dipc_thread *st);
 /* 1 if some live thread runs with an image that lets it touch key. */
 DIPC_HIDDEN int dipc_threads_using_key(int key);
 DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
+/* Slot i's state if a live thread owns it, else NULL. */
+DIPC_HIDDEN const struct dipc_thread *dipc_thread_live(unsigned i);
+
+/* ---- rights.c: what memory an argument may name ------------------------ */
+/* Records [p, p+len) as the runtime's own state. */
+DIPC_HIDDEN void dipc_runtime_region(const void *p, size_t len);
+/* Records libdipc's own segments; at init. */
+DIPC_HIDDEN void dipc_rights_init(void);
+/* 1 if [lo, hi) overlaps the runtime's state (dipc_runtime_region, proxy
+ * pages). */
+DIPC_HIDDEN int dipc_runtime_owned(uintptr_t lo, uintptr_t hi);
+/* 1 if [lo, hi) overlaps a live thread's stack or callee stacks, or the
+ * unsafe-stack region. */
+DIPC_HIDDEN int dipc_stack_owned(uintptr_t lo, uintptr_t hi);
+/* 1 if every page of [lo, hi) is mapped in user space. Signal-safe. */
+DIPC_HIDDEN int dipc_mapped(uintptr_t lo, uintptr_t hi);
+/* 1 if [lo, hi) is the default domain's memory: mapped, in no domain's
+ * pages, not runtime state, and (unless stacks_too) no thread's stack. */
+DIPC_HIDDEN int dipc_default_memory(uintptr_t lo, uintptr_t hi, int stacks_too);
+/* dom's right on [lo, hi): owner on its own pages, its APL entry on one
+ * other domain's pages (the default domain's as dipc_default_memory says),
+ * nil on anything else. With stacks_too, a range inside one stack: a
+ * thread's own stack is the default domain's, a callee stack its domain's,
+ * the unsafe stacks anyone's to write. */
+DIPC_HIDDEN uint8_t dipc_right_on(uint32_t dom, uintptr_t lo, uintptr_t hi,
+                                  int stacks_too);
+/* fn(lo, hi, prot, path, ctx) for each mapping piece of [lo, hi), from
+ * /proc/self/maps; stops at fn's first nonzero result; -ENOENT on a hole. */
+DIPC_HIDDEN int dipc_for_each_mapping(uintptr_t lo, uintptr_t hi,
+                                      int (*fn)(uintptr_t, uintptr_t, int,
+                                                const char *, void *),
+                                      void *ctx);
+/* The protection all of [lo, hi) is mapped with (PROT_* ANDed), -1 if some
+ * page is unmapped. */
+DIPC_HIDDEN int dipc_mapping_prot(uintptr_t lo, uintptr_t hi);
 
 /* ---- proxy.c ------------------------------------------------------------ */
 DIPC_HIDDEN void dipc_proxy_init(void);
@@ -226,8 +265,9 @@ DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, uint32_t proxy_dom,
                                     const struct dipc_entry_desc *callee,
                                     const dipc_policy_t *policy, void **out);
 
-/* 1 if addr lies in a proxy. */
+/* 1 if addr lies in a proxy; if [lo, hi) overlaps proxy pages. */
 DIPC_HIDDEN int dipc_proxy_contains(uintptr_t addr);
+DIPC_HIDDEN int dipc_proxy_overlaps(uintptr_t lo, uintptr_t hi);
 
 /* ---- gate.S ------------------------------------------------------------- */
 struct dipc_gate_args {
@@ -288,6 +328,9 @@ DIPC_HIDDEN long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
 
 /* dispatch.c: operations import.c performs for the importing domain. */
 DIPC_HIDDEN long dipc_op_entry_request(struct dipc_gate_entry_args *ea);
+/* Signatures within dipc/signature.h's limits; policies of known bits. */
+DIPC_HIDDEN int dipc_signature_ok(const struct dipc_signature *s);
+#define DIPC_POLICY_MASK 0x3fu
 DIPC_HIDDEN long dipc_op_grant_create(int64_t hsrc, int64_t hdst);
 
 /* ---- import.c ----------------------------------------------------------- */

@@ -39,11 +39,15 @@ struct proxy_pages {
 static struct proxy_pages *proxy_pages;
 static unsigned nproxy_pages;
 
-int dipc_proxy_contains(uintptr_t addr) {
+int dipc_proxy_overlaps(uintptr_t lo, uintptr_t hi) {
   for (unsigned i = 0; i < nproxy_pages; i++)
-    if (addr >= proxy_pages[i].lo && addr < proxy_pages[i].hi)
+    if (lo < proxy_pages[i].hi && proxy_pages[i].lo < hi)
       return 1;
   return 0;
+}
+
+int dipc_proxy_contains(uintptr_t addr) {
+  return dipc_proxy_overlaps(addr, addr + 1);
 }
 
 static unsigned replace(uint8_t *buf, size_t len, const uint8_t *from,
@@ -95,7 +99,7 @@ static unsigned copy_without_pkru(int t, const uint8_t *begin, size_t n,
 }
 
 void dipc_proxy_init(void) {
-  proxy_pages = dipc_alloc_runtime(RT_MAX_ENTRY_OBJS * sizeof *proxy_pages);
+  proxy_pages = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *proxy_pages);
   const uint8_t *range[4][2] = {
       {dipc_tpl_plain_begin, dipc_tpl_plain_end},
       {dipc_tpl_split_begin, dipc_tpl_split_end},
@@ -129,7 +133,8 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
                         const dipc_policy_t *policy, void **out) {
   size_t stride = (TEMPLATE_MAX + 63) & ~(size_t)63;
   size_t size = (count * stride + RT_PAGE - 1) & ~(RT_PAGE - 1);
-  if (nproxy_pages == RT_MAX_ENTRY_OBJS)
+  /* One mapping per proxy domain. */
+  if (nproxy_pages == RT_MAX_DOMAINS)
     return -DIPC_ENOSPC;
   uint8_t *page = mmap(NULL, size, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -193,5 +198,7 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
   DIPC_CHECK(
       dipc_tag_pages(page, size, PROT_READ | PROT_EXEC, RT_PKEY_RUNTIME) == 0,
       "cannot seal proxy pages");
+  proxy_pages[nproxy_pages++] =
+      (struct proxy_pages){(uintptr_t)page, (uintptr_t)page + size};
   return 0;
 }

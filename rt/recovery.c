@@ -29,7 +29,8 @@
 /* Runs in the caller's domain after a proxy ran on this thread, so gs is
  * the thread's own state and dipc_errno is in its public page. */
 DIPC_EXPORT void __dipc_fault_landed(void *exception) {
-  _Unwind_DeleteException((struct _Unwind_Exception *)exception);
+  if (exception)
+    _Unwind_DeleteException((struct _Unwind_Exception *)exception);
   __asm__ volatile("movl %0, %%gs:%c1" ::"ri"(DIPC_EFAULT),
                    "i"(DIPC_ERRNO_GS_OFFSET)
                    : "memory");
@@ -48,6 +49,7 @@ void dipc_recovery_init(void) {
                  dipc_tag_pages(fault_exceptions, size, PROT_READ | PROT_WRITE,
                                 RT_PKEY_STACK) == 0,
              "cannot map the fault exception objects");
+  dipc_runtime_region(fault_exceptions, size);
 }
 
 DIPC_HIDDEN __attribute__((noreturn)) void dipc_raise_failed(long code);
@@ -107,13 +109,47 @@ static uint32_t *pkru_in_frame(ucontext_t *uc) {
   return (uint32_t *)(fp + offset);
 }
 
+/* Memory a signal handler may write: the default domain's (the loader's
+ * alternate stacks) or a stack; never the runtime's state. */
+static int handler_memory(const void *p, size_t len) {
+  uintptr_t lo = (uintptr_t)p;
+  return lo + len > lo && dipc_right_on(0, lo, lo + len, 1) == DIPC_PERM_OWNER;
+}
+
+/* The runtime reads and rewrites the context with every right: it must be
+ * the handler's own, as the kernel's signal frame is. Under dipc_lock. */
+static int context_ok(const ucontext_t *uc) {
+  if (!handler_memory(uc, sizeof *uc))
+    return 0;
+  const char *fp = (const char *)uc->uc_mcontext.fpregs;
+  if (!fp)
+    return 1;
+  if (!handler_memory(fp, 512 + 64))
+    return 0;
+  const struct xsave_sw_bytes *sw = (const void *)(fp + 464);
+  return sw->magic1 != XSTATE_MAGIC1 || handler_memory(fp, sw->xstate_size);
+}
+
+/* A setjmp buffer lies in the caller's frame, on the stack it called from;
+ * one armed elsewhere (runtime state, another domain's data) would hand
+ * its words to the resumed caller. */
+static int buffer_ok(const struct dipc_kcs_entry *e) {
+  uintptr_t b = (uintptr_t)e->recovery;
+  return !b || (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
+}
+
 DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
 int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
-  if (!uc)
-    return 0; /* a handler that only wants the thread's image */
+  if (!uc || st->in_gate)
+    return 0; /* a handler that only wants the thread's image; trusted code */
+  dipc_lock();
+  int ok = context_ok(uc);
+  dipc_unlock();
+  if (!ok)
+    return 0;
   uint32_t *pkru = pkru_in_frame(uc);
-  if (st->in_gate || (dipc_machine.backend == DIPC_BACKEND_MPK && pkru &&
-                      *pkru == 0)) /* a fault in trusted code */
+  if (dipc_machine.backend == DIPC_BACKEND_MPK && pkru &&
+      *pkru == 0) /* a fault in trusted code */
     return 0;
   /* With `none` the PKRU says nothing: recognise runtime code itself. */
   uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -125,7 +161,7 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   if (st->kcs_top == st->kcs_base)
     return 0;
   struct dipc_kcs_entry *e = st->kcs_top - 1;
-  if (st->cur_dom != e->callee_dom)
+  if (st->cur_dom != e->callee_dom || !buffer_ok(e))
     return 0;
   dipc_lock();
   st->kcs_top = e;

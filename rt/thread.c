@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -64,6 +65,10 @@ static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 struct dipc_thread *dipc_thread_slot(unsigned i) {
   return (struct dipc_thread *)(dipc_threads_lo +
                                 (uintptr_t)i * RT_THREAD_STRIDE);
+}
+
+const struct dipc_thread *dipc_thread_live(unsigned i) {
+  return slot_state[i] == SLOT_LIVE ? dipc_thread_slot(i) : NULL;
 }
 
 static void thread_exit_hook(void *st) {
@@ -190,9 +195,25 @@ static unsigned claim_slot(void) {
   dipc_fatal(__FILE__, __LINE__, "more than %d threads", RT_MAX_THREADS);
 }
 
+/* A thread has one state. Gates make one when gs does not lead to the
+ * thread's own, and a new state starts in the default domain: a thread
+ * that already has one got here because its gs (or fs) base was changed,
+ * e.g. by arch_prctl from domain code, to leave its domain. */
+static void refuse_second_state(void) {
+  pid_t tid = (pid_t)syscall(SYS_gettid);
+  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
+    if (slot_state[i] == SLOT_LIVE && dipc_thread_slot(i)->tid == tid) {
+      fprintf(stderr, "dipc: security violation: a thread with runtime "
+                      "state asked for another (its gs or fs base was "
+                      "changed)\n");
+      abort();
+    }
+}
+
 struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   pthread_once(&exit_key_once, make_exit_key);
   dipc_lock();
+  refuse_second_state();
   unsigned i = claim_slot();
   struct dipc_thread *st = dipc_thread_slot(i);
   if (!slot_mapped[i]) {

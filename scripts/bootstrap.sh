@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs exactly the Debian 12 packages the toolchain needs that are missing.
+# Installs exactly the Debian 12 packages the toolchain needs that are missing
+# (or, given package names, those: scripts/vm.sh names the VM lane's).
 # Idempotent and silent when everything is present.
 set -euo pipefail
 
@@ -8,6 +9,7 @@ packages=(
   libunwind-19-dev llvm-19-tools libbenchmark-dev cmake ninja-build
   python3 binutils file libtirpc-dev rpcsvc-proto python3-matplotlib
 )
+[[ $# -eq 0 ]] || packages=("$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -17,6 +17,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 
+NOT_SELECTED = "Test not selected"
+
+
 def cases(xml_path):
     """(path in suite, outcome, skip reason) of every test of a lane."""
     for case in ET.parse(xml_path).getroot().iter("testcase"):
@@ -26,7 +29,10 @@ def cases(xml_path):
         if case.find("failure") is not None:
             yield path, "failed", ""
         elif case.find("skipped") is not None:
-            yield path, "skipped", case.find("skipped").get("message", "")
+            reason = case.find("skipped").get("message", "")
+            # --filter/--filter-out: left out on request, not skipped.
+            outcome = "excluded" if reason.startswith(NOT_SELECTED) else "skipped"
+            yield path, outcome, reason
         else:
             yield path, "passed", ""
 
@@ -43,17 +49,18 @@ def summary(xml_paths):
     ran, skipped = set(), set()
     totals = {"passed": 0, "failed": 0}
     for xml_path in xml_paths:
-        lane = {"passed": 0, "failed": 0, "skipped": 0}
+        lane = {"passed": 0, "failed": 0, "skipped": 0, "excluded": 0}
         for path, outcome, _ in cases(xml_path):
             lane[outcome] += 1
             if outcome == "skipped":
                 skipped.add(path)
-            else:
+            elif outcome != "excluded":
                 ran.add(path)
                 totals[outcome] += 1
         name = os.path.basename(xml_path).removesuffix(".xml")
+        excluded = f" ({lane['excluded']} filtered out)" if lane["excluded"] else ""
         print(f"lane {name}: {lane['passed']} passed, {lane['failed']} failed, "
-              f"{lane['skipped']} skipped")
+              f"{lane['skipped']} skipped{excluded}")
     never_ran = sorted(skipped - ran)
     for path in never_ran:
         print(f"not run in any lane: {path}")

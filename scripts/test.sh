@@ -54,8 +54,8 @@ elif [[ -f "$results/host.xml" ]]; then
   echo "test: this CPU has no protection keys: rt/, e2e/ and loader/ run" \
     "again under mpk in the VM lane (scripts/vm.sh, a QEMU guest with them)"
   echo "== test lane vm"
-  bash "$root/scripts/vm.sh" --rw "$build" -- python3 "$lit" -sv \
-    --time-tests --xunit-xml-output "$results/vm.xml" "$@" "${vm_tests[@]}" ||
+  (cd "$root" && bash scripts/vm.sh --rw "$build" -- python3 "$lit" -sv \
+    --time-tests --xunit-xml-output "$results/vm.xml" "$@" "${vm_tests[@]}") ||
     status=1
   [[ -f "$results/vm.xml" ]] || {
     echo "test: lane vm wrote no results" >&2

@@ -46,7 +46,9 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-bash "$vm/bootstrap.sh"
+# QEMU, a static busybox for the initramfs, cpio to pack it, xz for the
+# kernel's compressed modules.
+bash "$root/scripts/bootstrap.sh" qemu-system-x86 busybox-static cpio xz-utils
 if [[ -n ${DIPC_VM_CACHE:-} ]]; then cache=$DIPC_VM_CACHE
 elif [[ $(id -u) -eq 0 ]]; then cache=/var/cache/dipc-vm
 else cache=${XDG_CACHE_HOME:-$HOME/.cache}/dipc-vm; fi
@@ -64,10 +66,13 @@ case $mode in
 esac
 [[ $# -gt 0 ]] || { usage >&2; exit 2; }
 
-# The build tree is where tests write; keep only the outermost of nested dirs
-# (the inner ones are writable through them).
+# The build tree is where tests write; the source tree is shared too, since
+# a clone under /tmp or /run would be hidden by the guest's fresh ones. Keep
+# only the outermost of nested dirs (the inner ones are writable through
+# them).
 build=${DIPC_BUILD_DIR:-$root/build}
 [[ -d $build ]] && rw+=("$(realpath -e -- "$build")")
+rw+=("$(realpath -e -- "$root")")
 mapfile -t rw < <(printf '%s\n' "${rw[@]}" | LC_ALL=C sort -u)
 shares=()
 for d in "${rw[@]}"; do

@@ -27,6 +27,7 @@ config.substitutions += [
     ("%dipc-lib-dir", lib),
     ("%dipc-bin-dir", config.dipc_bin_dir),
     ("%examples", os.path.join(config.dipc_src_root, "examples")),
+    ("%scripts", os.path.join(config.dipc_src_root, "scripts")),
 ]
 # The metadata dumper (tools/dipc-readelf.cpp).
 config.substitutions.append(

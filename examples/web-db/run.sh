@@ -26,8 +26,8 @@ if grep -qw pku /proc/cpuinfo && grep -qw ospke /proc/cpuinfo; then
 else
   step "this CPU has no protection keys: the mpk steps run in a QEMU guest" \
     "whose CPU has them (scripts/vm.sh; boots in ~10 s)"
-  bash "$root/scripts/vm.sh" -- bash "$here/steps.sh" mpk "$bin" \
-    "$out/web-db" || status=1
+  (cd "$root" && bash scripts/vm.sh --rw "$build" -- bash "$here/steps.sh" \
+    mpk "$bin" "$out/web-db") || status=1
 fi
 bash "$here/steps.sh" none "$bin" "$out/web-db" || status=1
 

@@ -4,7 +4,7 @@
  * (llvm-passes/) and assembly (rt/gate.S): #defines only. docs/abi.md §4.
  *
  * Runtime vector: one read-only page at a fixed address, tagged with the
- * stack key (2), which every domain's PKRU image enables. It holds the
+ * shared key (2), which every domain's PKRU image enables. It holds the
  * addresses of the runtime functions domain code calls:
  *   [DIPC_VECTOR_SETJMP_ARM]      void __dipc_setjmp_arm(void **buf)
  *   [DIPC_VECTOR_ERRNO_LOCATION]  int *__dipc_errno_location(void)
@@ -28,7 +28,7 @@
  * Public thread page: the page at DIPC_THREAD_PUBLIC_OFF from the gs base
  * of a thread that has runtime state (every thread that has made or is in a
  * cross-domain call: proxies create the state) is that thread's own, under
- * the stack key. dipc_errno is its first int: a caller stub stores to
+ * the shared key. dipc_errno is its first int: a caller stub stores to
  * %gs:DIPC_ERRNO_GS_OFFSET right after the proxy returned, when gs is known
  * to be the thread's. The qword at DIPC_FSBASE_GS_OFFSET holds the fs base
  * (TCB address) of the thread that owns the slot while it is live, 0

@@ -6,8 +6,10 @@
  * descriptors. Every function validates them: a value that is not a live
  * handle of the right kind yields -DIPC_EBADF, a handle that was closed
  * (dipc_handle_close) or a revoked grant yields -DIPC_ESTALE, a handle whose
- * permission is too low yields -DIPC_EPERM. Nothing ever crashes on a bad
- * handle. Functions return a handle (>= 0) or 0 on success and a negated
+ * permission is too low yields -DIPC_EPERM. A handle belongs to the domain
+ * whose code obtained it (the emulation's processes are its domains): to
+ * code running in another domain its value is no handle (-DIPC_EBADF).
+ * Nothing ever crashes on a bad handle. Functions return a handle (>= 0) or 0 on success and a negated
  * DIPC_E* code on failure; dom_mmap returns a pointer or DIPC_ERR_PTR(-code).
  *
  * Permissions are ordered owner > write > read > call > nil. A domain handle
@@ -68,18 +70,25 @@ struct dipc_entry_desc {
 
 /* ---- Table 2 ------------------------------------------------------------ */
 
-/* Owner handle to the process's default domain. */
+/* Owner handle to the process's default domain, for code running in it;
+ * code running in a named domain gets a handle with the permission its APL
+ * gives it on the default domain (nil, call, read or write). */
 dom_t dom_default(void);
 /* Owner handle to a new, isolated domain (P1: in no APL). */
 dom_t dom_create(void);
 /* Handle to dom's domain with permission perm; -EPERM unless
  * perm <= dom's permission, -EINVAL for a perm outside enum dipc_perm. */
 dom_t dom_copy(dom_t dom, int perm);
-/* mmap(2) whose pages belong to dom (owner). MAP_FIXED is refused. */
+/* mmap(2) whose pages belong to dom (owner). prot: PROT_READ, PROT_WRITE,
+ * PROT_EXEC; flags: MAP_SHARED, MAP_PRIVATE, MAP_SHARED_VALIDATE,
+ * MAP_ANONYMOUS, MAP_NORESERVE, MAP_POPULATE, MAP_STACK; anything else
+ * (MAP_FIXED, MAP_GROWSDOWN, huge pages) is -EINVAL. */
 void *dom_mmap(dom_t dom, void *addr, size_t length, int prot, int flags,
                int fd, off_t offset);
 /* Move the pages [addr, addr+size) from src to dst; both owner, addr and size
- * page aligned, all pages in src (-ENOENT otherwise). */
+ * page aligned, all pages in src (-ENOENT otherwise: the default domain's
+ * pages never include the runtime's state, thread stacks or kernel-made
+ * mappings). Nothing moves when dst and src are the same domain. */
 int dom_remap(dom_t dst, dom_t src, void *addr, size_t size);
 /* Add dst to src's APL with dst's permission (owner becomes write);
  * src must be owner. */
@@ -121,7 +130,8 @@ int dipc_cap_revoke(unsigned reg);
 int dipc_cap_read(unsigned reg, struct dipc_cap *out);
 /* 0 if reg grants perm on [addr, addr+size), else -EPERM. */
 int dipc_cap_check(unsigned reg, const void *addr, size_t size, int perm);
-/* Entries between the DCS base and top visible to the current domain. */
+/* Entries between the DCS base and top visible to the current domain.
+ * A NULL `out` (dipc_cap_read, dipc_get_stats) is -EINVAL. */
 long dipc_dcs_depth(void);
 
 /* ---- Introspection ------------------------------------------------------ */
@@ -163,14 +173,19 @@ int __dipc_recover_from_fault(void *ucontext);
  * call continues in a runtime trampoline that requests a proxy to the bound
  * entry with caller's signature and policy (step A: P4 check, policies
  * merged, call grant to `caller`), stores it in *slot (step B) and enters
- * it. `caller` needs owner permission; `what` names the import in the
- * message printed if it cannot be resolved then (the process stops with
- * status 78). Returns the import's id (>= 0) or a negated error. */
+ * it. `caller` needs owner permission; the slot must be 8-aligned memory
+ * caller's domain may write (its own pages or pages its APL grants write
+ * on; never runtime state or a stack: -EPERM), mapped writable (-EINVAL),
+ * which the calling domain may write too unless it is in caller's own
+ * pages. `what` names the import in the message printed if it cannot be
+ * resolved then (the process stops with status 78). Returns the import's
+ * id (>= 0) or a negated error. */
 #define DIPC_IMPORT_WHAT 160
 long dipc_import_register(dom_t caller, void **slot,
                           const struct dipc_signature *signature,
                           dipc_policy_t policy, const char *what);
-/* Binds an import to the entry set whose first entry it calls (once). */
+/* Binds an import to the entry set whose first entry it calls (once; only
+ * the domain that registered the import, else -EPERM). */
 int dipc_import_bind(long import, entry_t entry);
 /* Rewrites a fault on an import's guard address to resume in the
  * trampoline; 1 if it did, 0 if the fault is not one. Signal-safe. */

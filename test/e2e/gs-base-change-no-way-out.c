@@ -1,0 +1,57 @@
+// A thread's gs base is no way out of its domain. Gates find the thread's
+// runtime state through gs and make a new state, in the default domain,
+// for a thread whose gs leads to none. `mallory` (no grant on the default
+// domain) points gs (or fs, which gates compare with the state's owner) at
+// a word of its own with arch_prctl, a system call any domain can make,
+// and enters a gate: the runtime sees that the thread already has a state
+// and stops the process as a security violation. Before the check the gate
+// gave the thread a fresh state in the default domain and mallory, now
+// with the default domain's rights, overwrote the victim under mpk and
+// exited with status 77. The check does not depend on the backend: under
+// `none` the process stops the same way.
+// REQUIRES: pku
+// RUN: %dipc-clang -fdipc -O2 %s -o %t
+// RUN: not --crash %dipc-bin-dir/dipc-run %t gs 2>&1 | FileCheck %s
+// RUN: not --crash %dipc-bin-dir/dipc-run %t fs 2>&1 | FileCheck %s
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=none %t gs 2>&1 | FileCheck %s
+// CHECK: mallory runs in domain {{[1-9]}}
+// CHECK-NEXT: dipc: security violation: a thread with runtime state asked for another (its gs or fs base was changed)
+// CHECK-NOT: victim
+#include <asm/prctl.h>
+#include <dipc.h>
+#include <dipc/rt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static long victim = 42;                        /* default domain */
+static long fake_tcb[4] __dom("mallory") = {0}; /* gs:0 / fs:0 = 0 */
+
+typedef long syscall_fn(long, ...);
+typedef long current_fn(void);
+
+long mallory(syscall_fn *sys, current_fn *current, long which)
+    __dom("mallory") __entry {
+  long before = current();
+  sys(SYS_arch_prctl, which, (long)fake_tcb);
+  current(); /* a gate: the thread's state, or a new one? */
+  *(volatile long *)&victim = 0xbad;
+  /* Nothing of mallory's own is reachable with the default domain's
+   * rights: report through the exit status. */
+  sys(SYS_exit_group, *(volatile long *)&victim == 0xbad ? 77 : 1);
+  return before;
+}
+
+long mallory_where(current_fn *current) __dom("mallory") __entry {
+  return current();
+}
+
+int main(int argc, char **argv) {
+  long which = argc > 1 && !strcmp(argv[1], "fs") ? ARCH_SET_FS : ARCH_SET_GS;
+  printf("mallory runs in domain %ld\n", mallory_where(dipc_current_domain));
+  fflush(stdout);
+  mallory((syscall_fn *)syscall, dipc_current_domain, which);
+  printf("victim %ld\n", victim);
+  return 0;
+}
