@@ -316,11 +316,15 @@
         jb 92f
         cmp rsp, [r10 + ST_STACK_HI]
         jae 92f
-        cmp rbp, rsp
+        cmp rbp, rsp                    /* the argument block: on the */
+        jb 3f                           /* caller's stack, or on the */
+        cmp rbp, [r10 + ST_STACK_HI]    /* unsafe stacks (a local of */
+        jb 4f                           /* -fdipc code passed on) */
+3:      cmp rbp, [DIPC_VECTOR_UNSAFE_LO]
         jb 98f
-        cmp rbp, [r10 + ST_STACK_HI]
+        cmp rbp, [DIPC_VECTOR_UNSAFE_HI]
         jae 98f
-        cmp dword ptr [r10 + ST_IN_GATE], 0
+4:      cmp dword ptr [r10 + ST_IN_GATE], 0
         jne 97f
         mov dword ptr [r10 + ST_IN_GATE], 1
         mov r12, rsp

@@ -212,6 +212,9 @@ DIPC_HIDDEN struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp);
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
+/* 1 if [lo, hi) lies in st's own unsafe stack (mapped, shared key). */
+DIPC_HIDDEN int dipc_thread_unsafe_holds(const struct dipc_thread *st,
+                                         uintptr_t lo, uintptr_t hi);
 /* Tag every live thread's callee stack of dom with key (dom's pages were
  * re-keyed: a domain's stacks follow its pages). Under dipc_lock. */
 DIPC_HIDDEN void dipc_thread_rekey_dstacks(uint32_t dom, int key);
