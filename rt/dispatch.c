@@ -16,9 +16,12 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
   size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST ? sizeof a
              : op == OP_IMPORT_REGISTER ? sizeof(struct dipc_gate_import_args)
                                         : sizeof a.base;
+  /* The gate let through a block at or above rsp on the stack in use, or
+   * one in the unsafe-stack region: there it must be this thread's. */
   uintptr_t lo = (uintptr_t)user, hi = lo + n;
-  if (!(hi <= st->stack_hi || dipc_thread_unsafe_holds(st, lo, hi)) ||
-      op >= OP_COUNT)
+  int ok = dipc_in_unsafe_region(lo) ? dipc_thread_unsafe_holds(st, lo, hi)
+                                     : hi > lo && hi <= st->stack_hi;
+  if (!ok || op >= OP_COUNT)
     return -DIPC_EINVAL;
   memcpy(&a, user, n);
   dipc_lock();

@@ -212,6 +212,8 @@ DIPC_HIDDEN struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp);
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
+/* 1 if addr lies in the unsafe-stack region (any thread's, or a guard). */
+DIPC_HIDDEN int dipc_in_unsafe_region(uintptr_t addr);
 /* 1 if [lo, hi) lies in st's own unsafe stack (mapped, shared key). */
 DIPC_HIDDEN int dipc_thread_unsafe_holds(const struct dipc_thread *st,
                                          uintptr_t lo, uintptr_t hi);

@@ -149,6 +149,11 @@ static uintptr_t unsafe_lo(unsigned i) {
 static uintptr_t unsafe_top(unsigned i) {
   return dipc_unsafe_lo + ((uintptr_t)i + 1) * RT_UNSAFE_STRIDE;
 }
+int dipc_in_unsafe_region(uintptr_t addr) {
+  return addr >= dipc_unsafe_lo &&
+         addr - dipc_unsafe_lo < (uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
+}
+
 int dipc_thread_unsafe_holds(const struct dipc_thread *st, uintptr_t lo,
                              uintptr_t hi) {
   return lo >= unsafe_lo(st->index) && hi >= lo && hi <= unsafe_top(st->index);
