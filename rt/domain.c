@@ -82,6 +82,7 @@ static void rekey(uint32_t d, int key) {
                                 ranges[i].hi - ranges[i].lo, ranges[i].prot,
                                 key) == 0,
                  "cannot re-key pages of domain %u", d);
+  dipc_thread_rekey_dstacks(d, key); /* its stacks go with its pages */
 }
 
 /* Resident domains that may touch `of`'s pages (its grantees' images). */

@@ -63,6 +63,7 @@ struct dipc_kcs_entry {
   uint32_t dcs_top;
   uint32_t flags; /* bit 0: stack split, bit 1: DCS base moved */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
+  uintptr_t usp;                          /* caller's unsafe stack pointer */
 };
 
 struct dipc_dstack {
@@ -90,7 +91,6 @@ struct dipc_thread {
   uintptr_t saved_rsp, saved_ret;
   /* not touched by assembly */
   uintptr_t own_lo, own_hi; /* the thread's own stack */
-  uintptr_t tag_lo, tag_hi; /* its pages under the stack key */
   uint32_t index, live;
   int32_t tid;
   struct dipc_cap_reg caps[8];
@@ -141,6 +141,7 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, flags, K_FLAGS);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, rbx, K_RBX);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, rbp, K_RBP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, r15, K_R15);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, usp, K_USP);
 _Static_assert(sizeof(struct dipc_kcs_entry) == K_SIZE, "KCS entry size");
 
 /* ---- backend.c: machine setup ------------------------------------------- */
@@ -153,9 +154,15 @@ struct dipc_machine {
   uint32_t *valid;         /* 1 while the domain's image is current */
   uint64_t apl_misses;     /* evictions of a resident domain */
   int fast_errno; /* FSGSBASE: the vector's errno entry is the fast path */
+  /* DIPC_SHARED_STACKS=1, `none` only: proxies switch stacks only for
+   * stack_confidentiality, as before stacks were isolated (benchmarks
+   * measure what the switch costs). */
+  int shared_stacks;
 };
 DIPC_HIDDEN extern struct dipc_machine dipc_machine;
 DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
+/* The unsafe-stack region: RT_MAX_THREADS strides of RT_UNSAFE_STRIDE. */
+DIPC_HIDDEN extern uintptr_t dipc_unsafe_lo;
 /* The same tables for gate.S. */
 DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 DIPC_HIDDEN void dipc_runtime_init(void);
@@ -201,12 +208,18 @@ DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
                                   size_t size);
 
 /* ---- thread.c ----------------------------------------------------------- */
-/* Reads glibc's static TLS size; once, at init. */
-DIPC_HIDDEN void dipc_thread_layout_init(void);
 DIPC_HIDDEN struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp);
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
+/* 1 if addr lies in the unsafe-stack region (any thread's, or a guard). */
+DIPC_HIDDEN int dipc_in_unsafe_region(uintptr_t addr);
+/* 1 if [lo, hi) lies in st's own unsafe stack (mapped, shared key). */
+DIPC_HIDDEN int dipc_thread_unsafe_holds(const struct dipc_thread *st,
+                                         uintptr_t lo, uintptr_t hi);
+/* Tag every live thread's callee stack of dom with key (dom's pages were
+ * re-keyed: a domain's stacks follow its pages). Under dipc_lock. */
+DIPC_HIDDEN void dipc_thread_rekey_dstacks(uint32_t dom, int key);
 DIPC_HIDDEN void dipc_thread_release(struct dipc_thread *st);
 /* 1 if some live thread runs with an image that lets it touch key. */
 DIPC_HIDDEN int dipc_threads_using_key(int key);
@@ -222,7 +235,8 @@ DIPC_HIDDEN void dipc_rights_init(void);
 /* 1 if [lo, hi) overlaps the runtime's state (dipc_runtime_region, proxy
  * pages). */
 DIPC_HIDDEN int dipc_runtime_owned(uintptr_t lo, uintptr_t hi);
-/* 1 if [lo, hi) overlaps a live thread's stack or callee stacks. */
+/* 1 if [lo, hi) overlaps a live thread's stack or callee stacks, or the
+ * unsafe-stack region. */
 DIPC_HIDDEN int dipc_stack_owned(uintptr_t lo, uintptr_t hi);
 /* 1 if every page of [lo, hi) is mapped in user space. Signal-safe. */
 DIPC_HIDDEN int dipc_mapped(uintptr_t lo, uintptr_t hi);
@@ -231,7 +245,9 @@ DIPC_HIDDEN int dipc_mapped(uintptr_t lo, uintptr_t hi);
 DIPC_HIDDEN int dipc_default_memory(uintptr_t lo, uintptr_t hi, int stacks_too);
 /* dom's right on [lo, hi): owner on its own pages, its APL entry on one
  * other domain's pages (the default domain's as dipc_default_memory says),
- * nil on anything else. */
+ * nil on anything else. With stacks_too, a range inside one stack: a
+ * thread's own stack is the default domain's, a callee stack its domain's,
+ * the unsafe stacks anyone's to write. */
 DIPC_HIDDEN uint8_t dipc_right_on(uint32_t dom, uintptr_t lo, uintptr_t hi,
                                   int stacks_too);
 /* fn(lo, hi, prot, path, ctx) for each mapping piece of [lo, hi), from
