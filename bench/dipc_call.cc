@@ -8,6 +8,12 @@
 // errno/read reads dipc_errno as compiled code does (through the runtime
 // vector: the fast path when the kernel enables FSGSBASE, the gate
 // otherwise); errno/gate calls the gate variant directly.
+// stack/lend is the Low call from a caller that lends a local buffer (on
+// the unsafe stack, as -fdipc code keeps escaping locals); stack/lend_own_
+// stack is the same caller built with its buffer on its own stack.
+// Under DIPC_SHARED_STACKS=1 (`none` only) the proxies do not switch
+// stacks, as before stacks were per domain: bench/run-programs.sh runs this
+// program so once more, to measure the switch.
 #include "argument.h"
 #include "count_calls.h"
 #include "domain_entries.h"
@@ -17,6 +23,7 @@
 #include <dipc/rt.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 extern "C" int *__dipc_errno_location_gate(void);
@@ -72,6 +79,10 @@ void ErrnoRead(benchmark::State &state, bool gate) {
 
 const bool registered = [] {
   benchmark::AddCustomContext("dipc_backend", dipc_backend());
+  const char *shared = std::getenv("DIPC_SHARED_STACKS");
+  const bool shared_stacks = shared && !std::strcmp(shared, "1");
+  benchmark::AddCustomContext("dipc_stacks",
+                              shared_stacks ? "shared" : "per domain");
   benchmark::AddCustomContext(
       "dipc_errno_read",
       VectorErrnoLocation() != __dipc_errno_location_gate ? "fast path"
@@ -87,6 +98,11 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("sweep/dipc_high", DomainCallWithArgument,
                                dipc_high_sum_bytes)
       ->Apply(ArgumentSizes)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("stack/lend", DomainCall, dipc_lend_call)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("stack/lend_own_stack", DomainCall,
+                               dipc_lend_call_own_stack)
       ->UseRealTime();
   benchmark::RegisterBenchmark("errno/read", ErrnoRead, false)->UseRealTime();
   benchmark::RegisterBenchmark("errno/gate", ErrnoRead, true)->UseRealTime();

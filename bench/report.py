@@ -43,6 +43,8 @@ class Run:
         self.context = data["context"]
         self.program = os.path.basename(self.context.get("executable", path))
         self.backend = self.context.get("dipc_backend")
+        # "shared": proxies without the stack switch (DIPC_SHARED_STACKS=1).
+        self.shared_stacks = self.context.get("dipc_stacks") == "shared"
         self.results = {}
         self.errors = []
         for b in data["benchmarks"]:
@@ -68,7 +70,8 @@ class Run:
         return r.get("stddev", 0.0) if r else None
 
     def label(self):
-        return self.program + (f" (--backend={self.backend})"
+        shared = ", DIPC_SHARED_STACKS=1" if self.shared_stacks else ""
+        return self.program + (f" (--backend={self.backend}{shared})"
                                if self.backend else "")
 
 
@@ -101,8 +104,11 @@ def fmt_ratio(x):
     return f"{x:.3g}×" if x < 1000 else f"{x:,.0f}×"
 
 
-def find_runs(runs, has):
-    return [r for r in runs if r.mean(has) is not None]
+def find_runs(runs, has, shared_stacks=False):
+    """Runs that measured `has`; those with proxies that do not switch
+    stacks only on request (they serve the stack-isolation section)."""
+    return [r for r in runs if r.mean(has) is not None and
+            r.shared_stacks == shared_stacks]
 
 
 def call_figures(runs):
@@ -157,6 +163,39 @@ def errno_section(runs):
         return []
     return ["| backend | `dipc_errno` read | read | gate | gate ÷ read |",
             "|---|---|---:|---:|---:|"] + lines
+
+
+def stack_section(runs):
+    """What isolating stacks adds to a call, as ratios of this run: the
+    proxies' switch to the callee domain's stack (against proxies that do
+    not switch, DIPC_SHARED_STACKS=1, `none` only), and a caller lending a
+    local buffer (on the unsafe stack) against the same caller with the
+    buffer on its own stack."""
+    rows = []
+    for shared in find_runs(runs, "dipc/low", shared_stacks=True):
+        for run in find_runs(runs, "dipc/low"):
+            if run.backend != shared.backend:
+                continue
+            for policy, label in POLICIES:
+                name = f"dipc/{policy}"
+                rows.append((f"dIPC {label}: proxy switches stacks",
+                             run.backend, run.mean(name), shared.mean(name),
+                             "proxy without the switch"))
+    for run in sorted(find_runs(runs, "stack/lend"),
+                      key=lambda r: r.backend or ""):
+        rows.append(("dIPC Low, caller lends a 64-byte local", run.backend,
+                     run.mean("stack/lend"),
+                     run.mean("stack/lend_own_stack"),
+                     "local on the caller's stack"))
+    if not rows:
+        return []
+    lines = ["| call | backend | with | without | with ÷ without | "
+             "without is |", "|---|---|---:|---:|---:|---|"]
+    for what, backend, with_, without, base in rows:
+        ratio = with_ / without if with_ and without else None
+        lines.append(f"| {what} | `{backend}` | {fmt_time(with_)} | "
+                     f"{fmt_time(without)} | {fmt_ratio(ratio)} | {base} |")
+    return lines
 
 
 def sweep_series(runs):
@@ -438,6 +477,17 @@ def main():
     if vs:
         md += ["### dIPC against Linux IPC (how many times faster)", ""]
         md += vs + [""]
+    stack_lines = stack_section(runs)
+    if stack_lines:
+        md += ["## Stack isolation", "",
+               "Every call runs the callee on a stack of its domain, and a "
+               "caller's escaping locals live on the unsafe stack "
+               "(docs/runtime.md §4, docs/compiler.md \"Stacks\"). "
+               "*Without* is measured in the same run: proxies that do not "
+               "switch stacks (`DIPC_SHARED_STACKS=1`, `none` only), and the "
+               "same caller built with `-mllvm -dipc-unsafe-stack=false`.",
+               ""]
+        md += stack_lines + [""]
     errno_lines = errno_section(runs)
     if errno_lines:
         md += ["## Reading dipc_errno", "",

@@ -57,4 +57,10 @@ for program in domains recovery; do
       >>"$out/not-measured.txt"
   fi
 done
+# What the proxies' stack switch costs: the same calls with proxies that do
+# not switch (DIPC_SHARED_STACKS=1, as before stacks were per domain; only
+# `none` offers them).
+[[ -x "$build/bin/dipc-bench-domains" ]] &&
+  run domains-none-shared-stacks dipc-bench-domains \
+    env DIPC_SHARED_STACKS=1 "$build/bin/dipc-run" --backend=none --
 exit "$status"

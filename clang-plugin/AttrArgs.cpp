@@ -185,14 +185,6 @@ std::optional<unsigned> isoPropertiesArgs(Sema &S, const ParsedAttr &Attr,
     report(S.getDiagnostics(), Attr.getLoc(), DiagnosticsEngine::Warning,
            "'%0' without isolation properties has no effect")
         << User;
-  // Recorded for the runtime, but nothing enforces it yet: say so rather
-  // than let the program believe its frames are safe.
-  if (Mask & *propertyBit("stack_integrity"))
-    report(S.getDiagnostics(), Attr.getLoc(), DiagnosticsEngine::Warning,
-           "isolation property 'stack_integrity' in '%0' is not enforced "
-           "yet: every domain can write every stack; 'stack_confidentiality' "
-           "gives the callee a stack of its own")
-        << User;
   return Mask;
 }
 

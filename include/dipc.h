@@ -48,7 +48,7 @@ enum dipc_iso_property {
 
 /* Set by the caller stub: 0 after a successful cross-domain call,
  * DIPC_EFAULT when the callee crashed. Per thread, like errno. It lives in
- * the thread's public page (stack key), and the macro calls libdipc through
+ * the thread's public page (shared key), and the macro calls libdipc through
  * the runtime vector at a fixed address (dipc/abi.h) rather than the PLT,
  * so code of any domain can read it without access to the default domain. */
 int *__dipc_errno_location(void);

@@ -1,14 +1,17 @@
 // Plugin.cpp - registration of the dIPC passes with the new pass manager.
 //
 //   opt -load-pass-plugin=DipcPass.so -passes=dipc,dipc-frame in.ll
+//   opt -load-pass-plugin=DipcPass.so -passes=dipc-unsafe-stack in.ll
 //
 // Under clang (-fpass-plugin) `dipc` runs at the pipeline start, before any
-// inlining, and `dipc-frame` last before code generation; both extension
-// points are invoked by the -O0 pipeline too. Under lld (full LTO),
-// `dipc-frame` runs again after link-time inlining.
+// inlining, and `dipc-frame` then `dipc-unsafe-stack` last before code
+// generation; both extension points are invoked by the -O0 pipeline too.
+// Under lld (full LTO), both late passes run again after link-time
+// inlining.
 #include "DipcFramePass.h"
 #include "DipcPass.h"
 #include "RecoveryOption.h"
+#include "UnsafeStack.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
@@ -41,6 +44,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                     MPM.addPass(dipc::DipcFramePass());
                     return true;
                   }
+                  if (Name == "dipc-unsafe-stack") {
+                    MPM.addPass(dipc::DipcUnsafeStackPass());
+                    return true;
+                  }
                   return false;
                 });
             PB.registerPipelineStartEPCallback(
@@ -50,12 +57,14 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcFramePass());
+                  MPM.addPass(dipc::DipcUnsafeStackPass());
                 });
             // Full LTO inlines across objects after the compile-time check
             // (the driver loads this plugin into lld).
             PB.registerFullLinkTimeOptimizationLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcFramePass());
+                  MPM.addPass(dipc::DipcUnsafeStackPass());
                 });
           }};
 }

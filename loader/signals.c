@@ -94,8 +94,9 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
 }
 
 /* Any other signal the program handles. Linux runs a handler with only
- * key 0 accessible, on the interrupted stack (key 2) unless SA_ONSTACK: the
- * program's handler would fault on its first push. It runs from here
+ * key 0 accessible, on the interrupted stack (under the key of the domain
+ * it runs on) unless SA_ONSTACK: the program's handler would fault on its
+ * first push. It runs from here
  * instead, on the loader's key-0 alternate stack, after the recovery gate
  * (no context: no recovery) installed the default domain's image. */
 static void signal_handler(int sig, siginfo_t *info, void *uc) {
@@ -106,7 +107,7 @@ static void signal_handler(int sig, siginfo_t *info, void *uc) {
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
   if (sig == SIGSYS) {
-    if (!dipc_exec_trap(info, uc)) /* mmap/mprotect with PROT_EXEC */
+    if (!dipc_syscall_trap(info, uc)) /* mmap/mprotect with PROT_EXEC */
       forward_to_program(sig, info, uc);
     return;
   }

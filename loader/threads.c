@@ -1,10 +1,9 @@
 /* threads.c - wraps pthread_create so every thread is set up (alternate
- * signal stack, runtime state) before it runs program code, on the part of
- * its stack that every domain can use. */
+ * signal stack, runtime state, hence its unsafe stack) before it runs
+ * program code. */
 #define _GNU_SOURCE
 #include "threads.h"
 
-#include <alloca.h>
 #include <dipc/rt.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -21,28 +20,14 @@ struct start {
   void *arg;
 };
 
-static void *run(struct start start) {
+static void *start_thread(void *p) {
+  struct start start = *(struct start *)p;
+  free(p);
   if (setup_thread && setup_thread() != 0) {
     fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
     return NULL;
   }
   return start.routine(start.arg);
-}
-
-/* The thread's TCB and static TLS share the top pages of its stack block
- * with glibc's first frames and are default-domain memory: every frame of
- * the program (and the thread's runtime state) goes below them, on pages
- * under the stack key that domain code can use. */
-static void *start_thread(void *p) {
-  struct start start = *(struct start *)p;
-  free(p);
-  uintptr_t top = (uintptr_t)dipc_thread_stack_top();
-  uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-  char *skip = alloca(top && sp > top ? sp - top : 0);
-  void *result = run(start);
-  /* Uses skip after the call: no tail call may drop the frame. */
-  __asm__ volatile("" ::"r"(skip) : "memory");
-  return result;
 }
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,

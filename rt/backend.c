@@ -18,6 +18,7 @@
 
 struct dipc_machine dipc_machine;
 uintptr_t dipc_threads_lo, dipc_threads_hi;
+uintptr_t dipc_unsafe_lo;
 uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 
 /* What gs points to on a thread without state: a self pointer of 0 fails
@@ -250,7 +251,7 @@ static void xstate_init(void) {
 
 /* The PKRU image table and, in the page after it, the runtime vector
  * (dipc/abi.h): one memfd mapped read-write under the runtime key and
- * read-only at RT_RO_TABLE_ADDR under the stack key. */
+ * read-only at RT_RO_TABLE_ADDR under the shared key. */
 static void map_image_tables(void) {
   size_t table = RT_MAX_DOMAINS * sizeof(uint32_t);
   _Static_assert(RT_MAX_DOMAINS * sizeof(uint32_t) % RT_PAGE == 0,
@@ -292,6 +293,31 @@ static void reserve_thread_region(void) {
       RT_THREADS_ADDR + (uintptr_t)RT_MAX_THREADS * RT_THREAD_STRIDE;
   VECTOR_WORD(DIPC_VECTOR_THREADS_LO) = dipc_threads_lo;
   VECTOR_WORD(DIPC_VECTOR_THREADS_HI) = dipc_threads_hi;
+  /* Unsafe stacks: a slot's is mapped with the slot (thread.c). Compiled
+   * code checks every unsafe stack pointer it loads against these bounds:
+   * nothing but unsafe stacks lies between them. */
+  size_t size = (size_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
+  void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+           -1, 0);
+  DIPC_CHECK(p != MAP_FAILED, "cannot reserve the unsafe-stack region");
+  dipc_unsafe_lo = (uintptr_t)p;
+  VECTOR_WORD(DIPC_VECTOR_UNSAFE_LO) = (uintptr_t)p;
+  VECTOR_WORD(DIPC_VECTOR_UNSAFE_HI) = (uintptr_t)p + size;
+}
+
+/* DIPC_SHARED_STACKS=1: proxies without a stack switch unless
+ * stack_confidentiality asks for one, as before stacks were isolated. Only
+ * with `none`, which enforces nothing anyway: benchmarks measure the
+ * switch's cost with it. */
+static int shared_stacks(void) {
+  const char *env = getenv("DIPC_SHARED_STACKS");
+  DIPC_CHECK(!env || !strcmp(env, "0") || !strcmp(env, "1"),
+             "DIPC_SHARED_STACKS=%s: expected 0 or 1", env);
+  int on = env && !strcmp(env, "1");
+  DIPC_CHECK(!on || dipc_machine.backend == DIPC_BACKEND_NONE,
+             "DIPC_SHARED_STACKS=1 needs the `none` backend: under `mpk` "
+             "every call runs on a stack of the callee's domain");
+  return on;
 }
 
 /* libdipc's code (exec.c). */
@@ -340,6 +366,7 @@ void dipc_runtime_init(void) {
   done = 1;
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
+  dipc_machine.shared_stacks = shared_stacks();
   reserve_window();
   DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
   dipc_rights_init();
@@ -349,7 +376,6 @@ void dipc_runtime_init(void) {
   dipc_domains_init();
   dipc_proxy_init();
   dipc_recovery_init();
-  dipc_thread_layout_init();
   exec_init();
   if (dipc_machine.backend == DIPC_BACKEND_MPK)
     seal();

@@ -1,5 +1,7 @@
 /* dispatch.c - the trusted side of the API gate: copies the argument block
- * off the caller's stack, runs one operation under the global lock, and
+ * off the caller's stack (or its thread's unsafe stack, where -fdipc code
+ * keeps a block whose address it passes on), runs one operation under the
+ * global lock, and
  * leaves the image of the thread's current domain in st->cur_pkru for the
  * gate to install on the way out. */
 #include <string.h>
@@ -14,7 +16,12 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
   size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST ? sizeof a
              : op == OP_IMPORT_REGISTER ? sizeof(struct dipc_gate_import_args)
                                         : sizeof a.base;
-  if ((uintptr_t)user + n > st->stack_hi || op >= OP_COUNT)
+  /* The gate let through a block at or above rsp on the stack in use, or
+   * one in the unsafe-stack region: there it must be this thread's. */
+  uintptr_t lo = (uintptr_t)user, hi = lo + n;
+  int ok = dipc_in_unsafe_region(lo) ? dipc_thread_unsafe_holds(st, lo, hi)
+                                     : hi > lo && hi <= st->stack_hi;
+  if (!ok || op >= OP_COUNT)
     return -DIPC_EINVAL;
   memcpy(&a, user, n);
   dipc_lock();
@@ -270,8 +277,8 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_IMPORT_BIND:
   case OP_IMPORT_RESOLVE:
     return dipc_op_import(op, a, st);
-  case OP_EXEC:
-    return dipc_op_exec(a);
+  case OP_MEMORY:
+    return dipc_op_memory_call(a->arg, st->cur_dom);
   }
   return -DIPC_EINVAL;
 }

@@ -3,7 +3,7 @@
  * that is not the runtime's own, from any code (glibc's mmap64, a raw
  * syscall, the dynamic linker mapping a library in dlopen, before any of
  * its code runs). The loader's SIGSYS handler hands the trap to
- * dipc_exec_trap, which resumes the thread in __dipc_exec_trampoline
+ * dipc_syscall_trap, which resumes the thread in __dipc_trap_trampoline
  * (sys.S), in its own domain and on its own stack; the trampoline enters
  * the API gate, and dipc_op_exec makes the call in trusted mode, checked:
  *
@@ -38,7 +38,7 @@
 #define SYS_SECCOMP 1 /* si_code of a seccomp SIGSYS */
 #endif
 
-DIPC_HIDDEN extern const char __dipc_exec_trampoline[];
+DIPC_HIDDEN extern const char __dipc_trap_trampoline[];
 
 static unsigned long refusals; /* of files: dlopen stops the program */
 
@@ -67,10 +67,10 @@ void dipc_exec_init(uintptr_t text_lo, uintptr_t text_hi) {
   runtime_hi = text_hi;
 }
 
-DIPC_EXPORT int dipc_exec_trap(const void *siginfo, void *ucontext) {
+DIPC_EXPORT int dipc_syscall_trap(const void *siginfo, void *ucontext) {
   const siginfo_t *info = siginfo;
   if (info->si_signo != SIGSYS || info->si_code != SYS_SECCOMP ||
-      info->si_errno != DIPC_SECCOMP_EXEC_DATA)
+      info->si_errno != DIPC_SECCOMP_TRAP_DATA)
     return 0;
   greg_t *g = ((ucontext_t *)ucontext)->uc_mcontext.gregs;
   uintptr_t at = (uintptr_t)info->si_call_addr, sp = (uintptr_t)g[REG_RSP];
@@ -86,7 +86,7 @@ DIPC_EXPORT int dipc_exec_trap(const void *siginfo, void *ucontext) {
   }
   g[REG_RAX] = info->si_syscall;
   g[REG_RCX] = g[REG_RIP];
-  g[REG_RIP] = (greg_t)__dipc_exec_trampoline;
+  g[REG_RIP] = (greg_t)__dipc_trap_trampoline;
   return 1;
 }
 
@@ -261,6 +261,10 @@ static long exec_protect(uintptr_t addr, size_t len, int prot) {
   return r;
 }
 
+static void unmap(void *p, size_t len) {
+  dipc_sys(SYS_munmap, (long)p, (long)len, 0, 0, 0);
+}
+
 /* mmap(addr, len, prot, flags, fd, offset) with PROT_EXEC: the file's
  * bytes are read into B. */
 static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
@@ -275,8 +279,14 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
   }
   /* Where and whether the program's call would map: the same call,
    * readable only; it is replaced below. */
-  uint8_t *p = mmap((void *)addr, len, PROT_READ, flags, fd, offset);
-  if (p == MAP_FAILED)
+  uint8_t *p;
+  if (flags & MAP_FIXED) { /* the filter would trap the runtime's call */
+    long at = dipc_sys_map_fixed(addr, len, PROT_READ, flags, fd, offset);
+    if (at < 0)
+      return at;
+    p = (uint8_t *)at;
+  } else if ((p = mmap((void *)addr, len, PROT_READ, flags, fd, offset)) ==
+             MAP_FAILED)
     return -errno;
   len = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
   long r = len > RT_SCRATCH_SIZE ? -ENOMEM : 0;
@@ -285,7 +295,7 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
   if (r == 0 && fresh_copy(len) != 0)
     r = -ENOMEM;
   if (r != 0) {
-    munmap(p, len);
+    unmap(p, len);
     return r;
   }
   /* The file's bytes now; beyond its end, zeros. */
@@ -308,21 +318,18 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
         file, hit.insn, (unsigned long)(offset + (off_t)hit.offset));
     __atomic_add_fetch(&refusals, 1, __ATOMIC_RELAXED);
     release(B, len);
-    munmap(p, len);
+    unmap(p, len);
     return -EACCES;
   }
   r = install((uintptr_t)p, len, prot);
   if (r != 0) {
-    munmap(p, len);
+    unmap(p, len);
     return r;
   }
   return (long)p;
 }
 
-long dipc_op_exec(struct dipc_gate_args *a) {
-  const uint64_t *x = a->arg;
-  if (dipc_machine.backend != DIPC_BACKEND_MPK || !((int)x[3] & PROT_EXEC))
-    return -EPERM;
+long dipc_op_exec(const uint64_t *x) {
 
   if (x[0] == SYS_mprotect)
     return exec_protect(x[1], x[2], (int)x[3]);

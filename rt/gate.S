@@ -316,11 +316,15 @@
         jb 92f
         cmp rsp, [r10 + ST_STACK_HI]
         jae 92f
-        cmp rbp, rsp
+        cmp rbp, rsp                    /* the argument block: on the */
+        jb 3f                           /* caller's stack, or on the */
+        cmp rbp, [r10 + ST_STACK_HI]    /* unsafe stacks (a local of */
+        jb 4f                           /* -fdipc code passed on) */
+3:      cmp rbp, [DIPC_VECTOR_UNSAFE_LO]
         jb 98f
-        cmp rbp, [r10 + ST_STACK_HI]
+        cmp rbp, [DIPC_VECTOR_UNSAFE_HI]
         jae 98f
-        cmp dword ptr [r10 + ST_IN_GATE], 0
+4:      cmp dword ptr [r10 + ST_IN_GATE], 0
         jne 97f
         mov dword ptr [r10 + ST_IN_GATE], 1
         mov r12, rsp
@@ -329,7 +333,7 @@
         push r12
         cmp ebx, OP_IMPORT_RESOLVE_NUM  /* mid-call: keep the user's state */
         je 1f
-        cmp ebx, OP_EXEC_NUM            /* a trapped system call: the same */
+        cmp ebx, OP_MEMORY_NUM            /* a trapped system call: the same */
         je 1f
         SCRUB_ENTER
         mov edi, ebx
@@ -782,6 +786,8 @@ dipc_tpl_\name\()_begin:
         mov [rax + K_R13], r13
         mov [rax + K_R14], r14
         mov [rax + K_R15], r15
+        mov rcx, [r10 + DIPC_USP_GS_OFFSET] /* caller's unsafe stack pointer */
+        mov [rax + K_USP], rcx
         mov rdx, [r10 + ST_CUR_DS]      /* caller on a callee stack: its */
         mov [rax + K_CUR_DS], rdx       /* next frames start below R */
         test rdx, rdx
@@ -845,17 +851,18 @@ dipc_tpl_\name\()_begin:
         jne 17b
         mov r11, [rax + K_CALLEE_RSP]
         mov r10, [rax + K_CALLER_RSP]   /* caller's rdx, rcx at R-16, R-8 */
-        sub r10, 16
         mov eax, ecx
         mov rsp, r11
+        push qword ptr [r10 - 8]        /* onto the callee's stack: the */
+        push qword ptr [r10 - 16]       /* callee cannot read the caller's */
         xor ecx, ecx
         xor edx, edx
         PKRU_SITE wrpkru
         movabs r11, PH_RO_D
         cmp eax, [r11]
         jne 95f
-        mov rdx, [r10]
-        mov rcx, [r10 + 8]
+        pop rdx
+        pop rcx
         xor eax, eax
         xor r10d, r10d
         movabs r11, PH_STUB
@@ -874,6 +881,8 @@ dipc_tpl_\name\()_begin:
         cmp rsp, [rax + K_CALLEE_RSP]
         jne 94f
         mov [r10 + ST_KCS_TOP], rax
+        mov rcx, [rax + K_USP]          /* whatever the callee left there */
+        mov [r10 + DIPC_USP_GS_OFFSET], rcx
         mov rcx, [rax + K_STACK_LO]
         mov [r10 + ST_STACK_LO], rcx
         mov rcx, [rax + K_STACK_HI]

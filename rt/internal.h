@@ -63,6 +63,7 @@ struct dipc_kcs_entry {
   uint32_t dcs_top;
   uint32_t flags; /* bit 0: stack split, bit 1: DCS base moved */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
+  uintptr_t usp;                          /* caller's unsafe stack pointer */
 };
 
 struct dipc_dstack {
@@ -90,7 +91,6 @@ struct dipc_thread {
   uintptr_t saved_rsp, saved_ret;
   /* not touched by assembly */
   uintptr_t own_lo, own_hi; /* the thread's own stack */
-  uintptr_t tag_lo, tag_hi; /* its pages under the stack key */
   uint32_t index, live;
   int32_t tid;
   struct dipc_cap_reg caps[8];
@@ -141,6 +141,7 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, flags, K_FLAGS);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, rbx, K_RBX);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, rbp, K_RBP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, r15, K_R15);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, usp, K_USP);
 _Static_assert(sizeof(struct dipc_kcs_entry) == K_SIZE, "KCS entry size");
 
 /* ---- backend.c: machine setup ------------------------------------------- */
@@ -153,9 +154,15 @@ struct dipc_machine {
   uint32_t *valid;         /* 1 while the domain's image is current */
   uint64_t apl_misses;     /* evictions of a resident domain */
   int fast_errno; /* FSGSBASE: the vector's errno entry is the fast path */
+  /* DIPC_SHARED_STACKS=1, `none` only: proxies switch stacks only for
+   * stack_confidentiality, as before stacks were isolated (benchmarks
+   * measure what the switch costs). */
+  int shared_stacks;
 };
 DIPC_HIDDEN extern struct dipc_machine dipc_machine;
 DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
+/* The unsafe-stack region: RT_MAX_THREADS strides of RT_UNSAFE_STRIDE. */
+DIPC_HIDDEN extern uintptr_t dipc_unsafe_lo;
 /* The same tables for gate.S. */
 DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 DIPC_HIDDEN void dipc_runtime_init(void);
@@ -190,13 +197,25 @@ DIPC_HIDDEN uint64_t dipc_sys_make_cookie(void);
 DIPC_HIDDEN extern const uint64_t *dipc_sys_cookie;
 /* Installs the filter for every thread (at init, after the cookie). */
 DIPC_HIDDEN void dipc_seccomp_install(void);
-/* si_errno of the filter's SIGSYS for mmap/mprotect with PROT_EXEC. */
-#define DIPC_SECCOMP_EXEC_DATA 0xd1c
+/* si_errno of the filter's SIGSYS: a memory call made for the thread by
+ * the runtime, checked (exec.c, mmcall.c). */
+#define DIPC_SECCOMP_TRAP_DATA 0xd1c
 /* libdipc's code, whose traps the SIGSYS handler does not forward. */
 DIPC_HIDDEN void dipc_exec_init(uintptr_t text_lo, uintptr_t text_hi);
-/* OP_EXEC: a trapped mmap/mprotect with PROT_EXEC; -errno on error. */
-struct dipc_gate_args;
-DIPC_HIDDEN long dipc_op_exec(struct dipc_gate_args *a);
+/* mmap/mprotect with PROT_EXEC, x = {nr, args...}; -errno on error. */
+DIPC_HIDDEN long dipc_op_exec(const uint64_t *x);
+/* OP_MEMORY: a trapped memory call of domain dom, x = {nr, args...}: the
+ * call's result, or -errno (EACCES when refused). */
+DIPC_HIDDEN long dipc_op_memory_call(const uint64_t *x, uint32_t dom);
+/* 0 if domain dom may unmap, replace or move [addr, addr + len), else
+ * -EACCES (said on stderr). */
+DIPC_HIDDEN long dipc_may_change(long nr, uint32_t dom, uint64_t addr,
+                                 uint64_t len);
+/* mmap(MAP_FIXED) for the runtime; the address or -errno. */
+DIPC_HIDDEN long dipc_sys_map_fixed(uint64_t addr, uint64_t len, int prot,
+                                    int flags, int fd, int64_t offset);
+/* Whether the filter traps madvise(advice). */
+DIPC_HIDDEN int dipc_madvise_destructive(int advice);
 
 /* ---- handle.c ----------------------------------------------------------- */
 enum dipc_handle_kind { H_DOM = 1, H_GRANT = 2, H_ENTRY = 3 };
@@ -232,12 +251,18 @@ DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
                                   size_t size);
 
 /* ---- thread.c ----------------------------------------------------------- */
-/* Reads glibc's static TLS size; once, at init. */
-DIPC_HIDDEN void dipc_thread_layout_init(void);
 DIPC_HIDDEN struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp);
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
+/* 1 if addr lies in the unsafe-stack region (any thread's, or a guard). */
+DIPC_HIDDEN int dipc_in_unsafe_region(uintptr_t addr);
+/* 1 if [lo, hi) lies in st's own unsafe stack (mapped, shared key). */
+DIPC_HIDDEN int dipc_thread_unsafe_holds(const struct dipc_thread *st,
+                                         uintptr_t lo, uintptr_t hi);
+/* Tag every live thread's callee stack of dom with key (dom's pages were
+ * re-keyed: a domain's stacks follow its pages). Under dipc_lock. */
+DIPC_HIDDEN void dipc_thread_rekey_dstacks(uint32_t dom, int key);
 DIPC_HIDDEN void dipc_thread_release(struct dipc_thread *st);
 /* 1 if some live thread runs with an image that lets it touch key. */
 DIPC_HIDDEN int dipc_threads_using_key(int key);
@@ -253,7 +278,8 @@ DIPC_HIDDEN void dipc_rights_init(void);
 /* 1 if [lo, hi) overlaps the runtime's state (dipc_runtime_region, proxy
  * pages). */
 DIPC_HIDDEN int dipc_runtime_owned(uintptr_t lo, uintptr_t hi);
-/* 1 if [lo, hi) overlaps a live thread's stack or callee stacks. */
+/* 1 if [lo, hi) overlaps a live thread's stack or callee stacks, or the
+ * unsafe-stack region. */
 DIPC_HIDDEN int dipc_stack_owned(uintptr_t lo, uintptr_t hi);
 /* 1 if every page of [lo, hi) is mapped in user space. Signal-safe. */
 DIPC_HIDDEN int dipc_mapped(uintptr_t lo, uintptr_t hi);
@@ -262,7 +288,9 @@ DIPC_HIDDEN int dipc_mapped(uintptr_t lo, uintptr_t hi);
 DIPC_HIDDEN int dipc_default_memory(uintptr_t lo, uintptr_t hi, int stacks_too);
 /* dom's right on [lo, hi): owner on its own pages, its APL entry on one
  * other domain's pages (the default domain's as dipc_default_memory says),
- * nil on anything else. */
+ * nil on anything else. With stacks_too, a range inside one stack: a
+ * thread's own stack is the default domain's, a callee stack its domain's,
+ * the unsafe stacks anyone's to write. */
 DIPC_HIDDEN uint8_t dipc_right_on(uint32_t dom, uintptr_t lo, uintptr_t hi,
                                   int stacks_too);
 /* fn(lo, hi, prot, path, ctx) for each mapping piece of [lo, hi), from
@@ -337,11 +365,11 @@ enum dipc_op {
   OP_IMPORT_REGISTER,
   OP_IMPORT_BIND,
   OP_IMPORT_RESOLVE,
-  OP_EXEC,
+  OP_MEMORY,
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");
-_Static_assert(OP_EXEC == OP_EXEC_NUM, "layout.h op");
+_Static_assert(OP_MEMORY == OP_MEMORY_NUM, "layout.h op");
 DIPC_HIDDEN long dipc_gate_pku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate_nopku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate(unsigned op, struct dipc_gate_args *args);

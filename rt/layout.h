@@ -7,8 +7,11 @@
 #include "dipc/abi.h" /* the runtime vector and the public thread page */
 
 /* Protection keys with a fixed role (dipc_backend_init insists on them). */
-#define RT_PKEY_RUNTIME 1          /* runtime state, proxies, parked domains */
-#define RT_PKEY_STACK 2            /* thread and callee stacks, public tables */
+#define RT_PKEY_RUNTIME 1 /* runtime state, proxies, parked domains */
+/* Shared by every domain: unsafe stacks, public thread pages, the
+ * read-only tables. Thread and callee stacks (the safe stacks) carry the
+ * key of the domain that runs on them (docs/runtime.md §2). */
+#define RT_PKEY_STACK 2
 #define RT_PKRU_RUNTIME_DENIED 0xc /* AD|WD of RT_PKEY_RUNTIME */
 
 /* The runtime's window of fixed addresses, below 2 GiB (AddressSanitizer's
@@ -35,7 +38,7 @@
  * checks that gs is a slot's start. */
 #define RT_THREAD_STRIDE (512 * 1024)
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
-#define OP_EXEC_NUM 28 /* enum dipc_op, for __dipc_exec_trampoline */
+#define OP_MEMORY_NUM 28 /* enum dipc_op, for __dipc_trap_trampoline */
 /* Runtime-private byte of the vector page: nonzero when the runtime acts
  * as on a CPU without PKU (DIPC_NO_PKU=1); gate.S's PICK_VARIANT reads it. */
 #define RT_VECTOR_NO_PKU (DIPC_VECTOR_ADDR + 0x800)
@@ -49,6 +52,11 @@
 #define RT_XSAVE_FEATURES 0xe7
 #define RT_XSAVE_MAX (16 * 1024)  /* largest area the stacks make room for */
 #define RT_BOOT_STACK (64 * 1024) /* gate.S: where thread state is made */
+/* Unsafe stacks (escaping locals of -fdipc code): one per thread slot, in a
+ * region of RT_MAX_THREADS strides whose bounds are in the runtime vector;
+ * the lowest RT_UNSAFE_GUARD bytes of each stride stay unmapped. */
+#define RT_UNSAFE_STRIDE (8 * 1024 * 1024)
+#define RT_UNSAFE_GUARD (64 * 1024)
 /* The runtime vector (dipc/abi.h) is the page right after the table. */
 #if DIPC_VECTOR_ADDR != RT_RO_TABLE_ADDR + RT_MAX_DOMAINS * 4
 #error "dipc/abi.h: the runtime vector must follow the PKRU image table"
@@ -103,7 +111,8 @@
 #define K_R13 120
 #define K_R14 128
 #define K_R15 136
-#define K_SIZE 144
+#define K_USP 144 /* caller's unsafe stack pointer (public page) */
+#define K_SIZE 152
 
 /* Reasons a gate or proxy stops the process (dipc_gate_panic). */
 #define PANIC_GATE 1   /* entered a WRPKRU gate with a foreign value */

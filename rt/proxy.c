@@ -1,6 +1,7 @@
 /* proxy.c - run-time proxy generation (paper §6.1.1). A proxy is a copy of
- * one of four templates (gate.S: plain, split stack, DCS base, both),
- * chosen by the effective policy, with its PH_* immediates relocated for
+ * one of the templates (gate.S: split stack, or split stack and DCS base,
+ * chosen by the effective policy; every call runs the callee on a stack of
+ * its domain), with its PH_* immediates relocated for
  * the callee, its domain and its signature (stack-argument bytes to copy).
  * Proxy pages are written once, then mapped read+execute under the runtime
  * key: never writable again, and readable only inside gates. On CPUs
@@ -26,7 +27,8 @@ extern const uint8_t __dipc_helper_thread_pku[], __dipc_helper_thread_nopku[],
 #define POLICY_DCS (dcs_integrity | dcs_confidentiality)
 
 /* Templates as they are copied on this machine (recorded PKRU sites NOPed
- * without PKU); index: bit 0 split stack, bit 1 DCS base. */
+ * without PKU); index: bit 0 split stack, bit 1 DCS base. The two without
+ * the stack switch serve only DIPC_SHARED_STACKS=1 (`none`). */
 static uint8_t templates[4][TEMPLATE_MAX];
 static size_t template_size[4];
 
@@ -151,8 +153,11 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
   uint64_t panic =
       (uint64_t)(pku ? __dipc_helper_panic_pku : __dipc_helper_panic_nopku);
   for (unsigned i = 0; i < count; i++) {
-    int t = ((policy[i] & POLICY_SPLIT) != 0) |
-            (((policy[i] & POLICY_DCS) != 0) << 1);
+    /* Stacks are per domain: a callee never runs on its caller's stack.
+     * Only DIPC_SHARED_STACKS=1 under `none` (benchmarks) keeps the
+     * templates without the switch. */
+    int split = !dipc_machine.shared_stacks || (policy[i] & POLICY_SPLIT);
+    int t = split | (((policy[i] & POLICY_DCS) != 0) << 1);
     uint8_t *p = page + i * stride;
     size_t n = template_size[t];
     uint32_t bytes = callee[i].signature.stack_bytes;

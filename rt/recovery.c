@@ -3,7 +3,8 @@
  * The loader's signal handler calls __dipc_recover_from_fault(uc) (a gate,
  * gate.S). If the thread was running in the callee of the newest KCS entry,
  * dipc_recover pops that entry, restores the caller's domain, stack bounds,
- * callee stacks, DCS bounds and callee-saved registers, and rewrites uc:
+ * callee stacks, unsafe stack pointer, DCS bounds and callee-saved
+ * registers, and rewrites uc:
  *  - setjmp style (the entry carries the buffer __dipc_setjmp_arm armed):
  *    rbp = buf[0], rip = buf[1], rsp = buf[2];
  *  - try style: rsp = R (the caller's return-address slot, restored) and
@@ -169,6 +170,7 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   st->cur_ds = e->cur_ds;
   if (e->cur_ds)
     e->cur_ds->cur = e->ds_saved;
+  *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET) = e->usp;
   st->dcs_base = e->dcs_base;
   if (e->flags & 2)
     st->dcs_top = e->dcs_top;

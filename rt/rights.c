@@ -2,8 +2,11 @@
  * reads with every right, so an address a caller passes is checked against
  * the caller's rights first: the runtime's own state (tables, thread
  * region, proxies, import guards, libdipc's image) belongs to no domain,
- * whatever key its pages carry, and thread stacks belong to the stack
- * machinery, not to the default domain whose key-0 pages they sit among. */
+ * whatever key its pages carry, and stacks belong to the stack machinery:
+ * they are never pages to hand out or import slots. Where stacks count
+ * (capabilities, signal contexts), a thread's own stack is the default
+ * domain's, a callee stack its domain's, and the unsafe stacks every
+ * domain's to write (docs/runtime.md §2). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <link.h>
@@ -78,19 +81,39 @@ int dipc_runtime_owned(uintptr_t lo, uintptr_t hi) {
   return dipc_proxy_overlaps(lo, hi);
 }
 
-int dipc_stack_owned(uintptr_t lo, uintptr_t hi) {
+#define STACK_NONE (-1)   /* overlaps no stack */
+#define STACK_SHARED (-2) /* lies in the unsafe-stack region */
+#define STACK_MIXED (-3)  /* overlaps a stack without lying in one */
+
+static int within(uintptr_t lo, uintptr_t hi, uintptr_t rlo, uintptr_t rhi) {
+  return lo >= rlo && hi <= rhi;
+}
+
+/* Whose stack [lo, hi) lies in: the domain of a callee stack (guard page
+ * included), 0 for a thread's own stack, STACK_SHARED for the unsafe
+ * stacks; STACK_NONE or STACK_MIXED otherwise. */
+static int stack_owner(uintptr_t lo, uintptr_t hi) {
+  uintptr_t ulo = dipc_unsafe_lo,
+            uhi = ulo + (uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
+  if (overlap(lo, hi, ulo, uhi))
+    return within(lo, hi, ulo, uhi) ? STACK_SHARED : STACK_MIXED;
   for (unsigned i = 0; i < RT_MAX_THREADS; i++) {
     const struct dipc_thread *st = dipc_thread_live(i);
     if (!st)
       continue;
     if (overlap(lo, hi, st->own_lo, st->own_hi))
-      return 1;
-    for (unsigned d = 0; d < RT_MAX_DOMAINS; d++)
-      if (st->dstacks[d].hi &&
-          overlap(lo, hi, st->dstacks[d].lo - RT_PAGE, st->dstacks[d].hi))
-        return 1;
+      return within(lo, hi, st->own_lo, st->own_hi) ? 0 : STACK_MIXED;
+    for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
+      const struct dipc_dstack *ds = &st->dstacks[d];
+      if (ds->hi && overlap(lo, hi, ds->lo - RT_PAGE, ds->hi))
+        return within(lo, hi, ds->lo, ds->hi) ? (int)d : STACK_MIXED;
+    }
   }
-  return 0;
+  return STACK_NONE;
+}
+
+int dipc_stack_owned(uintptr_t lo, uintptr_t hi) {
+  return stack_owner(lo, hi) != STACK_NONE;
 }
 
 int dipc_mapped(uintptr_t lo, uintptr_t hi) {
@@ -111,6 +134,16 @@ uint8_t dipc_right_on(uint32_t dom, uintptr_t lo, uintptr_t hi,
                       int stacks_too) {
   if (hi <= lo || hi > RT_USER_TOP)
     return DIPC_PERM_NIL;
+  if (stacks_too) {
+    int owner = stack_owner(lo, hi);
+    if (owner == STACK_MIXED)
+      return DIPC_PERM_NIL;
+    if (owner == STACK_SHARED)
+      return dipc_mapped(lo, hi) ? DIPC_PERM_WRITE : DIPC_PERM_NIL;
+    if (owner > 0) /* a callee stack: its domain's, like its pages */
+      return (uint32_t)owner == dom ? DIPC_PERM_OWNER
+                                    : dipc_apl_get(dom, (uint32_t)owner);
+  }
   uint32_t x = dipc_domain_of(lo);
   if (x == 0 ? !dipc_default_memory(lo, hi, stacks_too)
              : !dipc_domain_owns(x, page_down(lo), hi))

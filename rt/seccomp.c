@@ -12,13 +12,16 @@
  * - prctl(PR_SET_MM), which can point /proc/self/environ at any memory;
  * - personality(READ_IMPLIES_EXEC) and shmat(SHM_EXEC), which make memory
  *   executable behind PROT_EXEC's back, and shmat(SHM_REMAP): EPERM;
- * - munmap, mremap, madvise, mprotect and MAP_FIXED mmap of the runtime's
- *   window (layout.h: tables, thread states, runtime memory, proxies),
- *   which would let any domain replace, zero or unprotect them: EPERM;
+ * - munmap, mremap, brk, shmdt, MAP_FIXED mmap and madvise that drops
+ *   contents, which let a domain swap another's memory (its stack, its
+ *   return addresses) for a file of its own: trapped and made by the
+ *   runtime for trusted domains only (mmcall.c);
+ * - mprotect and other madvise of the runtime's window (layout.h: tables,
+ *   thread states, runtime memory, proxies): EPERM;
  * - process_vm_readv/writev and ptrace (kernel accesses that ignore
  *   protection keys), remap_file_pages, userfaultfd (it could fill a
  *   dropped code page), io_uring (its madvise and reads bypass this
- *   filter), mseal: EPERM;
+ *   filter), mseal, process_madvise: EPERM;
  * - seccomp filters with a listener, which would see the cookie: EPERM;
  * - execve/execveat: EPERM, since a new program would inherit this filter
  *   without the runtime that answers its traps;
@@ -76,7 +79,7 @@ static void emit(struct program *p, struct sock_filter s) {
 #define NR offsetof(struct seccomp_data, nr)
 #define ARG(i) offsetof(struct seccomp_data, args[i]) /* low 32 bits */
 #define ERRNO(e) (SECCOMP_RET_ERRNO | (e))
-#define TRAP_EXEC (SECCOMP_RET_TRAP | DIPC_SECCOMP_EXEC_DATA)
+#define TRAP (SECCOMP_RET_TRAP | DIPC_SECCOMP_TRAP_DATA)
 
 /* Jumps to an EPERM return if [arg a, arg a + arg len) overlaps the
  * runtime's window (layout.h; below 4 GiB); else falls through with the
@@ -147,39 +150,46 @@ static void build(struct program *p, uint64_t cookie) {
       SYS_pkey_mprotect,    SYS_pkey_alloc,        SYS_pkey_free,
       SYS_process_vm_readv, SYS_process_vm_writev, SYS_ptrace,
       SYS_remap_file_pages, SYS_userfaultfd,       SYS_execve,
-      SYS_execveat,         SYS_io_uring_setup,    SYS_mseal};
+      SYS_execveat,         SYS_io_uring_setup,    SYS_mseal,
+      SYS_process_madvise};
   for (size_t i = 0; i < sizeof denied / sizeof denied[0]; ++i)
     deny(p, denied[i]);
-  /* mmap: PROT_EXEC is the runtime's; MAP_FIXED must stay off the
-   * window. */
-  emit(p, JEQ(SYS_mmap, 0, 6 + WINDOW));
+  /* mmap: PROT_EXEC or MAP_FIXED (which replaces what is there) is
+   * made by the runtime, checked (exec.c, mmcall.c). */
+  emit(p, JEQ(SYS_mmap, 0, 6));
   emit(p, LD(ARG(2)));
-  emit(p, JSET(PROT_EXEC, 0, 1));
-  emit(p, RET(TRAP_EXEC));
+  emit(p, JSET(PROT_EXEC, 2, 0));
   emit(p, LD(ARG(3)));
-  emit(p, JSET(MAP_FIXED, 0, WINDOW));
-  window(p, 0, 1);
+  emit(p, JSET(MAP_FIXED, 0, 1));
+  emit(p, RET(TRAP));
   emit(p, RET(SECCOMP_RET_ALLOW));
-  /* mprotect: the same. */
+  /* mprotect: PROT_EXEC the same; otherwise off the window. */
   emit(p, JEQ(SYS_mprotect, 0, 4 + WINDOW));
   emit(p, LD(ARG(2)));
   emit(p, JSET(PROT_EXEC, 0, 1));
-  emit(p, RET(TRAP_EXEC));
+  emit(p, RET(TRAP));
   window(p, 0, 1);
   emit(p, RET(SECCOMP_RET_ALLOW));
-  /* munmap, madvise: off the window. */
-  static const unsigned ranged[] = {SYS_munmap, SYS_madvise};
-  for (size_t i = 0; i < sizeof ranged / sizeof ranged[0]; ++i) {
-    emit(p, JEQ(ranged[i], 0, 1 + WINDOW));
-    window(p, 0, 1);
-    emit(p, RET(SECCOMP_RET_ALLOW));
+  /* Calls that drop or move memory: made by the runtime, checked. */
+  static const unsigned dropping[] = {SYS_munmap, SYS_mremap, SYS_brk,
+                                      SYS_shmdt};
+  for (size_t i = 0; i < sizeof dropping / sizeof dropping[0]; ++i) {
+    emit(p, JEQ(dropping[i], 0, 1));
+    emit(p, RET(TRAP));
   }
-  /* mremap: the old range, and the new one when it is fixed. */
-  emit(p, JEQ(SYS_mremap, 0, 3 + 2 * WINDOW));
+  /* madvise: advice that keeps contents, off the window; the rest made by
+   * the runtime, checked. */
+  unsigned keeping[32], n = 0;
+  for (unsigned advice = 0; advice < 32; ++advice)
+    if (!dipc_madvise_destructive((int)advice))
+      keeping[n++] = advice;
+  emit(p, JEQ(SYS_madvise, 0, 1 + n + 1 + 1 + WINDOW + 1));
+  emit(p, LD(ARG(2)));
+  for (unsigned i = 0; i < n; ++i)
+    emit(p, JEQ(keeping[i], n - i, 0));
+  emit(p, RET(TRAP));
+  emit(p, LD(NR));
   window(p, 0, 1);
-  emit(p, LD(ARG(3)));
-  emit(p, JSET(MREMAP_FIXED, 0, WINDOW));
-  window(p, 4, 2);
   emit(p, RET(SECCOMP_RET_ALLOW));
   when_bits(p, SYS_shmat, 2, SHM_EXEC | SHM_REMAP, ERRNO(EPERM));
   when_equal(p, SYS_ioctl, 1, USERFAULTFD_IOC_NEW);

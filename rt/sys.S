@@ -43,16 +43,16 @@ dipc_syscall_site:
 /* A trapped mmap or mprotect resumes here (exec.c), in the thread's domain
  * and on its stack: rax = the system call's number, its arguments in rdi,
  * rsi, rdx, r10, r8, r9, rcx = where it returns (as the syscall
- * instruction leaves it). The API gate runs it checked (OP_EXEC, keeping
+ * instruction leaves it). The API gate runs it checked (OP_MEMORY, keeping
  * the whole vector state and rflags); then this returns like the system
  * call: rax = its result, rcx and r11 clobbered, the rest kept, the red
  * zone below the caller's rsp untouched. A domain jumping here gets what
  * it would get from the API. */
-        .globl __dipc_exec_trampoline
-        .hidden __dipc_exec_trampoline
-        .type __dipc_exec_trampoline, @function
+        .globl __dipc_trap_trampoline
+        .hidden __dipc_trap_trampoline
+        .type __dipc_trap_trampoline, @function
         .p2align 4
-__dipc_exec_trampoline:
+__dipc_trap_trampoline:
         .cfi_startproc
         .cfi_undefined rip
         lea rsp, [rsp - 128]
@@ -74,7 +74,7 @@ __dipc_exec_trampoline:
         mov [rsp + 32], r10
         mov [rsp + 40], r8
         mov [rsp + 48], r9
-        mov edi, OP_EXEC_NUM
+        mov edi, OP_MEMORY_NUM
         mov rsi, rsp
         call dipc_gate
         mov rsp, rbx
@@ -87,6 +87,6 @@ __dipc_exec_trampoline:
         pop rbx
         ret 128
         .cfi_endproc
-        .size __dipc_exec_trampoline, . - __dipc_exec_trampoline
+        .size __dipc_trap_trampoline, . - __dipc_trap_trampoline
 
         .section .note.GNU-stack,"",@progbits

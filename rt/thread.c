@@ -6,18 +6,23 @@
  *   +16K    KCS, RT_KCS_ENTRIES entries
  *   +112K   callee-stack records, one per domain
  *   +144K   trusted stack (gates run C code here), top at +208K
- *   +252K   public page (dipc/abi.h): dipc_errno, and the owner's fs base
- *           for the errno fast path; tagged with the stack key, so that
- *           caller stubs in any domain write dipc_errno through gs
+ *   +252K   public page (dipc/abi.h): dipc_errno, the owner's fs base for
+ *           the errno fast path, the unsafe stack pointer; tagged with the
+ *           shared key, so that code in any domain reaches it through gs
  *
  * The thread finds it through the gs base (set once per thread) and checks
  * it against the thread's TCB (fs:0), so a state inherited through clone()
- * is never mistaken for the thread's own. The thread's own stack is tagged
- * with the stack key, which every domain's image enables; its TCB and
- * static TLS stay default-domain memory (key 0) on every thread. */
+ * is never mistaken for the thread's own.
+ *
+ * Stacks (docs/runtime.md §2): a thread's own stack is the default
+ * domain's memory (key 0, like its TCB and TLS); every cross-domain call
+ * runs the callee on the thread's callee stack of the callee's domain,
+ * tagged with that domain's key (the runtime key while it is parked), so
+ * no domain reaches another's frames without a grant on it. Escaping
+ * locals live on the thread's unsafe stack (shared key), one per slot in
+ * the unsafe-stack region, which -fdipc code allocates from. */
 #define _GNU_SOURCE
 #include <asm/prctl.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -45,6 +50,8 @@ _Static_assert(TRUSTED_TOP <= DIPC_THREAD_PUBLIC_OFF &&
 _Static_assert(DIPC_FSBASE_GS_OFFSET == DIPC_THREAD_PUBLIC_OFF + 8 &&
                    DIPC_ERRNO_GS_OFFSET + sizeof(int) <= DIPC_FSBASE_GS_OFFSET,
                "fs base copy in the public page, after dipc_errno");
+_Static_assert(DIPC_USP_GS_OFFSET == DIPC_THREAD_PUBLIC_OFF + 16,
+               "unsafe stack pointer in the public page");
 _Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
                    SLOT_MAPPED <= RT_THREAD_STRIDE,
                "slots start at multiples of a power of two");
@@ -94,34 +101,6 @@ static uintptr_t *public_fsbase(struct dipc_thread *st) {
   return (uintptr_t *)((char *)st + DIPC_FSBASE_GS_OFFSET);
 }
 
-/* Bytes of static TLS glibc reserves below the TCB of every thread, the
- * TCB itself and the surplus for later dlopens included. Fixed at start;
- * `_dl_get_tls_static_info` is ld.so's (GLIBC_PRIVATE), read the way
- * LLVM's sanitizers read it. */
-static size_t static_tls_size;
-
-void dipc_thread_layout_init(void) {
-  void (*info)(size_t *, size_t *) = (void (*)(size_t *, size_t *))dlsym(
-      RTLD_DEFAULT, "_dl_get_tls_static_info");
-  DIPC_CHECK(info, "cannot find _dl_get_tls_static_info (glibc's ld.so)");
-  size_t align;
-  info(&static_tls_size, &align);
-  DIPC_CHECK(static_tls_size > 0, "no static TLS size");
-}
-
-/* glibc on x86-64 (TLS variant II) puts a pthread's TCB at the fs base near
- * the top of its stack block and the static TLS blocks just below it, all
- * within static_tls_size bytes below the end of the TCB: the stack proper
- * ends under fs - static_tls_size. Returns the first page at or above
- * which the block holds TLS or TCB, or hi if the TCB is elsewhere. */
-static uintptr_t tls_floor(uintptr_t lo, uintptr_t hi) {
-  uintptr_t fs = read_fsbase();
-  if (fs < lo || fs >= hi)
-    return hi;
-  DIPC_CHECK(fs - lo > static_tls_size, "static TLS fills the stack block");
-  return (fs - static_tls_size) & ~(RT_PAGE - 1);
-}
-
 static void pthread_stack(uintptr_t *lo, uintptr_t *hi) {
   pthread_attr_t attr;
   void *addr;
@@ -136,19 +115,9 @@ static void pthread_stack(uintptr_t *lo, uintptr_t *hi) {
 
 static int is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
 
-DIPC_EXPORT void *dipc_thread_stack_top(void) {
-  if (is_main_thread())
-    return NULL;
-  uintptr_t lo, hi;
-  pthread_stack(&lo, &hi);
-  uintptr_t top = tls_floor(lo, hi);
-  return top == hi ? NULL : (void *)top;
-}
-
-/* The thread's own stack: bounds for the P2 check and pages to tag with
- * the stack key; [*tag_hi, *hi) is the TCB and static TLS (key 0). */
-static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi,
-                           uintptr_t *tag_lo, uintptr_t *tag_hi) {
+/* The thread's own stack, for the P2 check: the main thread's [stack]
+ * mapping (up to its limit), or a pthread's whole stack block. */
+static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi) {
   if (is_main_thread()) {
     /* Main thread: the growing [stack] mapping holding rsp. */
     FILE *f = fopen("/proc/self/maps", "r");
@@ -164,35 +133,34 @@ static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi,
     uintptr_t max = 64UL << 20;
     if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur < max)
       max = rl.rlim_cur;
-    *hi = *tag_hi = e;
-    *tag_lo = s;
+    *hi = e;
     *lo = e - max < s ? e - max : s;
     return;
   }
   pthread_stack(lo, hi);
   DIPC_CHECK(rsp >= *lo && rsp < *hi, "rsp %#lx outside the thread's stack",
              (unsigned long)rsp);
-  *tag_lo = *lo;
-  /* Frames in the pages the stack shares with the TLS would be out of
-   * every domain's reach: a thread that already runs there (one the loader
-   * did not start, dipc_thread_stack_top) keeps its whole block under the
-   * stack key, TCB included, as domain code may use those frames. */
-  *tag_hi = tls_floor(*lo, *hi);
-  if (rsp >= *tag_hi)
-    *tag_hi = *hi;
 }
 
-/* Stack key below tag_hi; the TCB and TLS above it are default-domain
- * memory (also undoing the tags of an earlier thread on a cached stack). */
-static void tag_own_stack(uintptr_t lo, uintptr_t tag_hi, uintptr_t hi) {
-  if (dipc_machine.backend != DIPC_BACKEND_MPK)
-    return;
-  DIPC_CHECK(dipc_tag_pages((void *)lo, tag_hi - lo, PROT_READ | PROT_WRITE,
-                            RT_PKEY_STACK) == 0,
-             "cannot tag the thread's stack");
-  DIPC_CHECK(tag_hi == hi || dipc_tag_pages((void *)tag_hi, hi - tag_hi,
-                                            PROT_READ | PROT_WRITE, 0) == 0,
-             "cannot tag the thread's TLS");
+/* Slot i's unsafe stack: [lo, top), the stride above its guard. */
+static uintptr_t unsafe_lo(unsigned i) {
+  return dipc_unsafe_lo + (uintptr_t)i * RT_UNSAFE_STRIDE + RT_UNSAFE_GUARD;
+}
+static uintptr_t unsafe_top(unsigned i) {
+  return dipc_unsafe_lo + ((uintptr_t)i + 1) * RT_UNSAFE_STRIDE;
+}
+int dipc_in_unsafe_region(uintptr_t addr) {
+  return addr >= dipc_unsafe_lo &&
+         addr - dipc_unsafe_lo < (uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
+}
+
+int dipc_thread_unsafe_holds(const struct dipc_thread *st, uintptr_t lo,
+                             uintptr_t hi) {
+  return lo >= unsafe_lo(st->index) && hi >= lo && hi <= unsafe_top(st->index);
+}
+
+static uintptr_t *public_usp(struct dipc_thread *st) {
+  return (uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET);
 }
 
 /* The kernel updates a thread's rseq area (in its TCB, default-domain
@@ -227,6 +195,8 @@ static int thread_gone(pid_t tid) {
   return syscall(SYS_tgkill, getpid(), tid, 0) == -1 && errno == ESRCH;
 }
 
+static void release_slot(struct dipc_thread *st);
+
 static unsigned claim_slot(void) {
   for (unsigned i = 0; i < RT_MAX_THREADS; i++)
     if (slot_state[i] == SLOT_FREE)
@@ -234,6 +204,14 @@ static unsigned claim_slot(void) {
   for (unsigned i = 0; i < RT_MAX_THREADS; i++)
     if (slot_state[i] == SLOT_EXITED && thread_gone(dipc_thread_slot(i)->tid))
       return i;
+  /* A thread that made a runtime call after its exit hook ran (e.g. a
+   * trapped munmap in a later TLS destructor, mmcall.c) left its slot
+   * live. */
+  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
+    if (slot_state[i] == SLOT_LIVE && thread_gone(dipc_thread_slot(i)->tid)) {
+      release_slot(dipc_thread_slot(i));
+      return i;
+    }
   dipc_fatal(__FILE__, __LINE__, "more than %d threads", RT_MAX_THREADS);
 }
 
@@ -265,7 +243,18 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
     DIPC_CHECK(dipc_tag_pages((char *)st + DIPC_THREAD_PUBLIC_OFF, RT_PAGE,
                               PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot map the public thread page");
+    DIPC_CHECK(dipc_tag_pages((void *)unsafe_lo(i),
+                              unsafe_top(i) - unsafe_lo(i),
+                              PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+               "cannot map the unsafe stack");
     slot_mapped[i] = 1;
+  } else {
+    /* The slot's previous thread is gone: nothing of its unsafe stack
+     * reaches the next one. */
+    DIPC_CHECK(dipc_sys(SYS_madvise, (long)unsafe_lo(i),
+                        (long)(unsafe_top(i) - unsafe_lo(i)), MADV_DONTNEED, 0,
+                        0) == 0,
+               "cannot clear a recycled unsafe stack");
   }
   memset(st, 0, sizeof *st);
   memset((char *)st + DIPC_THREAD_PUBLIC_OFF, 0, RT_PAGE); /* dipc_errno */
@@ -277,10 +266,10 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   st->kcs_limit = st->kcs_base + RT_KCS_ENTRIES;
   st->dstacks = (void *)((char *)st + DSTACKS_OFF);
   st->trusted_sp = (uintptr_t)st + TRUSTED_TOP;
-  find_own_stack(user_rsp, &st->own_lo, &st->own_hi, &st->tag_lo, &st->tag_hi);
+  find_own_stack(user_rsp, &st->own_lo, &st->own_hi);
   st->stack_lo = st->own_lo;
   st->stack_hi = st->own_hi;
-  tag_own_stack(st->tag_lo, st->tag_hi, st->own_hi);
+  *public_usp(st) = unsafe_top(i);
   drop_rseq();
   st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;
@@ -296,21 +285,22 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   return st;
 }
 
-void dipc_thread_release(struct dipc_thread *st) {
+static void release_slot(struct dipc_thread *st) {
   for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
     struct dipc_dstack *ds = &st->dstacks[d];
     if (ds->hi)
-      munmap((void *)(ds->lo - RT_PAGE), ds->hi - ds->lo + RT_PAGE);
+      dipc_sys(SYS_munmap, (long)(ds->lo - RT_PAGE),
+               (long)(ds->hi - ds->lo + RT_PAGE), 0, 0, 0);
     *ds = (struct dipc_dstack){0};
   }
-  /* glibc may hand the stack block to a thread that never enters dIPC. */
-  if (dipc_machine.backend == DIPC_BACKEND_MPK && st->tag_hi > st->tag_lo)
-    dipc_tag_pages((void *)st->tag_lo, st->tag_hi - st->tag_lo,
-                   PROT_READ | PROT_WRITE, 0);
   st->live = 0;
   st->fsbase = 0; /* gs may still point here: never matches a TCB */
   __atomic_store_n(public_fsbase(st), 0, __ATOMIC_RELEASE); /* nor here */
   slot_state[st->index] = SLOT_EXITED;
+}
+
+void dipc_thread_release(struct dipc_thread *st) {
+  release_slot(st);
   pthread_setspecific(exit_key, NULL);
 }
 
@@ -321,16 +311,38 @@ void dipc_thread_fault_in_domain(struct dipc_thread *st, uint32_t dom) {
   dipc_unlock();
 }
 
+/* The key of dom's pages: its own, or the runtime's while it is parked. */
+static int key_of_pages(uint32_t dom) {
+  int key = dipc_domain_pkey_of(dom);
+  return key >= 0 ? key : RT_PKEY_RUNTIME;
+}
+
+/* A callee stack of dom for this thread, under dom's key like its other
+ * pages (the lock orders it with re-keying, dipc_thread_rekey_dstacks). */
 void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   size_t size = RT_CALLEE_STACK + RT_PAGE; /* + guard page */
   char *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   DIPC_CHECK(p != MAP_FAILED, "cannot map a callee stack");
+  dipc_lock();
   DIPC_CHECK(dipc_tag_pages(p + RT_PAGE, RT_CALLEE_STACK,
-                            PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+                            PROT_READ | PROT_WRITE, key_of_pages(dom)) == 0,
              "cannot tag a callee stack");
   struct dipc_dstack *ds = &st->dstacks[dom];
   ds->lo = (uintptr_t)p + RT_PAGE;
   ds->hi = ds->cur = (uintptr_t)p + size;
+  dipc_unlock();
+}
+
+void dipc_thread_rekey_dstacks(uint32_t dom, int key) {
+  for (unsigned i = 0; i < RT_MAX_THREADS; i++) {
+    if (slot_state[i] != SLOT_LIVE)
+      continue;
+    struct dipc_dstack *ds = &dipc_thread_slot(i)->dstacks[dom];
+    if (ds->hi)
+      DIPC_CHECK(dipc_tag_pages((void *)ds->lo, ds->hi - ds->lo,
+                                PROT_READ | PROT_WRITE, key) == 0,
+                 "cannot re-key a callee stack of domain %u", dom);
+  }
 }
 
 int dipc_threads_using_key(int key) {

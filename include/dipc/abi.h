@@ -4,7 +4,7 @@
  * (llvm-passes/) and assembly (rt/gate.S): #defines only. docs/abi.md §4.
  *
  * Runtime vector: one read-only page at a fixed address, tagged with the
- * stack key (2), which every domain's PKRU image enables. It holds the
+ * shared key (2), which every domain's PKRU image enables. It holds the
  * addresses of the runtime functions domain code calls:
  *   [DIPC_VECTOR_SETJMP_ARM]      void __dipc_setjmp_arm(void **buf)
  *   [DIPC_VECTOR_ERRNO_LOCATION]  int *__dipc_errno_location(void)
@@ -15,6 +15,10 @@
  *                                 the CPU has (ymm/zmm upper halves,
  *                                 zmm16-31, k0-7); changes nothing else.
  *                                 reg_confidentiality stubs call it.
+ *   [DIPC_VECTOR_UNSAFE_LO]       uintptr_t: first byte of the unsafe-stack
+ *                                 region (every thread's unsafe stack lies
+ *                                 inside; 0 until the runtime initialised)
+ *   [DIPC_VECTOR_UNSAFE_HI]       uintptr_t: end of that region
  * (the thread region holds one state slot per thread, each RT_THREAD_STRIDE
  * bytes, rt/layout.h; the bounds are 0 until the runtime initialised).
  * It follows the read-only PKRU image table (rt/layout.h RT_RO_TABLE_ADDR)
@@ -24,13 +28,17 @@
  * Public thread page: the page at DIPC_THREAD_PUBLIC_OFF from the gs base
  * of a thread that has runtime state (every thread that has made or is in a
  * cross-domain call: proxies create the state) is that thread's own, under
- * the stack key. dipc_errno is its first int: a caller stub stores to
+ * the shared key. dipc_errno is its first int: a caller stub stores to
  * %gs:DIPC_ERRNO_GS_OFFSET right after the proxy returned, when gs is known
  * to be the thread's. The qword at DIPC_FSBASE_GS_OFFSET holds the fs base
  * (TCB address) of the thread that owns the slot while it is live, 0
  * otherwise: with it, __dipc_errno_location's fast path tells whether gs is
  * the calling thread's own state (clone() copies gs to new threads) with
- * RDGSBASE/RDFSBASE and stack-key reads only. */
+ * RDGSBASE/RDFSBASE and stack-key reads only. The qword at
+ * DIPC_USP_GS_OFFSET is the thread's unsafe stack pointer: -fdipc code
+ * allocates its escaping locals below it (docs/compiler.md, "Unsafe
+ * stack"); every domain may write it, so code checks each value it loads
+ * against [DIPC_VECTOR_UNSAFE_LO, DIPC_VECTOR_UNSAFE_HI) before use. */
 #ifndef DIPC_ABI_H
 #define DIPC_ABI_H
 
@@ -40,9 +48,12 @@
 #define DIPC_VECTOR_THREADS_LO 0x7ff01010
 #define DIPC_VECTOR_THREADS_HI 0x7ff01018
 #define DIPC_VECTOR_SCRUB 0x7ff01020
+#define DIPC_VECTOR_UNSAFE_LO 0x7ff01028
+#define DIPC_VECTOR_UNSAFE_HI 0x7ff01030
 
 #define DIPC_THREAD_PUBLIC_OFF 0x3f000
 #define DIPC_ERRNO_GS_OFFSET 0x3f000 /* DIPC_THREAD_PUBLIC_OFF + 0 */
 #define DIPC_FSBASE_GS_OFFSET 0x3f008 /* DIPC_THREAD_PUBLIC_OFF + 8 */
+#define DIPC_USP_GS_OFFSET 0x3f010    /* DIPC_THREAD_PUBLIC_OFF + 16 */
 
 #endif /* DIPC_ABI_H */

@@ -159,13 +159,6 @@ long dipc_current_domain(void);
 /* Create this thread's state now (it is otherwise created at its first
  * gate or proxy). Returns 0. */
 int dipc_thread_init(void);
-/* On a thread whose TCB and static TLS sit at the top of its stack block
- * (glibc's pthreads): where the part of the block under the stack key ends.
- * The TCB and TLS above are default-domain memory, as on the main thread,
- * so frames that domains may use must lie below; a thread whose state is
- * created above it keeps its whole block under the stack key. NULL on
- * other threads (the main one). */
-void *dipc_thread_stack_top(void);
 /* Called by the loader's SIGSEGV/SIGBUS/... handler with the signal's
  * ucontext. If the thread is inside a cross-domain call, unwinds the KCS to
  * the newest entry whose recovery buffer is armed and rewrites the context
@@ -215,7 +208,7 @@ int dipc_code_scan(const void *code, size_t size, struct dipc_code_hit *hit);
  * runtime; this rewrites such a trap's context to perform the call in the
  * runtime, checked (docs/runtime.md §6). Returns 1 if it did, 0 if the
  * signal is not such a trap. Signal-safe. */
-int dipc_exec_trap(const void *siginfo, void *ucontext);
+int dipc_syscall_trap(const void *siginfo, void *ucontext);
 /* How many requests to map a file executable were refused so far (the
  * loader stops the program when dlopen fails because of one). */
 unsigned long dipc_exec_refusals(void);

@@ -3,4 +3,4 @@
 #include <dipc.h>
 
 int a(void) __iso_caller(reg_integrity, reg_integrity); // expected-warning {{isolation property 'reg_integrity' listed twice in '__iso_caller'}}
-int b(void) __iso_caller(stack_integrity, "stack_integrity"); // expected-warning {{isolation property 'stack_integrity' listed twice in '__iso_caller'}} expected-warning {{isolation property 'stack_integrity' in '__iso_caller' is not enforced yet: every domain can write every stack; 'stack_confidentiality' gives the callee a stack of its own}}
+int b(void) __iso_caller(stack_integrity, "stack_integrity"); // expected-warning {{isolation property 'stack_integrity' listed twice in '__iso_caller'}}

@@ -1,8 +1,8 @@
 // Nested domains: main -> outer -> middle -> inner, each call crossing a
 // domain. outer and middle call other domains without any permission on the
 // default domain: their import slots are in their own data pages, the stubs
-// write dipc_errno through gs (the thread's public page, stack key) and arm
-// setjmp recovery through the runtime vector (a read-only stack-key page at a
+// write dipc_errno through gs (the thread's public page, shared key) and arm
+// setjmp recovery through the runtime vector (a read-only shared-key page at a
 // fixed address), and reading dipc_errno goes through the vector too. Only main
 // (default domain) prints. The innermost domain reading outer's secret
 // faults under mpk and only the nearest caller (middle) sees DIPC_EFAULT; it

@@ -1,7 +1,7 @@
 // The program's handlers for signals other than crashes keep working under
 // the loader: Linux runs a handler with only protection key 0 accessible,
-// on the interrupted stack (key 2), so a handler as the program installed
-// it would fault on its first push. The loader runs it from a front handler
+// on the interrupted stack (under a domain's key), so a handler as the
+// program installed it would fault on its first push. The loader runs it from a front handler
 // on its own key-0 alternate stack with the default domain's rights: it
 // can use its frame, TLS and stdio on the main thread, on another thread,
 // and when the signal interrupts a domain's code (here `db` sends itself

@@ -1,18 +1,19 @@
 // Every thread's TCB and static TLS are default-domain memory (key 0), the
 // main thread's as well as those glibc puts at the top of a thread's stack
-// block, while the stack proper is under the stack key: on every thread a
-// domain without access to the default domain cannot read the stack canary
-// at %fs:0x28 (its read faults and the caller gets DIPC_EFAULT), a domain
-// with __perm("default", read) can, and both can use the thread's stack.
+// block, like the thread's stack itself: on every thread a domain without
+// access to the default domain cannot read the stack canary at %fs:0x28
+// (its read faults and the caller gets DIPC_EFAULT), a domain with
+// __perm("default", read) can, and a local the caller lends (on the unsafe
+// stack, under the shared key 2) reaches the first one.
 // Negative control: with `none` every read succeeds.
 // REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t -lpthread
 // RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
-// MPK: main: tcb key 0, tls key 0, stack key 2
+// MPK: main: tcb key 0, tls key 0, stack key 0, lent local key 2
 // MPK-NEXT: main: canary unreadable (dipc_errno 14), trusted reader ok, stack ok
 // NONE: main: canary readable, trusted reader ok, stack ok
-// MPK-NEXT: thread: tcb key 0, tls key 0, stack key 2
+// MPK-NEXT: thread: tcb key 0, tls key 0, stack key 0, lent local key 2
 // MPK-NEXT: thread: canary unreadable (dipc_errno 14), trusted reader ok, stack ok
 // NONE-NEXT: thread: canary readable, trusted reader ok, stack ok
 // CHECK-NEXT: done
@@ -60,8 +61,9 @@ static void report(const char *who) {
   uintptr_t tcb;
   __asm__("mov %%fs:0, %0" : "=r"(tcb));
   if (strcmp(dipc_backend(), "mpk") == 0)
-    printf("%s: tcb key %d, tls key %d, stack key %d\n", who,
-           pkey_of((void *)tcb), pkey_of(&tls_var), pkey_of(&local));
+    printf("%s: tcb key %d, tls key %d, stack key %d, lent local key %d\n",
+           who, pkey_of((void *)tcb), pkey_of(&tls_var),
+           pkey_of(__builtin_frame_address(0)), pkey_of(&local));
   long canary = probe();
   int err = dipc_errno;
   long ok = trusted();

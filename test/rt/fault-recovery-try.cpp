@@ -30,6 +30,8 @@ int main() {
   install_recovery_handler();
   dom_t b = dom_create();
   move_section_to(b, dom_b);
+  /* b_load reads `own` on the caller's stack, default-domain memory. */
+  EXPECT(grant_create(b, dom_default()) >= 0);
   for (int split = 0; split < 2; split++) {
     load = (long (*)(long *))proxy_to(b, (void *)b_load, sig(1, 0, 1, 0, 0),
                                       0, split ? stack_confidentiality : 0);

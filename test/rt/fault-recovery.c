@@ -40,6 +40,10 @@ int main(void) {
   dom_t b = dom_create(), c = dom_create();
   move_section_to(b, dom_b);
   move_section_to(c, dom_c);
+  /* The callees read `own` on the caller's stack, default-domain memory
+   * (each runs on a stack of its own domain). */
+  EXPECT(grant_create(b, dom_default()) >= 0);
+  EXPECT(grant_create(c, dom_default()) >= 0);
   long *cpage = dom_mmap(c, NULL, 4096, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   long own = 41;
@@ -68,7 +72,7 @@ int main(void) {
   long (*mid)(long (*)(long *), long *, void (*)(void **)) =
       proxy_to(b, b_mid, sig(3, 0, 1, 0, 0), 0, stack_confidentiality);
   long (*cload)(long *) = proxy_for(b, c, c_load, sig(1, 0, 1, 0, 0), 0, 0);
-  *(volatile long *)&own = 7; /* stacks are readable by every domain */
+  *(volatile long *)&own = 7; /* c may read the default domain */
   EXPECT_EQ(mid(cload, &own, __dipc_setjmp_arm), 1007);
   EXPECT_EQ(mid(cload, NULL, __dipc_setjmp_arm), 555);
   EXPECT_EQ(dipc_kcs_depth(), 0);

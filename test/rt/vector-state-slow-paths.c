@@ -127,6 +127,9 @@ int main(void) {
   dom_t d = dom_create();
   EXPECT(d >= 0);
   move_section_to(d, dom_vs);
+  /* peek stores into the caller's `seen`, on the caller's stack: default-
+   * domain memory (every callee runs on a stack of its own domain). */
+  EXPECT(grant_create(d, dom_default()) >= 0);
   struct dipc_signature s = sig(2, 0, 0, 0, 0);
   plain = proxy_to(d, peek, s, 0, 0);
   split = proxy_to(d, peek, s, 0, stack_confidentiality);
@@ -163,6 +166,7 @@ int main(void) {
     EXPECT(g >= 0);
     memcpy(code, peek_code, code_len);
     EXPECT_EQ(grant_revoke(g), 0);
+    EXPECT(grant_create(di, dom_default()) >= 0); /* for `seen` */
     entry[i] = proxy_to(di, code, s, 0, 0);
   }
   struct dipc_stats before, after;

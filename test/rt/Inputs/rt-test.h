@@ -98,7 +98,8 @@ static void report_fault(int sig, siginfo_t *si, void *uc) {
 }
 
 /* Handle SIGSEGV with fn on a key-0 alternate stack (Linux runs handlers
- * with only key 0 accessible; thread stacks are under the stack key). */
+ * with only key 0 accessible; a callee runs on a stack under its domain's
+ * key). */
 static inline void on_sigsegv(void (*fn)(int, siginfo_t *, void *), int flags) {
   static char altstack[65536];
   stack_t ss;
