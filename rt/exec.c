@@ -38,7 +38,8 @@
 #define SYS_SECCOMP 1 /* si_code of a seccomp SIGSYS */
 #endif
 
-DIPC_HIDDEN extern const char __dipc_trap_trampoline[];
+DIPC_HIDDEN extern const char __dipc_trap_trampoline[],
+    __dipc_trusted_syscall[];
 
 static unsigned long refusals; /* of files: dlopen stops the program */
 
@@ -75,6 +76,20 @@ DIPC_EXPORT int dipc_syscall_trap(const void *siginfo, void *ucontext) {
   greg_t *g = ((ucontext_t *)ucontext)->uc_mcontext.gregs;
   uintptr_t at = (uintptr_t)info->si_call_addr, sp = (uintptr_t)g[REG_RSP];
   stack_t alt;
+  uint32_t pkru;
+  if (dipc_frame_pkru(ucontext, &pkru) && pkru == 0) {
+    /* Trusted code (PKRU 0 only there): glibc dropping memory under the
+     * runtime is made as the runtime's own call; nothing else. */
+    int nr = info->si_syscall;
+    if (nr == SYS_munmap || nr == SYS_madvise || nr == SYS_mremap ||
+        nr == SYS_brk || nr == SYS_shmdt) {
+      g[REG_RAX] = nr;
+      g[REG_RCX] = g[REG_RIP];
+      g[REG_RIP] = (greg_t)__dipc_trusted_syscall;
+    } else
+      g[REG_RAX] = -EPERM;
+    return 1;
+  }
   /* Runtime code (e.g. dom_mmap with PROT_EXEC) gets no executable memory
    * this way, nor code running on the signal stack (the API gate accepts
    * only the thread's stack). */

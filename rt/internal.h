@@ -214,6 +214,9 @@ DIPC_HIDDEN long dipc_may_change(long nr, uint32_t dom, uint64_t addr,
 /* mmap(MAP_FIXED) for the runtime; the address or -errno. */
 DIPC_HIDDEN long dipc_sys_map_fixed(uint64_t addr, uint64_t len, int prot,
                                     int flags, int fd, int64_t offset);
+/* The PKRU a signal frame holds (0: trusted code was interrupted); 0 if
+ * the frame has none (no PKU). */
+DIPC_HIDDEN int dipc_frame_pkru(void *ucontext, uint32_t *pkru);
 /* Whether the filter traps madvise(advice). */
 DIPC_HIDDEN int dipc_madvise_destructive(int advice);
 

@@ -13,9 +13,9 @@
  * - personality(READ_IMPLIES_EXEC) and shmat(SHM_EXEC), which make memory
  *   executable behind PROT_EXEC's back, and shmat(SHM_REMAP): EPERM;
  * - munmap, mremap, brk, shmdt, MAP_FIXED mmap and madvise that drops
- *   contents, which let a domain swap another's memory (its stack, its
- *   return addresses) for a file of its own: trapped and made by the
- *   runtime for trusted domains only (mmcall.c);
+ *   contents (but MADV_DONTNEED, mmcall.c), which let a domain swap
+ *   another's memory (its stack, its return addresses) for a file of its
+ *   own: trapped and made by the runtime for trusted domains only;
  * - mprotect and other madvise of the runtime's window (layout.h: tables,
  *   thread states, runtime memory, proxies): EPERM;
  * - process_vm_readv/writev and ptrace (kernel accesses that ignore

@@ -30,7 +30,9 @@ dipc_sys_raw:
         test r9, r9                     /* no filter yet */
         jz 1f
         mov r9, [r9]
-1:      syscall
+1:
+dipc_syscall_insn:
+        syscall
 /* What the filter checks: seccomp_data.instruction_pointer is the address
  * after the syscall instruction. */
         .globl dipc_syscall_site
@@ -39,6 +41,31 @@ dipc_syscall_site:
         xor r9d, r9d
         ret
         .size dipc_sys_raw, . - dipc_sys_raw
+
+/* A call the filter trapped in trusted mode (glibc's munmap or madvise
+ * under runtime code, e.g. a thread's first malloc making its arena)
+ * resumes here (exec.c), made as the runtime's own: rax = the system
+ * call's number, its arguments in rdi, rsi, rdx, r10, r8 (none of these
+ * calls has a sixth), rcx = where it returns. Returns like the system
+ * call, r9 cleared, the red zone below the caller's rsp untouched. A
+ * domain that jumps here faults reading the cookie (runtime key). */
+        .globl __dipc_trusted_syscall
+        .hidden __dipc_trusted_syscall
+        .type __dipc_trusted_syscall, @function
+        .p2align 4
+__dipc_trusted_syscall:
+        .cfi_startproc
+        .cfi_undefined rip
+        lea rsp, [rsp - 136]
+        mov [rsp], rcx
+        mov r9, [rip + dipc_sys_cookie]
+        mov r9, [r9]
+        call dipc_syscall_insn          /* syscall; xor r9d, r9d; ret */
+        mov rcx, [rsp]
+        lea rsp, [rsp + 136]
+        jmp rcx
+        .cfi_endproc
+        .size __dipc_trusted_syscall, . - __dipc_trusted_syscall
 
 /* A trapped mmap or mprotect resumes here (exec.c), in the thread's domain
  * and on its stack: rax = the system call's number, its arguments in rdi,

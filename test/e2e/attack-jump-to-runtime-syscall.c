@@ -48,11 +48,8 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
 }
 
 int main(int argc, char **argv) {
-  FILE *f = fopen(argv[1], "r");
-  unsigned long offset = 0;
-  if (!f || fscanf(f, "%lx", &offset) != 1)
+  char *site = argc > 1 ? runtime_syscall_site(argv[1]) : NULL;
+  if (!site)
     return 2;
-  Dl_info rt;
-  dladdr((void *)dom_create, &rt);
-  return run_attack("jump", (char *)rt.dli_fbase + offset);
+  return run_attack("jump", site);
 }

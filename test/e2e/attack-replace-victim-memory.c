@@ -4,25 +4,25 @@
 // map-fixed: one mmap(MAP_FIXED) of a memfd it filled with "pwned" over
 //            the page (the same works on a thread's stack and its return
 //            addresses);
-// dontneed:  madvise(MADV_DONTNEED), which resets the private page to the
-//            executable's bytes, undoing what vault wrote there.
+// munmap:    munmap of the page, so that vault's next access faults.
 // Under mpk the seccomp filter traps both calls and the runtime refuses
 // them (EACCES, 13): vault's secret stays what vault made it. Control:
-// `none`, where the calls succeed and the secret changes.
+// `none`, where the calls succeed and the secret changes or is gone.
+// (madvise(MADV_DONTNEED) is not stopped: attack-dontneed-zeroes-victim.c.)
 // REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run %t map-fixed 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-FIXED
-// RUN: %dipc-bin-dir/dipc-run %t dontneed 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-DONTNEED
+// RUN: %dipc-bin-dir/dipc-run %t munmap 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-MUNMAP
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t map-fixed 2>&1 | FileCheck %s --check-prefix=NONE-FIXED
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t dontneed 2>&1 | FileCheck %s --check-prefix=NONE-DONTNEED
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t munmap 2>&1 | FileCheck %s --check-prefix=NONE-MUNMAP
 // MPK-FIXED: dipc: refusing mmap(MAP_FIXED) of {{.*}} from domain {{[0-9]+}}: only the default domain
-// MPK-DONTNEED: dipc: refusing madvise of {{.*}} from domain {{[0-9]+}}: only the default domain
+// MPK-MUNMAP: dipc: refusing munmap of {{.*}} from domain {{[0-9]+}}: only the default domain
 // MPK: attack returned -13
 // MPK-NEXT: vault holds 'changed-by-vault'
 // NONE-FIXED: attack returned 0
 // NONE-FIXED-NEXT: vault holds 'pwned'
-// NONE-DONTNEED: attack returned 0
-// NONE-DONTNEED-NEXT: vault holds 'vault-secret-42'
+// NONE-MUNMAP: attack returned 0
+// NONE-MUNMAP-NEXT: vault holds '' (dipc_errno 14)
 #define _GNU_SOURCE
 #include <dipc.h>
 #include <stdint.h>
@@ -67,6 +67,8 @@ static inline long sys(long nr, long a, long b, long c, long d, long e,
 // No grant: only raw system calls, on its own stack.
 long attack(int mode, void *page) __dom("evil") __entry {
   if (mode == 1)
+    return sys(SYS_munmap, (long)page, 4096, 0, 0, 0, 0);
+  if (mode == 2)
     return sys(SYS_madvise, (long)page, 4096, MADV_DONTNEED, 0, 0, 0);
   char name[2] = {'x', 0}, text[8] = {'p', 'w', 'n', 'e', 'd', 0};
   long fd = sys(SYS_memfd_create, (long)name, 0, 0, 0, 0, 0);
@@ -80,16 +82,27 @@ long attack(int mode, void *page) __dom("evil") __entry {
 }
 
 int main(int argc, char **argv) {
-  int mode = argc > 1 && !strcmp(argv[1], "dontneed");
+  int mode = argc < 2                     ? -1
+             : !strcmp(argv[1], "map-fixed") ? 0
+             : !strcmp(argv[1], "munmap")    ? 1
+             : !strcmp(argv[1], "dontneed")  ? 2
+                                             : -1;
+  if (mode < 0)
+    return 2;
   void *page = vault_page();
   vault_change();
   long r = attack(mode, page);
   printf("attack returned %ld\n", r);
   char held[33] = "";
-  for (int i = 0; i < 4; ++i) {
+  int err = 0;
+  for (int i = 0; i < 4 && !err; ++i) {
     uint64_t w = vault_word(i);
+    err = dipc_errno;
     memcpy(held + 8 * i, &w, 8);
   }
-  printf("vault holds '%s'\n", held);
+  if (err)
+    printf("vault holds '' (dipc_errno %d)\n", err);
+  else
+    printf("vault holds '%s'\n", held);
   return 0;
 }

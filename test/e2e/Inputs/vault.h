@@ -6,12 +6,18 @@
  * errno) freely, as a plugin of the program would. Under mpk the attack must be
  * stopped: an error code, or a fault that returns DIPC_EFAULT to main, and
  * nothing stolen; under `--backend=none` the same run steals the secret. */
-#include <ctype.h>
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr */
+#endif
 #include <dipc.h>
+#include <dipc/rt.h>
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "pkey-of.h"
 
 static char vault_secret[32] __dom("vault") = "vault-secret-42";
 const char *vault_address(void) __dom("vault") __entry { return vault_secret; }
@@ -27,22 +33,24 @@ static inline void take(const volatile char *secret, char *loot) {
     loot[i] = secret[i];
 }
 
-/* Protection key of the page holding addr (/proc/self/smaps), -1 if none. */
+/* Protection key of the page holding addr; 0 if the kernel shows none. */
 static int vault_pkey(const void *addr) {
-  FILE *f = fopen("/proc/self/smaps", "r");
-  char line[512];
-  int in = 0, key = -1;
-  while (f && key < 0 && fgets(line, sizeof line, f)) {
-    unsigned long lo, hi;
-    if (isxdigit((unsigned char)line[0]) && !isupper((unsigned char)line[0]) &&
-        sscanf(line, "%lx-%lx", &lo, &hi) == 2)
-      in = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
-    else if (in)
-      sscanf(line, "ProtectionKey: %d", &key);
-  }
+  int key = pkey_of(addr);
+  return key < 0 ? 0 : key;
+}
+
+/* The runtime's syscall instruction: its offset in libdipc is the first
+ * word of the file `path` (llvm-nm's line); NULL if unreadable. */
+static char *runtime_syscall_site(const char *path) {
+  FILE *f = fopen(path, "r");
+  unsigned long offset = 0;
+  int ok = f && fscanf(f, "%lx", &offset) == 1;
   if (f)
     fclose(f);
-  return key < 0 ? 0 : key;
+  Dl_info rt;
+  if (!ok || !dladdr((void *)dom_create, &rt))
+    return NULL;
+  return (char *)rt.dli_fbase + offset;
 }
 
 /* Runs the attack once; each test's main calls it with its mode. */
