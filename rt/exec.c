@@ -70,10 +70,15 @@ void dipc_exec_init(uintptr_t text_lo, uintptr_t text_hi) {
 
 DIPC_EXPORT int dipc_syscall_trap(const void *siginfo, void *ucontext) {
   const siginfo_t *info = siginfo;
-  if (info->si_signo != SIGSYS || info->si_code != SYS_SECCOMP ||
+  if (dipc_machine.backend != DIPC_BACKEND_MPK || /* no filter */
+      info->si_signo != SIGSYS || info->si_code != SYS_SECCOMP ||
       info->si_errno != DIPC_SECCOMP_TRAP_DATA)
     return 0;
   greg_t *g = ((ucontext_t *)ucontext)->uc_mcontext.gregs;
+  /* A trap stops the thread just after its syscall instruction. (The
+   * filter refuses siginfo of a sender's making, which could say so.) */
+  if ((uintptr_t)info->si_call_addr != (uintptr_t)g[REG_RIP])
+    return 0;
   uintptr_t at = (uintptr_t)info->si_call_addr, sp = (uintptr_t)g[REG_RSP];
   stack_t alt;
   uint32_t pkru;

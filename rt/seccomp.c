@@ -23,6 +23,9 @@
  *   dropped code page), io_uring (its madvise and reads bypass this
  *   filter), mseal, process_madvise: EPERM;
  * - seccomp filters with a listener, which would see the cookie: EPERM;
+ * - signals sent with a siginfo of the sender's making (rt_sigqueueinfo,
+ *   rt_tgsigqueueinfo, pidfd_send_signal with one): a forged SIGSYS
+ *   would pass for one of this filter's traps (exec.c): EPERM;
  * - execve/execveat: EPERM, since a new program would inherit this filter
  *   without the runtime that answers its traps;
  * - 32-bit (int 0x80) and x32 system calls: refused, their numbers differ.
@@ -151,7 +154,7 @@ static void build(struct program *p, uint64_t cookie) {
       SYS_process_vm_readv, SYS_process_vm_writev, SYS_ptrace,
       SYS_remap_file_pages, SYS_userfaultfd,       SYS_execve,
       SYS_execveat,         SYS_io_uring_setup,    SYS_mseal,
-      SYS_process_madvise};
+      SYS_process_madvise,  SYS_rt_sigqueueinfo,   SYS_rt_tgsigqueueinfo};
   for (size_t i = 0; i < sizeof denied / sizeof denied[0]; ++i)
     deny(p, denied[i]);
   /* mmap: PROT_EXEC or MAP_FIXED (which replaces what is there) is
@@ -200,6 +203,15 @@ static void build(struct program *p, uint64_t cookie) {
   /* prctl(PR_SET_MM) could point /proc/self/environ or cmdline, which the
    * kernel reads whatever the key, at any memory. */
   when_equal(p, SYS_prctl, 0, PR_SET_MM);
+  /* pidfd_send_signal with a siginfo of the caller's making (NULL: a
+   * plain kill). */
+  emit(p, JEQ(SYS_pidfd_send_signal, 0, 6));
+  emit(p, LD(ARG(2)));
+  emit(p, JEQ(0, 0, 2));
+  emit(p, LD(ARG(2) + 4));
+  emit(p, JEQ(0, 1, 0));
+  emit(p, RET(ERRNO(EPERM)));
+  emit(p, RET(SECCOMP_RET_ALLOW));
   /* arch_prctl: ARCH_SET_FS and ARCH_SET_GS. */
   emit(p, JEQ(SYS_arch_prctl, 0, 5));
   emit(p, LD(ARG(0)));
