@@ -1,11 +1,12 @@
-/* loader.c - libdipc-loader.so, preloaded by dipc-run: at start and on every
- * dlopen it verifies the records of each new object, refuses code that could
- * write PKRU (mpk backend), and sets up domains, entries, grants and lazy
- * imports; it installs the crash handler that turns callee faults into
- * errors for the caller, and sets up every thread. */
+/* loader.c - libdipc-loader.so, preloaded by dipc-run: at start, before any
+ * program code runs, it checks the code in the process (mpk backend; later
+ * code is the runtime's to check, rt/exec.c); at start and on every dlopen
+ * it verifies the records of each new object and sets up domains, entries,
+ * grants and lazy imports; it installs the crash handler that turns callee
+ * faults into errors for the caller, and sets up every thread. */
 #define _GNU_SOURCE
 #include "domains.h"
-#include "mappings.h"
+#include "landlock.h"
 #include "metadata.h"
 #include "scan.h"
 #include "signals.h"
@@ -16,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ucontext.h>
 #include <unistd.h>
 
@@ -29,7 +31,6 @@ static struct {
   char name[256];
 } seen[MAX_OBJECTS];
 static unsigned num_seen;
-static char runtime_path[4096];
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int already_seen(const struct dl_phdr_info *info) {
@@ -78,10 +79,6 @@ static int load_new_objects(void) {
   p.failed = 0;
   dl_iterate_phdr(collect, &p);
   int status = p.failed ? -1 : 0;
-  /* Checked before any page is tagged: afterwards the loader itself may no
-   * longer read a domain's code. */
-  if (status == 0 && strcmp(dipc_backend(), "mpk") == 0)
-    status = scan_executable_mappings(runtime_path);
   for (unsigned i = 0; status == 0 && i < p.count; ++i)
     status = domains_apply(&p.objects[i]);
   pthread_mutex_unlock(&load_lock);
@@ -116,19 +113,29 @@ static int setup_thread(void) {
   return 0;
 }
 
-__attribute__((constructor)) static void loader_init(void) {
-  Dl_info self;
-  if (dladdr((void *)dom_create, &self) && self.dli_fname)
-    snprintf(runtime_path, sizeof runtime_path, "%s", self.dli_fname);
-  char *resolved = realpath(runtime_path, NULL);
-  if (resolved) {
-    snprintf(runtime_path, sizeof runtime_path, "%s", resolved);
-    free(resolved);
+/* Called by libdipc while it initialises, under mpk, before any program
+ * code runs (and before this object's constructors): the code loaded so
+ * far is checked (scan.c), SIGSYS goes to the runtime, /proc/PID/mem is
+ * closed; then libdipc installs its seccomp filter. Returns 0, or -1 after
+ * printing why the program is refused. */
+__attribute__((visibility("default"))) int __dipc_loader_seal(void) {
+  if (scan_start((uintptr_t)dom_create) != 0 ||
+      signals_install(recover, report) != 0)
+    return -1;
+  if (landlock_hide_own_memory() != 0) {
+    /* Not dumpable: /proc/PID/mem belongs to root, so at least a process
+     * that does not run as root cannot open its own. */
+    fputs("dipc: warning: no Landlock in this kernel: /proc/self/mem "
+          "stays open to a process running as root\n",
+          stderr);
+    prctl(PR_SET_DUMPABLE, 0);
   }
+  return 0;
+}
+
+__attribute__((constructor)) static void loader_init(void) {
   if (load_new_objects() != 0)
     _exit(DIPC_EXIT_REFUSED);
-  if (strcmp(dipc_backend(), "mpk") == 0)
-    mappings_enforce();
   threads_set_setup(setup_thread);
   if (signals_install(recover, report) != 0)
     _exit(DIPC_EXIT_REFUSED);
@@ -145,7 +152,13 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
   static dlopen_fn real;
   if (!real)
     real = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen");
+  unsigned long refusals = dipc_exec_refusals();
   void *handle = real(file, mode);
+  /* Its code was refused when it was mapped, before any of it ran. */
+  if (!handle && dipc_exec_refusals() != refusals) {
+    fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
+    _exit(DIPC_EXIT_REFUSED);
+  }
   if (handle && load_new_objects() != 0) {
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
     _exit(DIPC_EXIT_REFUSED);

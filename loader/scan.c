@@ -1,107 +1,128 @@
-/* scan.c - refuses executable memory that could write PKRU. */
+/* scan.c - the code that is in the process before the program runs (mpk):
+ * each executable mapping is checked - writable and executable, or
+ * execute-only (it cannot be read), is refused; the system libc and
+ * dynamic linker get their PKRU writes rewritten to traps (trusted.c);
+ * libdipc, whose gates write PKRU with checks, is the runtime; any other
+ * object holding a PKRU-writing byte sequence is refused - and replaced by
+ * a private anonymous copy of its checked bytes: Linux lets a library's
+ * file be written while it is mapped, and a dropped page would be re-read
+ * from it. Later executable memory goes through the runtime (seccomp
+ * filter, rt/exec.c), which does the same. */
 #define _GNU_SOURCE
 #include "scan.h"
+#include "trusted.h"
 
+#include <dipc/rt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
-int scan_pkru_writes(const uint8_t *code, size_t size,
-                     struct pkru_write *hit) {
-  for (size_t i = 0; i + 2 < size; ++i) {
-    if (code[i] != 0x0f)
-      continue;
-    /* WRPKRU: 0f 01 ef. */
-    if (code[i + 1] == 0x01 && code[i + 2] == 0xef) {
-      *hit = (struct pkru_write){"wrpkru", i};
-      return 1;
-    }
-    /* WRFSBASE/WRGSBASE: f3 [rex] 0f ae /2 or /3 with mod == 3. The
-     * runtime keeps per-thread state behind fs. */
-    if (code[i + 1] == 0xae && (code[i + 2] & 0xc0) == 0xc0 &&
-        ((code[i + 2] & 0x38) == 0x10 || (code[i + 2] & 0x38) == 0x18) &&
-        ((i >= 1 && code[i - 1] == 0xf3) ||
-         (i >= 2 && (code[i - 1] & 0xf0) == 0x40 && code[i - 2] == 0xf3))) {
-      size_t start = code[i - 1] == 0xf3 ? i - 1 : i - 2;
-      *hit = (struct pkru_write){(code[i + 2] & 0x38) == 0x10 ? "wrfsbase"
-                                                              : "wrgsbase",
-                                 start};
-      return 1;
-    }
-    /* XRSTOR/XRSTOR64: 0f ae /5 with a memory operand (mod != 3; with
-     * mod == 3 the same opcode is LFENCE). */
-    uint8_t modrm = code[i + 2];
-    if (code[i + 1] == 0xae && (modrm & 0x38) == 0x28 &&
-        (modrm & 0xc0) != 0xc0) {
-      *hit = (struct pkru_write){"xrstor", i};
-      return 1;
-    }
+enum { MAX_MAPPINGS = 2048 };
+
+struct mapping {
+  uintptr_t lo, hi;
+  char perms[5];
+  unsigned major, minor;
+  unsigned long ino;
+  char path[256];
+};
+
+static int read_mappings(struct mapping *m, unsigned *n) {
+  FILE *f = fopen("/proc/self/maps", "re");
+  if (!f) {
+    perror("dipc-loader: /proc/self/maps");
+    return -1;
   }
+  char line[4096];
+  *n = 0;
+  while (fgets(line, sizeof line, f)) {
+    struct mapping x = {0};
+    int path_at = 0;
+    if (sscanf(line, "%lx-%lx %4s %*x %x:%x %lu %n", &x.lo, &x.hi, x.perms,
+               &x.major, &x.minor, &x.ino, &path_at) < 6 ||
+        x.perms[2] != 'x')
+      continue;
+    snprintf(x.path, sizeof x.path, "%s", path_at ? line + path_at : "");
+    x.path[strcspn(x.path, "\n")] = '\0';
+    if (*n == MAX_MAPPINGS) {
+      fputs("dipc-loader: too many executable mappings\n", stderr);
+      fclose(f);
+      return -1;
+    }
+    m[(*n)++] = x;
+  }
+  fclose(f);
   return 0;
 }
 
-int scan_is_trusted_object(const char *path) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  return strncmp(base, "ld-linux-x86-64.so.", 19) == 0 ||
-         strcmp(base, "libc.so.6") == 0;
+static const char *name(const struct mapping *m) {
+  return m->path[0] ? m->path : "[anonymous code]";
 }
 
-/* Checks one mapping; `path` may be empty for anonymous code. */
-static int scan_mapping(uintptr_t start, uintptr_t end, const char *perms,
-                        const char *path) {
-  if (perms[0] != 'r') {
+/* Checks one mapping in `copy`, its bytes; rewrites a trusted object's. */
+static int check(const struct mapping *m, unsigned char *copy,
+                 uintptr_t runtime) {
+  if (m->perms[1] == 'w') {
     fprintf(stderr,
-            "dipc-loader: refusing execute-only mapping %lx-%lx %s: it "
-            "cannot be checked for PKRU writes\n",
-            (unsigned long)start, (unsigned long)end, path);
+            "dipc-loader: refusing writable and executable memory at "
+            "%#lx-%#lx %s: its code could be changed after it was checked\n",
+            (unsigned long)m->lo, (unsigned long)m->hi, name(m));
     return -1;
   }
-  struct pkru_write hit;
-  if (!scan_pkru_writes((const uint8_t *)start, end - start, &hit))
+  if (runtime >= m->lo && runtime < m->hi)
+    return 0;
+  if (m->ino && trusted_file(m->major, m->minor, m->ino))
+    return trusted_rewrite(m->lo, m->hi, copy, name(m));
+  struct dipc_code_hit hit;
+  if (!dipc_code_scan(copy, m->hi - m->lo, &hit))
     return 0;
   fprintf(stderr,
           "dipc-loader: refusing %s: it contains a %s instruction at %#lx, "
           "which could switch protection keys outside dIPC's gates\n",
-          path[0] ? path : "[anonymous code]", hit.insn,
-          (unsigned long)(start + hit.offset));
+          name(m), hit.insn, (unsigned long)(m->lo + hit.offset));
   return -1;
 }
 
-int scan_executable_mappings(const char *runtime_path) {
-  FILE *smaps = fopen("/proc/self/smaps", "re");
-  if (!smaps) {
-    perror("dipc-loader: /proc/self/smaps");
+/* Checks the mapping and puts the checked copy in its place. */
+static int seal_mapping(const struct mapping *m, uintptr_t runtime) {
+  size_t size = m->hi - m->lo;
+  if (strcmp(m->path, "[vsyscall]") == 0)
+    return 0; /* the kernel's, execute-only, fixed */
+  if (m->perms[0] != 'r') {
+    fprintf(stderr,
+            "dipc-loader: refusing execute-only mapping %#lx-%#lx %s: it "
+            "cannot be checked for PKRU writes\n",
+            (unsigned long)m->lo, (unsigned long)m->hi, name(m));
     return -1;
   }
-  /* smaps: a maps-style header line per mapping, then "Key: value" lines;
-   * the mapping is judged once its ProtectionKey line is read. */
-  char line[4096], path[4096] = "", perms[5] = "";
-  uintptr_t start = 0, end = 0;
-  int status = 0, pending = 0;
-  while (status == 0 && fgets(line, sizeof line, smaps)) {
-    unsigned long lo, hi;
-    int path_at = 0;
-    char p[5];
-    if (sscanf(line, "%lx-%lx %4s %*s %*s %*s %n", &lo, &hi, p, &path_at) >=
-            3 &&
-        path_at > 0) {
-      start = lo;
-      end = hi;
-      memcpy(perms, p, sizeof perms);
-      snprintf(path, sizeof path, "%s", line + path_at);
-      path[strcspn(path, "\n")] = '\0';
-      pending = perms[2] == 'x' && strcmp(path, "[vsyscall]") != 0 &&
-                !scan_is_trusted_object(path) &&
-                !(runtime_path && strcmp(path, runtime_path) == 0);
-      continue;
-    }
-    int key;
-    if (pending && sscanf(line, "ProtectionKey: %d", &key) == 1) {
-      pending = 0;
-      if (key == 0)
-        status = scan_mapping(start, end, perms, path);
-    }
+  unsigned char *copy = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (copy == MAP_FAILED) {
+    perror("dipc-loader: copy of code");
+    return -1;
   }
-  fclose(smaps);
-  return status;
+  memcpy(copy, (void *)m->lo, size);
+  int err = check(m, copy, runtime);
+  /* The vDSO is the kernel's special mapping: checked, left in place. */
+  if (err == 0 && strcmp(m->path, "[vdso]") != 0) {
+    if (mprotect(copy, size, PROT_READ | PROT_EXEC) == 0 &&
+        mremap(copy, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+               (void *)m->lo) != MAP_FAILED)
+      return 0;
+    perror("dipc-loader: cannot replace code by its checked copy");
+    err = -1;
+  }
+  munmap(copy, size);
+  return err;
+}
+
+int scan_start(uintptr_t runtime) {
+  static struct mapping mappings[MAX_MAPPINGS];
+  unsigned n;
+  if (read_mappings(mappings, &n) != 0)
+    return -1;
+  for (unsigned i = 0; i < n; ++i)
+    if (seal_mapping(&mappings[i], runtime) != 0)
+      return -1;
+  return 0;
 }

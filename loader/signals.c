@@ -18,7 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+/* SIGSYS: the seccomp filter's traps (mpk), rt/exec.c. */
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS};
 enum { NUM_CRASH_SIGNALS = sizeof crash_signals / sizeof crash_signals[0] };
 
 static fault_recovery_fn recover_fault;
@@ -88,7 +89,7 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   struct sigaction dfl = {.sa_handler = SIG_DFL};
   sigemptyset(&dfl.sa_mask);
   real_sigaction()(sig, &dfl, NULL);
-  if (info->si_code <= 0)
+  if (info->si_code <= 0 || sig == SIGSYS) /* SIGSYS: nothing re-runs */
     raise(sig);
 }
 
@@ -105,12 +106,19 @@ static void signal_handler(int sig, siginfo_t *info, void *uc) {
 }
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
+  if (sig == SIGSYS) {
+    if (!dipc_syscall_trap(info, uc)) /* mmap/mprotect with PROT_EXEC */
+      forward_to_program(sig, info, uc);
+    return;
+  }
   if (recover_fault && recover_fault(uc))
     return; /* resumes the caller with DIPC_EFAULT */
   forward_to_program(sig, info, uc);
 }
 
 int signals_install(fault_recovery_fn recover, fault_report_fn report) {
+  if (installed)
+    return 0;
   recover_fault = recover;
   report_fault = report;
   struct sigaction act = {.sa_sigaction = crash_handler,

@@ -12,7 +12,8 @@ typedef int (*fault_recovery_fn)(void *ucontext);
 /* Explains a fault that is about to end the process (no handler). */
 typedef void (*fault_report_fn)(int sig, const siginfo_t *info);
 
-/* Installs the handler for SIGSEGV, SIGBUS, SIGILL and SIGFPE. */
+/* Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGSYS (the
+ * seccomp filter's traps, which it hands to dipc_syscall_trap); once. */
 int signals_install(fault_recovery_fn recover, fault_report_fn report);
 
 /* Gives the calling thread the alternate stack the handler runs on. */

@@ -4,11 +4,12 @@
 #define _GNU_SOURCE
 #include <asm/prctl.h>
 #include <cpuid.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/auxv.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,21 +50,124 @@ static int cpu_has_pkru(void) {
   return (lo >> 9) & 1;
 }
 
+/* The bytes of each code range tagged so far (runtime memory), so that a
+ * later re-key notices a replacement: anyone may unmap a domain's code
+ * and map other bytes there, which the re-key would make executable under
+ * the domain's key. Trusted, under the global lock or at init. */
+static struct {
+  uintptr_t lo, hi;
+  uint64_t hash;
+} *code_ranges;
+static unsigned num_code_ranges;
+
+static int same_code(uintptr_t lo, const uint8_t *bytes, size_t len) {
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+  for (size_t i = 0; i < len; ++i)
+    h = (h ^ bytes[i]) * 0x100000001b3ull;
+  if (!code_ranges)
+    code_ranges = dipc_alloc_runtime(RT_MAX_RANGES * sizeof *code_ranges);
+  for (unsigned i = 0; i < num_code_ranges; ++i)
+    if (code_ranges[i].lo == lo && code_ranges[i].hi == lo + len)
+      return code_ranges[i].hash == h;
+  if (num_code_ranges < RT_MAX_RANGES)
+    code_ranges[num_code_ranges++] = (typeof(*code_ranges)){lo, lo + len, h};
+  return 1;
+}
+
+/* Under the seccomp filter (a program run by the loader), code pages (a
+ * domain's, when the APL cache moves them between keys) are checked again
+ * before they are executable under the new key: anyone may have made them
+ * writable, without PROT_EXEC, or replaced them since. The check happens
+ * in the window's scratch area, where no one can swap the mapping for
+ * another; it goes back in one step. Runtime tests without the loader may
+ * use writable code. */
+static int tag_code(void *addr, size_t len, int prot, int key) {
+  if (dipc_sys_cookie == NULL)
+    return dipc_sys_pkey_mprotect(addr, len, prot, key);
+  if ((prot & PROT_WRITE) || len > RT_SCRATCH_SIZE)
+    return -1;
+  const uintptr_t at = RT_SCRATCH_A;
+  if (dipc_sys_move((uintptr_t)addr, len, at) != 0)
+    return -1;
+  struct dipc_code_hit hit;
+  int ok =
+      dipc_sys_pkey_mprotect((void *)at, len, PROT_READ, RT_PKEY_RUNTIME) == 0;
+  if (ok && dipc_code_scan((const void *)at, len, &hit)) {
+    fprintf(stderr,
+            "dipc: code at %p contains a %s instruction at %p since it was "
+            "checked\n",
+            addr, hit.insn, (char *)addr + hit.offset);
+    ok = 0;
+  }
+  if (ok && !same_code((uintptr_t)addr, (const uint8_t *)at, len)) {
+    fprintf(stderr, "dipc: the code of a domain at %p was replaced\n", addr);
+    ok = 0;
+  }
+  ok = ok && dipc_sys_pkey_mprotect((void *)at, len, prot, key) == 0 &&
+       dipc_sys_move(at, len, (uintptr_t)addr) == 0;
+  DIPC_CHECK(dipc_sys_map_window(at, len, PROT_NONE) == 0,
+             "cannot release the runtime's scratch area");
+  return ok ? 0 : -1;
+}
+
 int dipc_tag_pages(void *addr, size_t len, int prot, int key) {
   if (dipc_machine.backend == DIPC_BACKEND_NONE)
     return mprotect(addr, len, prot);
-  return pkey_mprotect(addr, len, prot, key);
+  if (prot & PROT_EXEC)
+    return tag_code(addr, len, prot, key);
+  return dipc_sys_pkey_mprotect(addr, len, prot, key);
 }
 
+int dipc_seal_runtime_code(void *addr, size_t len) {
+  if (dipc_machine.backend == DIPC_BACKEND_NONE)
+    return mprotect(addr, len, PROT_READ | PROT_EXEC);
+  return dipc_sys_pkey_mprotect(addr, len, PROT_READ | PROT_EXEC,
+                                RT_PKEY_RUNTIME);
+}
+
+/* Runtime memory comes from the arena in the window, whose pages the
+ * seccomp filter keeps other code from unmapping, remapping, advising or
+ * re-protecting (seccomp.c); it is never given back. */
+static uintptr_t arena_used;
+
 void *dipc_alloc_runtime(size_t size) {
-  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  DIPC_CHECK(p != MAP_FAILED, "cannot map %zu bytes of runtime state", size);
+  size = (size + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  uintptr_t at = __atomic_fetch_add(&arena_used, size, __ATOMIC_RELAXED);
+  DIPC_CHECK(at + size <= RT_ARENA_SIZE,
+             "runtime memory exhausted (%zu more bytes)", size);
+  void *p = (void *)(RT_ARENA_ADDR + at);
   DIPC_CHECK(dipc_tag_pages(p, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) ==
                  0,
              "cannot tag runtime state with its key");
-  dipc_runtime_region(p, size);
   return p;
+}
+
+/* Address space in the arena that stays inaccessible (PROT_NONE, key 0):
+ * guard addresses whose every use must fault. */
+void *dipc_reserve_runtime(size_t size) {
+  size = (size + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  uintptr_t at = __atomic_fetch_add(&arena_used, size, __ATOMIC_RELAXED);
+  DIPC_CHECK(at + size <= RT_ARENA_SIZE,
+             "runtime memory exhausted (%zu more bytes)", size);
+  return (void *)(RT_ARENA_ADDR + at);
+}
+
+/* The window below the tables (thread region, arena), reserved. */
+static void reserve_window(void) {
+  _Static_assert(
+      RT_THREADS_ADDR + RT_MAX_THREADS * RT_THREAD_STRIDE <= RT_ARENA_ADDR &&
+          RT_ARENA_ADDR + RT_ARENA_SIZE <= RT_RO_TABLE_ADDR &&
+          RT_RW_TABLE_ADDR + RT_MAX_DOMAINS * 4 + RT_PAGE == RT_WINDOW_HI,
+      "layout.h: the runtime's window");
+  size_t size = RT_RO_TABLE_ADDR - RT_WINDOW_LO;
+  void *p = mmap(
+      (void *)RT_WINDOW_LO, size, PROT_NONE,
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  DIPC_CHECK(p == (void *)RT_WINDOW_LO,
+             "cannot reserve the runtime's window at %#x-%#x", RT_WINDOW_LO,
+             RT_WINDOW_HI);
+  /* All of it is runtime state (rights.c): arena, threads, tables. */
+  dipc_runtime_region(p, RT_WINDOW_HI - RT_WINDOW_LO);
 }
 
 void dipc_publish_image(uint32_t dom, uint32_t image) {
@@ -79,9 +183,11 @@ static int choose_backend(void) {
   DIPC_CHECK(!env || !strcmp(env, "mpk") || !strcmp(env, "none"),
              "DIPC_BACKEND=%s: expected mpk or none", env);
   if (want_mpk && dipc_machine.cpu_pku) {
-    int rt = pkey_alloc(0, 0), stack = pkey_alloc(0, 0);
+    /* The kernel's calls, not glibc's: the loader stands in for those. */
+    int rt = (int)syscall(SYS_pkey_alloc, 0, 0),
+        stack = (int)syscall(SYS_pkey_alloc, 0, 0);
     if (rt == RT_PKEY_RUNTIME && stack == RT_PKEY_STACK) {
-      while (pkey_alloc(0, 0) > 0)
+      while (syscall(SYS_pkey_alloc, 0, 0) > 0)
         ; /* the rest are the domains' keys */
       return DIPC_BACKEND_MPK;
     }
@@ -114,7 +220,8 @@ static int os_has_fsgsbase(void) {
 
 /* The runtime vector's words, in the runtime's writable alias. */
 static uintptr_t *vector_rw;
-#define VECTOR_WORD(addr) vector_rw[((addr) - DIPC_VECTOR_ADDR) / sizeof(void *)]
+#define VECTOR_WORD(addr)                                                      \
+  vector_rw[((addr) - DIPC_VECTOR_ADDR) / sizeof(void *)]
 #define VECTOR_U32(addr)                                                       \
   (*(uint32_t *)((char *)vector_rw + ((addr) - DIPC_VECTOR_ADDR)))
 
@@ -152,18 +259,17 @@ static void map_image_tables(void) {
   size_t size = table + RT_PAGE;
   int fd = memfd_create("dipc-pkru", MFD_CLOEXEC);
   DIPC_CHECK(fd >= 0 && ftruncate(fd, size) == 0, "memfd for PKRU images");
-  void *rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void *rw = mmap((void *)RT_RW_TABLE_ADDR, size, PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
   void *ro = mmap((void *)RT_RO_TABLE_ADDR, size, PROT_READ,
                   MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
-  DIPC_CHECK(rw != MAP_FAILED && ro == (void *)RT_RO_TABLE_ADDR,
+  DIPC_CHECK(rw == (void *)RT_RW_TABLE_ADDR && ro == (void *)RT_RO_TABLE_ADDR,
              "cannot map the PKRU image table at %#x", RT_RO_TABLE_ADDR);
   close(fd);
   DIPC_CHECK(
       dipc_tag_pages(rw, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) == 0 &&
           dipc_tag_pages(ro, size, PROT_READ, RT_PKEY_STACK) == 0,
       "cannot tag the PKRU image tables");
-  dipc_runtime_region(rw, size);
-  dipc_runtime_region(ro, size);
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
   vector_rw = (uintptr_t *)((char *)rw + table);
@@ -182,20 +288,16 @@ static void map_image_tables(void) {
 }
 
 static void reserve_thread_region(void) {
-  size_t size = (size_t)RT_MAX_THREADS * RT_THREAD_STRIDE;
-  void *p = mmap(NULL, size, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  DIPC_CHECK(p != MAP_FAILED, "cannot reserve the thread-state region");
-  dipc_runtime_region(p, size);
-  dipc_threads_lo = (uintptr_t)p;
-  dipc_threads_hi = (uintptr_t)p + size;
+  dipc_threads_lo = RT_THREADS_ADDR; /* in the window */
+  dipc_threads_hi =
+      RT_THREADS_ADDR + (uintptr_t)RT_MAX_THREADS * RT_THREAD_STRIDE;
   VECTOR_WORD(DIPC_VECTOR_THREADS_LO) = dipc_threads_lo;
   VECTOR_WORD(DIPC_VECTOR_THREADS_HI) = dipc_threads_hi;
   /* Unsafe stacks: a slot's is mapped with the slot (thread.c). Compiled
    * code checks every unsafe stack pointer it loads against these bounds:
    * nothing but unsafe stacks lies between them. */
-  size = (size_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
-  p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+  size_t size = (size_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
+  void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
            -1, 0);
   DIPC_CHECK(p != MAP_FAILED, "cannot reserve the unsafe-stack region");
   dipc_unsafe_lo = (uintptr_t)p;
@@ -218,6 +320,45 @@ static int shared_stacks(void) {
   return on;
 }
 
+/* libdipc's code (exec.c). */
+static int find_text(struct dl_phdr_info *info, size_t size, void *p) {
+  (void)size;
+  uintptr_t self = (uintptr_t)dipc_runtime_init, *range = p;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && self >= lo &&
+        self < lo + ph->p_memsz) {
+      range[0] = lo;
+      range[1] = lo + ph->p_memsz;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void exec_init(void) {
+  uintptr_t text[2] = {0, 0};
+  dl_iterate_phdr(find_text, text);
+  dipc_exec_init(text[0], text[1]);
+}
+
+/* The loader (libdipc-loader.so, preloaded by dipc-run) checks the code
+ * loaded so far; the filter then keeps the kernel calls that undo the
+ * isolation for the runtime (seccomp.c). Before the main thread enters the
+ * default domain: its PKRU still reaches the cookie's key. A program
+ * without the loader is a runtime test, or stops at start. */
+extern int __dipc_loader_seal(void) __attribute__((weak));
+
+static void seal(void) {
+  if (!__dipc_loader_seal)
+    return;
+  if (__dipc_loader_seal() != 0)
+    _exit(DIPC_EXIT_REFUSED);
+  dipc_sys_make_cookie();
+  dipc_seccomp_install();
+}
+
 void dipc_runtime_init(void) {
   static int done;
   if (done)
@@ -226,9 +367,8 @@ void dipc_runtime_init(void) {
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
   dipc_machine.shared_stacks = shared_stacks();
-  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)no_thread) ==
-                 0,
-             "cannot set the gs base");
+  reserve_window();
+  DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
   dipc_rights_init();
   map_image_tables();
   xstate_init();
@@ -236,6 +376,9 @@ void dipc_runtime_init(void) {
   dipc_domains_init();
   dipc_proxy_init();
   dipc_recovery_init();
+  exec_init();
+  if (dipc_machine.backend == DIPC_BACKEND_MPK)
+    seal();
   /* The main thread gets its state (and the default domain's PKRU) now. */
   dipc_thread_init();
 }

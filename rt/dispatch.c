@@ -277,6 +277,8 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_IMPORT_BIND:
   case OP_IMPORT_RESOLVE:
     return dipc_op_import(op, a, st);
+  case OP_MEMORY:
+    return dipc_op_memory_call(a->arg, st->cur_dom);
   }
   return -DIPC_EINVAL;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "internal.h"
 
@@ -303,7 +304,7 @@ long dipc_op_dom_mmap(uint32_t d, const uint64_t *a) {
   len = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
   if (dipc_tag_pages(p, len, prot, key_for_pages(d)) != 0) {
     int err = errno;
-    munmap(p, len);
+    dipc_sys(SYS_munmap, (long)p, (long)len, 0, 0, 0);
     return -err;
   }
   DIPC_CHECK(add_range((uintptr_t)p, (uintptr_t)p + len, d, prot) == 0,

@@ -333,6 +333,8 @@
         push r12
         cmp ebx, OP_IMPORT_RESOLVE_NUM  /* mid-call: keep the user's state */
         je 1f
+        cmp ebx, OP_MEMORY_NUM            /* a trapped system call: the same */
+        je 1f
         SCRUB_ENTER
         mov edi, ebx
         mov rsi, rbp

@@ -78,11 +78,8 @@ static long op_register(struct dipc_gate_import_args *ia,
       (ia->desc.policy & ~DIPC_POLICY_MASK))
     return -DIPC_EINVAL;
   if (!imports) {
-    void *guard = mmap(NULL, RT_MAX_IMPORTS, PROT_NONE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (guard == MAP_FAILED)
-      return -DIPC_ENOMEM;
-    dipc_runtime_region(guard, RT_MAX_IMPORTS);
+    /* In the window: no domain may map code where a first call lands. */
+    void *guard = dipc_reserve_runtime(RT_MAX_IMPORTS);
     imports = dipc_alloc_runtime(RT_MAX_IMPORTS * sizeof *imports);
     guard_base = (uintptr_t)guard;
   }

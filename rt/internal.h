@@ -168,11 +168,57 @@ DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 DIPC_HIDDEN void dipc_runtime_init(void);
 /* Memory only gates can touch (the runtime key; key 0 with `none`). */
 DIPC_HIDDEN void *dipc_alloc_runtime(size_t size);
+/* Inaccessible address space in the window (guard addresses). */
+DIPC_HIDDEN void *dipc_reserve_runtime(size_t size);
 /* Tag [addr, addr+len) with protection key `key` (no-op with `none`). */
 DIPC_HIDDEN int dipc_tag_pages(void *addr, size_t len, int prot, int key);
+/* Make runtime-generated code (proxies) executable under the runtime key,
+ * unscanned: it holds the gates' checked WRPKRUs. */
+DIPC_HIDDEN int dipc_seal_runtime_code(void *addr, size_t len);
 DIPC_HIDDEN void dipc_lock(void);
 DIPC_HIDDEN void dipc_unlock(void);
 DIPC_HIDDEN void dipc_publish_image(uint32_t dom, uint32_t image);
+
+/* ---- sys.c, seccomp.c, exec.c: the kernel boundary (mpk) ---------------- */
+/* The runtime's system call through the filter (sys.S): -1 and errno on
+ * error. In trusted mode, or at init. */
+DIPC_HIDDEN long dipc_sys(long nr, long a0, long a1, long a2, long a3,
+                          long a4);
+DIPC_HIDDEN int dipc_sys_pkey_mprotect(void *addr, size_t len, int prot,
+                                       int key);
+/* mmap(MAP_FIXED) anonymous memory at `at`, in the window; 0 or -1. */
+DIPC_HIDDEN int dipc_sys_map_window(uintptr_t at, size_t len, int prot);
+/* mremap [from, from+len) to `to` (into or out of the window); 0 or -1. */
+DIPC_HIDDEN int dipc_sys_move(uintptr_t from, size_t len, uintptr_t to);
+DIPC_HIDDEN int dipc_sys_set_gs(const void *base);
+/* Creates the cookie in runtime-key memory (at init); returns it. */
+DIPC_HIDDEN uint64_t dipc_sys_make_cookie(void);
+/* The cookie; NULL while there is no filter (no loader, or `none`). */
+DIPC_HIDDEN extern const uint64_t *dipc_sys_cookie;
+/* Installs the filter for every thread (at init, after the cookie). */
+DIPC_HIDDEN void dipc_seccomp_install(void);
+/* si_errno of the filter's SIGSYS: a memory call made for the thread by
+ * the runtime, checked (exec.c, mmcall.c). */
+#define DIPC_SECCOMP_TRAP_DATA 0xd1c
+/* libdipc's code, whose traps the SIGSYS handler does not forward. */
+DIPC_HIDDEN void dipc_exec_init(uintptr_t text_lo, uintptr_t text_hi);
+/* mmap/mprotect with PROT_EXEC, x = {nr, args...}; -errno on error. */
+DIPC_HIDDEN long dipc_op_exec(const uint64_t *x);
+/* OP_MEMORY: a trapped memory call of domain dom, x = {nr, args...}: the
+ * call's result, or -errno (EACCES when refused). */
+DIPC_HIDDEN long dipc_op_memory_call(const uint64_t *x, uint32_t dom);
+/* 0 if domain dom may unmap, replace or move [addr, addr + len), else
+ * -EACCES (said on stderr). */
+DIPC_HIDDEN long dipc_may_change(long nr, uint32_t dom, uint64_t addr,
+                                 uint64_t len);
+/* mmap(MAP_FIXED) for the runtime; the address or -errno. */
+DIPC_HIDDEN long dipc_sys_map_fixed(uint64_t addr, uint64_t len, int prot,
+                                    int flags, int fd, int64_t offset);
+/* The PKRU a signal frame holds (0: trusted code was interrupted); 0 if
+ * the frame has none (no PKU). */
+DIPC_HIDDEN int dipc_frame_pkru(void *ucontext, uint32_t *pkru);
+/* Whether the filter traps madvise(advice). */
+DIPC_HIDDEN int dipc_madvise_destructive(int advice);
 
 /* ---- handle.c ----------------------------------------------------------- */
 enum dipc_handle_kind { H_DOM = 1, H_GRANT = 2, H_ENTRY = 3 };
@@ -322,9 +368,11 @@ enum dipc_op {
   OP_IMPORT_REGISTER,
   OP_IMPORT_BIND,
   OP_IMPORT_RESOLVE,
+  OP_MEMORY,
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");
+_Static_assert(OP_MEMORY == OP_MEMORY_NUM, "layout.h op");
 DIPC_HIDDEN long dipc_gate_pku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate_nopku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate(unsigned op, struct dipc_gate_args *args);

@@ -14,14 +14,31 @@
 #define RT_PKEY_STACK 2
 #define RT_PKRU_RUNTIME_DENIED 0xc /* AD|WD of RT_PKEY_RUNTIME */
 
-/* Fixed address of the read-only alias of the PKRU image table, so that
- * exit gates can check the image they installed with an absolute operand. */
+/* The runtime's window of fixed addresses, below 2 GiB (AddressSanitizer's
+ * shadow starts there) so that the seccomp filter can keep system calls
+ * off it with 32-bit compares: the thread region, the arena of runtime
+ * memory (dipc_alloc_runtime), reserved up to the tables; the read-only
+ * alias of the PKRU image table, at a fixed address so that exit gates can
+ * check the image they installed with an absolute operand, followed by the
+ * runtime vector (dipc/abi.h); the writable alias of both. */
+#define RT_WINDOW_LO 0x60000000
+#define RT_THREADS_ADDR 0x60000000 /* RT_MAX_THREADS * RT_THREAD_STRIDE */
+#define RT_ARENA_ADDR 0x68000000
+#define RT_ARENA_SIZE 0x08000000
+/* Two scratch areas where the runtime checks memory that others could
+ * swap for another mapping anywhere else (exec.c, backend.c). */
+#define RT_SCRATCH_A 0x70000000
+#define RT_SCRATCH_B 0x74000000
+#define RT_SCRATCH_SIZE 0x04000000
 #define RT_RO_TABLE_ADDR 0x7ff00000
+#define RT_RW_TABLE_ADDR 0x7ff02000
+#define RT_WINDOW_HI 0x7ff04000
 #define RT_MAX_DOMAINS 1024
 /* Bytes between thread-state slots (a power of two): the errno fast path
  * checks that gs is a slot's start. */
 #define RT_THREAD_STRIDE (512 * 1024)
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
+#define OP_MEMORY_NUM 28 /* enum dipc_op, for __dipc_trap_trampoline */
 /* Runtime-private byte of the vector page: nonzero when the runtime acts
  * as on a CPU without PKU (DIPC_NO_PKU=1); gate.S's PICK_VARIANT reads it. */
 #define RT_VECTOR_NO_PKU (DIPC_VECTOR_ADDR + 0x800)

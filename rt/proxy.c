@@ -71,7 +71,8 @@ static unsigned patch(uint8_t *buf, size_t len, uint64_t ph, uint64_t v) {
 extern const int32_t __start_dipc_pkru_sites[], __stop_dipc_pkru_sites[];
 
 static const uint8_t rdpkru[3] = {0x0f, 0x01, 0xee},
-                     wrpkru[3] = {0x0f, 0x01, 0xef}, nop3[3] = {0x0f, 0x1f, 0x00};
+                     wrpkru[3] = {0x0f, 0x01, 0xef},
+                     nop3[3] = {0x0f, 0x1f, 0x00};
 
 static int is_pkru_insn(const uint8_t *p) {
   return !memcmp(p, rdpkru, 3) || !memcmp(p, wrpkru, 3);
@@ -136,10 +137,8 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
   /* One mapping per proxy domain. */
   if (nproxy_pages == RT_MAX_DOMAINS)
     return -DIPC_ENOSPC;
-  uint8_t *page = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (page == MAP_FAILED)
-    return -DIPC_ENOMEM;
+  /* Runtime memory while it is written, too. */
+  uint8_t *page = dipc_alloc_runtime(size);
   int enforce = dipc_machine.backend == DIPC_BACKEND_MPK;
   uint64_t apl_col = enforce ? (uint64_t)dipc_apl_column(proxy_dom)
                              : (uint64_t)&call_always_allowed;
@@ -195,9 +194,8 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
     }
     out[i] = p;
   }
-  DIPC_CHECK(
-      dipc_tag_pages(page, size, PROT_READ | PROT_EXEC, RT_PKEY_RUNTIME) == 0,
-      "cannot seal proxy pages");
+  DIPC_CHECK(dipc_seal_runtime_code(page, size) == 0,
+             "cannot seal proxy pages");
   proxy_pages[nproxy_pages++] =
       (struct proxy_pages){(uintptr_t)page, (uintptr_t)page + size};
   return 0;

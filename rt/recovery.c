@@ -94,7 +94,7 @@ struct xsave_sw_bytes {
 #define XFEATURE_PKRU 9
 
 /* The PKRU slot of the XSAVE area in a signal frame, or NULL. */
-static uint32_t *pkru_in_frame(ucontext_t *uc) {
+static uint32_t *pkru_slot(ucontext_t *uc) {
   unsigned size, offset, c, d;
   char *fp = (char *)uc->uc_mcontext.fpregs;
   if (!fp || !__get_cpuid_count(0xd, XFEATURE_PKRU, &size, &offset, &c, &d) ||
@@ -104,9 +104,27 @@ static uint32_t *pkru_in_frame(ucontext_t *uc) {
   if (sw->magic1 != XSTATE_MAGIC1 || sw->xstate_size < offset + size ||
       !((sw->xfeatures >> XFEATURE_PKRU) & 1))
     return NULL;
-  uint64_t *xstate_bv = (uint64_t *)(fp + 512);
-  *xstate_bv |= 1ULL << XFEATURE_PKRU; /* sigreturn restores the slot */
   return (uint32_t *)(fp + offset);
+}
+
+/* The slot, which sigreturn then restores whatever the init state. */
+static uint32_t *pkru_in_frame(ucontext_t *uc) {
+  uint32_t *pkru = pkru_slot(uc);
+  if (pkru)
+    *(uint64_t *)((char *)uc->uc_mcontext.fpregs + 512) |= /* xstate_bv */
+        1ULL << XFEATURE_PKRU;
+  return pkru;
+}
+
+int dipc_frame_pkru(void *uc, uint32_t *pkru) {
+  uint32_t *slot = pkru_slot(uc);
+  if (!slot)
+    return 0;
+  /* A component in its init state (xstate_bv bit clear) is 0. */
+  uint64_t bv = *(uint64_t *)((char *)((ucontext_t *)uc)->uc_mcontext.fpregs +
+                              512);
+  *pkru = (bv >> XFEATURE_PKRU) & 1 ? *slot : 0;
+  return 1;
 }
 
 /* Memory a signal handler may write: the default domain's (the loader's

@@ -37,18 +37,8 @@ static int overlap(uintptr_t lo, uintptr_t hi, uintptr_t rlo, uintptr_t rhi) {
 }
 
 void dipc_runtime_region(const void *p, size_t len) {
-  if (!regions) {
-    /* Not dipc_alloc_runtime: that records its memory here. */
-    size_t size = page_up(RT_MAX_REGIONS * sizeof *regions);
-    regions = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    DIPC_CHECK(regions != MAP_FAILED &&
-                   dipc_tag_pages(regions, size, PROT_READ | PROT_WRITE,
-                                  RT_PKEY_RUNTIME) == 0,
-               "cannot map the runtime region table");
-    regions[nregions++] =
-        (struct region){(uintptr_t)regions, (uintptr_t)regions + size};
-  }
+  if (!regions) /* in the window, which is a region itself */
+    regions = dipc_alloc_runtime(RT_MAX_REGIONS * sizeof *regions);
   DIPC_CHECK(nregions < RT_MAX_REGIONS, "runtime region table full");
   regions[nregions++] =
       (struct region){page_down((uintptr_t)p), page_up((uintptr_t)p + len)};

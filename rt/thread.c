@@ -195,6 +195,8 @@ static int thread_gone(pid_t tid) {
   return syscall(SYS_tgkill, getpid(), tid, 0) == -1 && errno == ESRCH;
 }
 
+static void release_slot(struct dipc_thread *st);
+
 static unsigned claim_slot(void) {
   for (unsigned i = 0; i < RT_MAX_THREADS; i++)
     if (slot_state[i] == SLOT_FREE)
@@ -202,6 +204,14 @@ static unsigned claim_slot(void) {
   for (unsigned i = 0; i < RT_MAX_THREADS; i++)
     if (slot_state[i] == SLOT_EXITED && thread_gone(dipc_thread_slot(i)->tid))
       return i;
+  /* A thread that made a runtime call after its exit hook ran (e.g. a
+   * trapped munmap in a later TLS destructor, mmcall.c) left its slot
+   * live. */
+  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
+    if (slot_state[i] == SLOT_LIVE && thread_gone(dipc_thread_slot(i)->tid)) {
+      release_slot(dipc_thread_slot(i));
+      return i;
+    }
   dipc_fatal(__FILE__, __LINE__, "more than %d threads", RT_MAX_THREADS);
 }
 
@@ -241,8 +251,9 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   } else {
     /* The slot's previous thread is gone: nothing of its unsafe stack
      * reaches the next one. */
-    DIPC_CHECK(madvise((void *)unsafe_lo(i), unsafe_top(i) - unsafe_lo(i),
-                       MADV_DONTNEED) == 0,
+    DIPC_CHECK(dipc_sys(SYS_madvise, (long)unsafe_lo(i),
+                        (long)(unsafe_top(i) - unsafe_lo(i)), MADV_DONTNEED, 0,
+                        0) == 0,
                "cannot clear a recycled unsafe stack");
   }
   memset(st, 0, sizeof *st);
@@ -266,8 +277,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   st->cur_dom = 0;
   dipc_domain_make_resident(0);
   st->cur_pkru = dipc_machine.pkru_rw[0];
-  DIPC_CHECK(syscall(SYS_arch_prctl, ARCH_SET_GS, (unsigned long)st) == 0,
-             "cannot set the gs base");
+  DIPC_CHECK(dipc_sys_set_gs(st) == 0, "cannot set the gs base");
   /* For the errno fast path (gate.S): the fs base this slot belongs to. */
   *public_fsbase(st) = real_fsbase();
   pthread_setspecific(exit_key, st);
@@ -275,17 +285,22 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
   return st;
 }
 
-void dipc_thread_release(struct dipc_thread *st) {
+static void release_slot(struct dipc_thread *st) {
   for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
     struct dipc_dstack *ds = &st->dstacks[d];
     if (ds->hi)
-      munmap((void *)(ds->lo - RT_PAGE), ds->hi - ds->lo + RT_PAGE);
+      dipc_sys(SYS_munmap, (long)(ds->lo - RT_PAGE),
+               (long)(ds->hi - ds->lo + RT_PAGE), 0, 0, 0);
     *ds = (struct dipc_dstack){0};
   }
   st->live = 0;
   st->fsbase = 0; /* gs may still point here: never matches a TCB */
   __atomic_store_n(public_fsbase(st), 0, __ATOMIC_RELEASE); /* nor here */
   slot_state[st->index] = SLOT_EXITED;
+}
+
+void dipc_thread_release(struct dipc_thread *st) {
+  release_slot(st);
   pthread_setspecific(exit_key, NULL);
 }
 

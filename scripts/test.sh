@@ -14,6 +14,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${DIPC_BUILD_DIR:-$root/build}
 lit=/usr/lib/llvm-19/build/utils/lit/lit.py
+# A hung test fails after this many seconds instead of stalling the run
+# (lit's --timeout needs python3-psutil, scripts/bootstrap.sh).
+per_test=(--timeout 300)
+# Debian's interpreter, which has lit's and psutil's packages (a python3
+# earlier in PATH, e.g. pyenv's, may not).
+python=/usr/bin/python3
 
 bash "$root/scripts/bootstrap.sh"
 bash "$root/scripts/build.sh"
@@ -29,7 +35,8 @@ lane() {
   local name=$1
   shift
   echo "== test lane $name"
-  python3 "$lit" -sv --time-tests --xunit-xml-output "$results/$name.xml" "$@" ||
+  "$python" "$lit" -sv --time-tests "${per_test[@]}" \
+    --xunit-xml-output "$results/$name.xml" "$@" ||
     status=1
   [[ -f "$results/$name.xml" ]] || {
     echo "test: lane $name wrote no results" >&2
@@ -54,8 +61,9 @@ elif [[ -f "$results/host.xml" ]]; then
   echo "test: this CPU has no protection keys: rt/, e2e/ and loader/ run" \
     "again under mpk in the VM lane (scripts/vm.sh, a QEMU guest with them)"
   echo "== test lane vm"
-  (cd "$root" && bash scripts/vm.sh --rw "$build" -- python3 "$lit" -sv \
-    --time-tests --xunit-xml-output "$results/vm.xml" "$@" "${vm_tests[@]}") ||
+  (cd "$root" && bash scripts/vm.sh --rw "$build" -- "$python" "$lit" -sv \
+    --time-tests "${per_test[@]}" --xunit-xml-output "$results/vm.xml" "$@" \
+    "${vm_tests[@]}") ||
     status=1
   [[ -f "$results/vm.xml" ]] || {
     echo "test: lane vm wrote no results" >&2

@@ -191,6 +191,28 @@ int dipc_import_bind(long import, entry_t entry);
  * trampoline; 1 if it did, 0 if the fault is not one. Signal-safe. */
 int dipc_import_fault(void *ucontext);
 
+/* ---- Executable memory (mpk backend) ------------------------------------ */
+
+/* A byte sequence that could write PKRU or the fs/gs base outside the
+ * runtime's gates: `insn` is "wrpkru", "xrstor", "wrfsbase" or
+ * "wrgsbase", `offset` the position of its 0x0f byte. */
+struct dipc_code_hit {
+  const char *insn;
+  size_t offset;
+};
+/* Finds the first such sequence at any byte offset of [code, code+size)
+ * (jumps may land inside instructions). Returns 1 and fills *hit, else 0. */
+int dipc_code_scan(const void *code, size_t size, struct dipc_code_hit *hit);
+/* For the loader's SIGSYS handler: the runtime's seccomp filter traps
+ * every mmap and mprotect with PROT_EXEC that does not come from the
+ * runtime; this rewrites such a trap's context to perform the call in the
+ * runtime, checked (docs/runtime.md §6). Returns 1 if it did, 0 if the
+ * signal is not such a trap. Signal-safe. */
+int dipc_syscall_trap(const void *siginfo, void *ucontext);
+/* How many requests to map a file executable were refused so far (the
+ * loader stops the program when dlopen fails because of one). */
+unsigned long dipc_exec_refusals(void);
+
 #ifdef __cplusplus
 }
 #endif

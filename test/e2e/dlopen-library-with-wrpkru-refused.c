@@ -5,7 +5,7 @@
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
 // RUN: not %dipc-bin-dir/dipc-run %t %t.so 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.so 2>&1 | FileCheck %s --check-prefix=NONE
-// CHECK: dipc-loader: refusing {{.*}}.so: it contains a wrpkru instruction
+// CHECK: dipc: refusing {{.*}}.so: it contains a wrpkru instruction
 // CHECK-NOT: library_value
 // NONE: library_value=7
 #include <dipc.h>

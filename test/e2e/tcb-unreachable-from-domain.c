@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "Inputs/pkey-of.h"
+
 static long read_canary(void) {
   long v;
   __asm__ volatile("mov %%fs:0x28, %0" : "=r"(v));
@@ -37,22 +39,6 @@ long trusted(void) __dom("trusted") __entry __perm("default", read) {
 }
 long touch(long *p) __dom("probe") __entry { return ++*p; }
 
-// Protection key of the mapping holding addr (/proc/self/smaps), or -1.
-static int pkey_of(const void *addr) {
-  FILE *f = fopen("/proc/self/smaps", "r");
-  char line[512];
-  int in = 0, key = -1;
-  while (key < 0 && fgets(line, sizeof line, f)) {
-    unsigned long lo, hi;
-    if (isxdigit((unsigned char)line[0]) && !isupper((unsigned char)line[0]) &&
-        sscanf(line, "%lx-%lx", &lo, &hi) == 2)
-      in = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
-    else if (in)
-      sscanf(line, "ProtectionKey: %d", &key);
-  }
-  fclose(f);
-  return key;
-}
 
 static __thread int tls_var;
 

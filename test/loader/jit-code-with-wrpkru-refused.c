@@ -6,7 +6,7 @@
 // RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
 // MPK: harmless code: mprotect 0, returns 42
-// MPK: dipc-loader: refusing to make {{.*}} executable: it contains a wrpkru instruction
+// MPK: dipc: refusing to make {{.*}} executable: it contains a wrpkru instruction
 // MPK: wrpkru code: mprotect -1 (Permission denied)
 // NONE: harmless code: mprotect 0, returns 42
 // NONE: wrpkru code: mprotect 0

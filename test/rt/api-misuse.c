@@ -17,13 +17,15 @@
 #include "rt-symbol.h"
 #include "rt-test.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <sys/auxv.h>
 #include <ucontext.h>
 
 #define OP_THREAD_EXIT 24 /* rt/internal.h, enum dipc_op */
 #define OP_IMPORT_RESOLVE 27
-#define OP_COUNT 28
+#define OP_MEMORY 28
+#define OP_COUNT 29
 #define PAGE 4096UL
 
 int __dipc_recover_from_fault(void *ucontext);
@@ -517,6 +519,7 @@ static void gate_ops(void) {
   CALL(-DIPC_EINVAL, gate(OP_COUNT, &a));
   CALL(-DIPC_EINVAL, gate(UINT_MAX, &a));
   CALL(-DIPC_EINVAL, gate(OP_IMPORT_RESOLVE, &a));
+  CALL(-EPERM, gate(OP_MEMORY, &a)); /* asks for no PROT_EXEC */
   CALL(-DIPC_EPERM, IN_B(b_gate, (long)gate, OP_THREAD_EXIT, 0, 0, 0));
 }
 

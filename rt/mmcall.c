@@ -1,0 +1,168 @@
+/* mmcall.c - which memory a domain may unmap, replace or move (mpk).
+ * Protection keys stop a domain from reading or writing another's pages,
+ * not from asking the kernel to drop them: munmap, mremap, a MAP_FIXED
+ * mmap, brk or a destructive madvise on a victim's range, followed by a
+ * mapping of a file the attacker wrote, would replace the victim's data,
+ * stack or return addresses with the attacker's bytes under key 0. The
+ * seccomp filter (seccomp.c) traps these calls from every code but the
+ * runtime's; the thread resumes in the API gate, in its own domain
+ * (exec.c), and here the call is made for it if its domain may write the
+ * whole range, as it could then change those bytes anyway:
+ *
+ * - nobody changes the runtime's memory or the unsafe-stack region (the
+ *   runtime maps and clears those itself);
+ * - the default domain and the domains that may write it change any other
+ *   memory: they are trusted (docs/runtime.md §6), and glibc's allocator
+ *   and thread code work as without dIPC;
+ * - no other domain makes these calls. Its memory comes from dom_mmap and
+ *   the runtime's range tables: a page it unmapped would stay its in them
+ *   while the kernel hands the address to someone else (and anonymous
+ *   memory it maps itself is the default domain's, which it cannot use).
+ *
+ * Errors come back as the system call's: EACCES when refused. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static uintptr_t page_down(uintptr_t a) { return a & ~(RT_PAGE - 1); }
+
+/* [addr, addr + len) rounded out to pages; 0 if it wraps. */
+static int pages(uint64_t addr, uint64_t len, uintptr_t *lo, uintptr_t *hi) {
+  *lo = page_down(addr);
+  *hi = page_down(addr + len + RT_PAGE - 1);
+  return len > 0 && addr + len >= addr && *hi > *lo;
+}
+
+static int trusted(uint32_t dom) {
+  return dom == 0 || dipc_apl_get(dom, 0) >= DIPC_PERM_WRITE;
+}
+
+static int in_unsafe_stacks(uintptr_t lo, uintptr_t hi) {
+  uintptr_t ulo = dipc_unsafe_lo,
+            uhi = ulo + (uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
+  return lo < uhi && ulo < hi;
+}
+
+static const char *const call_names[] = {
+    [SYS_mmap] = "mmap(MAP_FIXED)", [SYS_munmap] = "munmap",
+    [SYS_mremap] = "mremap",        [SYS_madvise] = "madvise",
+    [SYS_mprotect] = "mprotect",    [SYS_brk] = "brk",
+    [SYS_shmdt] = "shmdt"};
+
+/* Messages go straight to fd 2: another thread may hold stdio's lock. */
+static void refused(long nr, uint32_t dom, uintptr_t lo, uintptr_t hi,
+                    const char *why) {
+  char line[256];
+  int n = snprintf(line, sizeof line,
+                   "dipc: refusing %s of %#lx-%#lx from domain %u: %s\n",
+                   call_names[nr], (unsigned long)lo, (unsigned long)hi, dom,
+                   why);
+  if (n > 0)
+    (void)!write(STDERR_FILENO, line,
+                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+long dipc_may_change(long nr, uint32_t dom, uint64_t addr, uint64_t len) {
+  uintptr_t lo, hi;
+  if (!pages(addr, len, &lo, &hi))
+    return 0; /* the kernel gives its own error, or does nothing */
+  if (dipc_runtime_owned(lo, hi) || in_unsafe_stacks(lo, hi)) {
+    refused(nr, dom, lo, hi, "it is the runtime's memory");
+    return -EACCES;
+  }
+  if (!trusted(dom)) {
+    refused(nr, dom, lo, hi,
+            "only the default domain and domains that may write it change "
+            "mappings");
+    return -EACCES;
+  }
+  return 0;
+}
+
+/* MADV_* that drop or reset contents, or expose them to a child; the
+ * filter lets the others through. MADV_DONTNEED too: glibc issues it on a
+ * thread's stack as the thread exits, with every signal blocked, where a
+ * trap would kill the process (docs/runtime.md §6: not enforced). */
+int dipc_madvise_destructive(int advice) {
+  switch (advice) {
+  case MADV_DONTNEED:
+  case MADV_NORMAL:
+  case MADV_RANDOM:
+  case MADV_SEQUENTIAL:
+  case MADV_WILLNEED:
+  case MADV_HUGEPAGE:
+  case MADV_NOHUGEPAGE:
+  case MADV_DONTDUMP:
+  case MADV_DODUMP:
+  case MADV_POPULATE_READ:
+  case MADV_POPULATE_WRITE:
+    return 0;
+  }
+  return 1;
+}
+
+/* mmap at exactly `addr`, replacing what is there: mapped elsewhere, then
+ * moved (the cookie takes the offset's register). */
+long dipc_sys_map_fixed(uint64_t addr, uint64_t len, int prot, int flags,
+                        int fd, int64_t offset) {
+  void *p = mmap(NULL, len, prot, flags & ~(MAP_FIXED | MAP_FIXED_NOREPLACE),
+                 fd, offset);
+  if (p == MAP_FAILED)
+    return -errno;
+  size_t size = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  if (dipc_sys_move((uintptr_t)p, size, addr) != 0) {
+    long err = -errno;
+    dipc_sys(SYS_munmap, (long)p, (long)size, 0, 0, 0);
+    return err;
+  }
+  return (long)addr;
+}
+
+static long result(long r) { return r == -1 ? -errno : r; }
+
+long dipc_op_memory_call(const uint64_t *x, uint32_t dom) {
+  long nr = (long)x[0], r;
+  if (dipc_machine.backend != DIPC_BACKEND_MPK)
+    return -EPERM; /* no filter, nothing trapped */
+  if ((nr == SYS_mmap || nr == SYS_mprotect) && (x[3] & PROT_EXEC)) {
+    r = (nr == SYS_mprotect || (x[4] & MAP_FIXED))
+            ? dipc_may_change(nr, dom, x[1], x[2])
+            : 0;
+    return r ? r : dipc_op_exec(x);
+  }
+  switch (nr) {
+  case SYS_munmap:
+    r = dipc_may_change(nr, dom, x[1], x[2]);
+    return r ? r : result(dipc_sys(nr, (long)x[1], (long)x[2], 0, 0, 0));
+  case SYS_madvise:
+    r = dipc_may_change(nr, dom, x[1], x[2]);
+    return r ? r
+             : result(dipc_sys(nr, (long)x[1], (long)x[2], (long)x[3], 0, 0));
+  case SYS_mremap:
+    r = dipc_may_change(nr, dom, x[1], x[2]);
+    if (!r && (x[4] & MREMAP_FIXED))
+      r = dipc_may_change(nr, dom, x[5], x[3]);
+    /* In place, a growing mapping takes only free pages. */
+    return r ? r
+             : result(dipc_sys(nr, (long)x[1], (long)x[2], (long)x[3],
+                               (long)x[4], (long)x[5]));
+  case SYS_mmap: /* MAP_FIXED, without PROT_EXEC */
+    if (!(x[4] & MAP_FIXED) || (x[3] & PROT_EXEC))
+      return -EPERM;
+    r = dipc_may_change(nr, dom, x[1], x[2]);
+    return r ? r
+             : dipc_sys_map_fixed(x[1], x[2], (int)x[3], (int)x[4], (int)x[5],
+                                  (off_t)x[6]);
+  case SYS_brk:
+  case SYS_shmdt:
+    r = dipc_may_change(nr, dom, x[1], RT_PAGE);
+    return r ? r : result(dipc_sys(nr, (long)x[1], 0, 0, 0, 0));
+  }
+  return -EPERM;
+}
