@@ -29,17 +29,7 @@
 long attack(const char *mode, void *aux, const volatile char *secret, int key,
             char *loot) {
   (void)mode, (void)key;
-  // Just before dipc_syscall_site: the two bytes of `syscall`; after it,
-  // `xor r9d, r9d; ret` returns here.
-  char *insn = (char *)aux - 2;
-  register long r9 __asm__("r9") = 0x1234567890abcdef; // a guess
-  register long r10 __asm__("r10") = 0;                // pkey 0
-  long r = SYS_pkey_mprotect;
-  __asm__ volatile("call *%[insn]"
-                   : "+a"(r), "+r"(r9), "+r"(r10)
-                   : [insn] "r"(insn), "D"((uintptr_t)secret & -4096),
-                     "S"(4096), "d"(PROT_READ | PROT_WRITE)
-                   : "rcx", "r11", "memory");
+  long r = runtime_pkey_mprotect(aux, secret, 0x1234567890abcdef); // a guess
   printf("the runtime's pkey_mprotect: %ld (%s)\n", r < 0 ? -1 : r,
          r < 0 ? strerror((int)-r) : "ok");
   fflush(stdout);

