@@ -47,8 +47,7 @@ DIPC_EXPORT unsigned long dipc_exec_refusals(void) {
   return __atomic_load_n(&refusals, __ATOMIC_RELAXED);
 }
 
-/* Messages go straight to fd 2: another thread may hold stdio's lock. */
-__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...) {
+void dipc_say(const char *fmt, ...) {
   char line[512];
   va_list ap;
   va_start(ap, fmt);
@@ -163,15 +162,15 @@ static int default_pieces(uintptr_t lo, uintptr_t hi, struct piece *pieces,
 static int refuse_domain_memory(uintptr_t addr, size_t len) {
   if (dipc_domain_owns(0, addr, addr + len))
     return 0;
-  say("dipc: refusing to make %#lx executable: it is a domain's memory\n",
-      (unsigned long)addr);
+  dipc_say("dipc: refusing to make %#lx executable: it is a domain's memory\n",
+           (unsigned long)addr);
   return 1;
 }
 
 static long refuse_writable(uintptr_t addr, size_t len) {
-  say("dipc: refusing writable and executable memory at %#lx (%zu bytes): "
-      "its code could be changed after it was checked\n",
-      (unsigned long)addr, len);
+  dipc_say("dipc: refusing writable and executable memory at %#lx (%zu bytes): "
+           "its code could be changed after it was checked\n",
+           (unsigned long)addr, len);
   return -EACCES;
 }
 
@@ -213,10 +212,10 @@ static int holds_pkru_write(uintptr_t addr, size_t len) {
   struct dipc_code_hit hit;
   if (!dipc_code_scan((const void *)B, len, &hit))
     return 0;
-  say("dipc: refusing to make %#lx executable: it contains a %s "
-      "instruction at %#lx, which could switch protection keys outside "
-      "dIPC's gates\n",
-      (unsigned long)addr, hit.insn, (unsigned long)(addr + hit.offset));
+  dipc_say("dipc: refusing to make %#lx executable: it contains a %s "
+           "instruction at %#lx, which could switch protection keys outside "
+           "dIPC's gates\n",
+           (unsigned long)addr, hit.insn, (unsigned long)(addr + hit.offset));
   return 1;
 }
 
@@ -249,9 +248,9 @@ static long exec_protect(uintptr_t addr, size_t len, int prot) {
     r = default_pieces(A, A + len, held, &m);
   }
   if (r == -EACCES)
-    say("dipc: refusing to make %#lx executable: it is not private memory "
-        "of the default domain\n",
-        (unsigned long)addr);
+    dipc_say("dipc: refusing to make %#lx executable: it is not private memory "
+             "of the default domain\n",
+             (unsigned long)addr);
   if (r == 0 && fresh_copy(len) != 0)
     r = -ENOMEM;
   if (r == 0) {
@@ -292,9 +291,9 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
   if (prot & PROT_WRITE)
     return refuse_writable(addr, len);
   if ((flags & MAP_TYPE) != MAP_PRIVATE) {
-    say("dipc: refusing shared executable memory (%zu bytes): another "
-        "mapping could change its code\n",
-        len);
+    dipc_say("dipc: refusing shared executable memory (%zu bytes): another "
+             "mapping could change its code\n",
+             len);
     return -EACCES;
   }
   /* Where and whether the program's call would map: the same call,
@@ -333,9 +332,9 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
     ssize_t k = readlink(path, file, sizeof file - 1);
     if (k > 0)
       file[k] = '\0';
-    say("dipc: refusing %s: it contains a %s instruction at file offset "
-        "%#lx, which could switch protection keys outside dIPC's gates\n",
-        file, hit.insn, (unsigned long)(offset + (off_t)hit.offset));
+    dipc_say("dipc: refusing %s: it contains a %s instruction at file offset "
+             "%#lx, which could switch protection keys outside dIPC's gates\n",
+             file, hit.insn, (unsigned long)(offset + (off_t)hit.offset));
     __atomic_add_fetch(&refusals, 1, __ATOMIC_RELAXED);
     release(B, len);
     unmap(p, len);

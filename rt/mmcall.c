@@ -22,7 +22,6 @@
  * Errors come back as the system call's: EACCES when refused. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -55,17 +54,10 @@ static const char *const call_names[] = {
     [SYS_mprotect] = "mprotect",    [SYS_brk] = "brk",
     [SYS_shmdt] = "shmdt"};
 
-/* Messages go straight to fd 2: another thread may hold stdio's lock. */
 static void refused(long nr, uint32_t dom, uintptr_t lo, uintptr_t hi,
                     const char *why) {
-  char line[256];
-  int n = snprintf(line, sizeof line,
-                   "dipc: refusing %s of %#lx-%#lx from domain %u: %s\n",
-                   call_names[nr], (unsigned long)lo, (unsigned long)hi, dom,
-                   why);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line,
-                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+  dipc_say("dipc: refusing %s of %#lx-%#lx from domain %u: %s\n",
+           call_names[nr], (unsigned long)lo, (unsigned long)hi, dom, why);
 }
 
 long dipc_may_change(long nr, uint32_t dom, uint64_t addr, uint64_t len) {
