@@ -9,10 +9,12 @@
  * domain's to write (docs/runtime.md §2). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -168,7 +170,7 @@ int dipc_for_each_mapping(uintptr_t lo, uintptr_t hi,
                           void *ctx) {
   FILE *f = fopen("/proc/self/maps", "r");
   if (!f)
-    return -DIPC_ENOMEM;
+    return -DIPC_ENOMEM; /* e.g. in a child forked under mpk */
   char line[512], perms[8];
   uintptr_t at = lo;
   int err = 0;
@@ -200,7 +202,32 @@ static int and_prot(uintptr_t lo, uintptr_t hi, int prot, const char *path,
   return 0;
 }
 
+/* Without /proc/self/maps (a child forked under mpk: Landlock opened only
+ * the parent's /proc/PID, loader/landlock.c): whether the kernel reads
+ * [lo, hi) into a pipe and writes it back from there. Small ranges only
+ * (a pipe holds 64 KiB); in trusted mode, where keys allow everything.
+ * PROT_EXEC is not known: never reported. */
+static int probe_prot(uintptr_t lo, uintptr_t hi) {
+  if (hi - lo > 4096)
+    return -1;
+  int fds[2], prot = 0;
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    return -1;
+  size_t n = hi - lo;
+  if (write(fds[1], (void *)lo, n) == (ssize_t)n) {
+    prot = PROT_READ;
+    if (read(fds[0], (void *)lo, n) == (ssize_t)n)
+      prot |= PROT_WRITE;
+  }
+  close(fds[0]);
+  close(fds[1]);
+  return prot & PROT_READ ? prot : -1;
+}
+
 int dipc_mapping_prot(uintptr_t lo, uintptr_t hi) {
   int prot = PROT_READ | PROT_WRITE | PROT_EXEC;
-  return dipc_for_each_mapping(lo, hi, and_prot, &prot) ? -1 : prot;
+  int err = dipc_for_each_mapping(lo, hi, and_prot, &prot);
+  if (err == -DIPC_ENOMEM && !dipc_mapped(lo, hi))
+    return -1;
+  return err == -DIPC_ENOMEM ? probe_prot(lo, hi) : err ? -1 : prot;
 }
