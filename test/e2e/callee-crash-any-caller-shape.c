@@ -4,7 +4,7 @@
 // next call works. Try style raises the fault from the caller's call site
 // on the caller's stack, so a caller stub without an aligned frame (a leaf
 // wrapper at -O1 and above) made libgcc's unwinder fault (movaps) and the
-// process die. Shapes as in stack-aligned-at-callee-entry.c.
+// process die. Shapes as in stack-aligned-at-callee-entry-try.c.
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O0 %s -o %t.try0
 // RUN: %dipc-bin-dir/dipc-run %t.try0 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O1 %s -o %t.try1

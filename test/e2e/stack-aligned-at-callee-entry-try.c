@@ -1,6 +1,6 @@
 // A callee starts with a SysV-aligned stack (rsp + 8 = 0 mod 16 at its
 // first instruction) from a caller of any shape, at every optimisation
-// level, with either recovery style: its frame address is 16-byte aligned,
+// level, with -fdipc-recovery=try: its frame address is 16-byte aligned,
 // an aligned vector store to its stack and snprintf("%f") (movaps of the
 // xmm save area) work. Under DIPC_SHARED_STACKS=1 the callee runs on its
 // caller's stack, so this is the caller stub's alignment; with per-domain
@@ -23,43 +23,8 @@
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -Os %s -o %t.trys
 // RUN: %dipc-bin-dir/dipc-run %t.trys 2>&1 | FileCheck %s
 // RUN: env DIPC_SHARED_STACKS=1 %dipc-bin-dir/dipc-run --backend=none %t.trys 2>&1 | FileCheck %s
-// RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -O0 %s -o %t.sj0
-// RUN: %dipc-bin-dir/dipc-run %t.sj0 2>&1 | FileCheck %s
-// RUN: env DIPC_SHARED_STACKS=1 %dipc-bin-dir/dipc-run --backend=none %t.sj0 2>&1 | FileCheck %s
-// RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -O1 %s -o %t.sj1
-// RUN: %dipc-bin-dir/dipc-run %t.sj1 2>&1 | FileCheck %s
-// RUN: env DIPC_SHARED_STACKS=1 %dipc-bin-dir/dipc-run --backend=none %t.sj1 2>&1 | FileCheck %s
-// RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -O2 %s -o %t.sj2
-// RUN: %dipc-bin-dir/dipc-run %t.sj2 2>&1 | FileCheck %s
-// RUN: env DIPC_SHARED_STACKS=1 %dipc-bin-dir/dipc-run --backend=none %t.sj2 2>&1 | FileCheck %s
-// RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -O3 %s -o %t.sj3
-// RUN: %dipc-bin-dir/dipc-run %t.sj3 2>&1 | FileCheck %s
-// RUN: env DIPC_SHARED_STACKS=1 %dipc-bin-dir/dipc-run --backend=none %t.sj3 2>&1 | FileCheck %s
-// RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -Os %s -o %t.sjs
-// RUN: %dipc-bin-dir/dipc-run %t.sjs 2>&1 | FileCheck %s
-// RUN: env DIPC_SHARED_STACKS=1 %dipc-bin-dir/dipc-run --backend=none %t.sjs 2>&1 | FileCheck %s
 // CHECK: leaf wrapper: returned 7, frame%16 0, vector 6, text 0.25, dipc_errno 0
 // CHECK-NEXT: function pointer: returned 7, frame%16 0, vector 6, text 0.25, dipc_errno 0
 // CHECK-NEXT: variable-sized local: returned 7, frame%16 0, vector 6, text 0.25, dipc_errno 0
 // CHECK-NEXT: over-aligned local: returned 7, frame%16 0, vector 6, text 0.25, dipc_errno 0
-#include "Inputs/aligned-callers.inc"
-
-static void show(const char *shape, long got, const struct report *r) {
-  printf("%s: returned %ld, frame%%16 %ld, vector %ld, text %s, dipc_errno %d\n",
-         shape, got, r->frame_mod16, r->vec_sum, r->text, dipc_errno);
-  fflush(stdout);
-}
-
-int main(int argc, char **argv) {
-  (void)argv;
-  long how = argc - 1; // 0
-  struct report r = {-1, -1, "none"};
-  show("leaf wrapper", leaf(how, &r), &r);
-  struct report f = {-1, -1, "none"};
-  show("function pointer", through(how, &f), &f);
-  struct report v = {-1, -1, "none"};
-  show("variable-sized local", with_vla(how, &v, argc + 15), &v);
-  struct report o = {-1, -1, "none"};
-  show("over-aligned local", with_overaligned(how, &o), &o);
-  return 0;
-}
+#include "Inputs/stack-aligned-at-callee-entry.inc"
