@@ -2,7 +2,8 @@
 // (rsp = 8 mod 16 after the call pushed its return address), whatever the
 // shape of its caller: a leaf wrapper whose only call is the stub (at -O1
 // and above shrink-wrapping used to leave it without a frame under try
-// style), a call through a function pointer (the entry's thunk), and
+// style), a stub on one path only (the frame may stay off the other), a
+// call through a function pointer (the entry's thunk), and
 // callers with a variable-sized or an over-aligned local (they call the
 // thunk). A mini loader fills the slots with a proxy that records rsp and
 // jumps to the callee stub. Control: a plain call of the recording proxy.
@@ -18,6 +19,7 @@
 // RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -Os -o %t.sjs %s && %t.sjs | FileCheck %s
 // CHECK: control: rsp%16=8
 // CHECK-NEXT: leaf wrapper: 7, rsp%16=8
+// CHECK-NEXT: on one path: 12, rsp%16=8
 // CHECK-NEXT: function pointer: 8, rsp%16=8
 // CHECK-NEXT: variable-sized local: 9, rsp%16=8
 // CHECK-NEXT: over-aligned local: 10, rsp%16=8
@@ -44,6 +46,12 @@ const int __dipc_loader_version = 1;
 static void *ref(dipc_rel_t *field) { return (char *)field + *field; }
 
 __attribute__((noinline)) static long leaf(long a) { return twice(a); }
+
+__attribute__((noinline)) static long one_path(long a) {
+  if (a > 3)
+    return twice(a);
+  return a * 2;
+}
 
 long (*volatile through)(long) = twice;
 
@@ -78,6 +86,7 @@ int main(int argc, char **argv) {
   printf("control: rsp%%16=%ld\n", seen_rsp % 16);
   callee_stub = saved;
   report("leaf wrapper", leaf(argc));
+  report("on one path", one_path(argc + 5));
   report("function pointer", through(argc + 1));
   report("variable-sized local", with_vla(argc + 2, argc + 15));
   report("over-aligned local", with_overaligned(argc + 3));
