@@ -55,6 +55,10 @@ static void outlineStub(CallBase *Stub) {
   prepareStubCarrier(*Out);
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "", Out));
   SmallVector<Value *, 8> Args(make_pointer_range(Out->args()));
+  // rsp as the outlined function sees it, not its caller's.
+  std::optional<unsigned> SPOperand = stackPointerOperand(*Asm);
+  if (SPOperand)
+    Args[*SPOperand] = B.CreateStackSave("dipc.sp");
   CallInst *Inner = B.CreateCall(Asm, Args);
   Inner->setAttributes(Stub->getAttributes());
   if (Out->getReturnType()->isVoidTy())
@@ -63,6 +67,11 @@ static void outlineStub(CallBase *Stub) {
     B.CreateRet(Inner);
 
   SmallVector<Value *, 8> Operands(Stub->args());
+  Value *CallerSP = nullptr;
+  if (SPOperand) { // unused by the outlined function
+    CallerSP = Operands[*SPOperand];
+    Operands[*SPOperand] = PoisonValue::get(CallerSP->getType());
+  }
   CallBase *Call;
   if (auto *II = dyn_cast<InvokeInst>(Stub))
     Call = InvokeInst::Create(Out, II->getNormalDest(), II->getUnwindDest(),
@@ -73,6 +82,8 @@ static void outlineStub(CallBase *Stub) {
   Call->takeName(Stub);
   Stub->replaceAllUsesWith(Call);
   Stub->eraseFromParent();
+  if (auto *I = dyn_cast_or_null<Instruction>(CallerSP); I && I->use_empty())
+    I->eraseFromParent();
 }
 
 // The runtime resumes a setjmp-style stub with rbp = buf[0]: in a function

@@ -8,7 +8,10 @@
 // the call. Argument registers are clobbered too (the callee may change
 // them), which LLVM accepts for inputs. The asm is `alignstack` so the call
 // sees a 16-byte aligned stack and the function gets a frame instead of
-// keeping locals in the red zone that the pushed return address would hit.
+// keeping locals in the red zone that the pushed return address would hit;
+// it takes rsp as an input so that the frame is set up before it on every
+// path (shrink-wrapping places the prologue by the instructions that use
+// the stack, and `alignstack` does not make an asm one of them).
 //
 // Confidentiality also covers the vector state beyond xmm0-15's low halves
 // (ymm/zmm upper halves, zmm16-31, k0-7), which a stub compiled for plain
@@ -128,6 +131,13 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
   unsigned ProxyOperand = OutTypes.size() + Args.size();
   Call.Operands.push_back(Proxy);
   Constraints.push_back("{r11}");
+  // The call pushes onto the stack, so the asm reads rsp, and says so: an
+  // instruction using rsp keeps shrink-wrapping from sinking the prologue
+  // (and the alignment it brings) below the stub, which `alignstack` alone
+  // does not (an invoke's landing pad was then the only block with a frame).
+  // The value is rsp's own, so no instruction moves it.
+  Call.Operands.push_back(B.CreateStackSave("dipc.sp"));
+  Constraints.push_back("{rsp}");
 
   bool Confidential = CallerPolicy & reg_confidentiality;
   bool SaveAll = Confidential || (CallerPolicy & reg_integrity);
@@ -173,6 +183,20 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
                      join(Constraints, ","), /*hasSideEffects=*/true,
                      /*isAlignStack=*/true, InlineAsm::AD_ATT, CanUnwind);
   return Call;
+}
+
+std::optional<unsigned> stackPointerOperand(const InlineAsm &IA) {
+  unsigned ArgNo = 0;
+  for (const InlineAsm::ConstraintInfo &C : IA.ParseConstraints()) {
+    if (C.Type == InlineAsm::isInput) {
+      if (C.Codes.size() == 1 && C.Codes[0] == "{rsp}")
+        return ArgNo;
+      ++ArgNo;
+    } else if (C.Type == InlineAsm::isOutput && C.isIndirect) {
+      ++ArgNo;
+    }
+  }
+  return std::nullopt;
 }
 
 Value *unpackResults(IRBuilder<> &B, Value *AsmResult, const CallShape &Shape,

@@ -7,6 +7,7 @@
 
 #include "Signature.h"
 #include "llvm/IR/IRBuilder.h"
+#include <optional>
 
 namespace dipc {
 
@@ -27,6 +28,10 @@ ProxyCall buildProxyCall(llvm::IRBuilder<> &B, const CallShape &Shape,
                          llvm::ArrayRef<llvm::Value *> Args, llvm::Value *Proxy,
                          dipc_policy_t CallerPolicy, bool CanUnwind,
                          bool HasAVX, llvm::StringRef EntryName);
+
+// The position, among the call's operands, of the caller stub's rsp input:
+// its value is only valid in the function that took it.
+std::optional<unsigned> stackPointerOperand(const llvm::InlineAsm &IA);
 
 // Converts the asm's outputs back to the entry's IR return type (nullptr
 // for void).

@@ -29,7 +29,8 @@ declare void @get()
 
 ; CHECK-LABEL: define void @caller(
 ; CHECK: %[[P:.*]] = load ptr, ptr @__dipc_slot.default.00.get
-; CHECK: call void asm sideeffect alignstack "# dipc caller stub: get\0A\09call *$0", "{r11},{{.*}}"(ptr %[[P]])
+; CHECK: %[[SP:.*]] = call ptr @llvm.stacksave.p0()
+; CHECK: call void asm sideeffect alignstack "# dipc caller stub: get\0A\09call *$0", "{r11},{rsp},{{.*}}"(ptr %[[P]], ptr %[[SP]])
 ; CHECK-LABEL: define void @again(
 ; CHECK: load ptr, ptr @__dipc_slot.default.00.get
 ; CHECK-LABEL: define void @mid_caller(
