@@ -19,7 +19,10 @@
 #include <unistd.h>
 
 /* SIGSYS: the seccomp filter's traps (mpk), rt/exec.c. */
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGSYS};
+/* SIGABRT and SIGTRAP: abort()/assert() and int3 in a callee are crashes
+ * of the callee like the others. */
+static const int crash_signals[] = {SIGSEGV, SIGBUS,  SIGILL, SIGFPE,
+                                    SIGABRT, SIGTRAP, SIGSYS};
 enum { NUM_CRASH_SIGNALS = sizeof crash_signals / sizeof crash_signals[0] };
 
 static fault_recovery_fn recover_fault;
@@ -89,7 +92,9 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   struct sigaction dfl = {.sa_handler = SIG_DFL};
   sigemptyset(&dfl.sa_mask);
   real_sigaction()(sig, &dfl, NULL);
-  if (info->si_code <= 0 || sig == SIGSYS) /* SIGSYS: nothing re-runs */
+  /* Sent signals, and those whose instruction does not run again (a
+   * trap's, int3's) are raised again. */
+  if (info->si_code <= 0 || sig == SIGSYS || sig == SIGTRAP)
     raise(sig);
 }
 
