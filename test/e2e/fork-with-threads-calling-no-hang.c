@@ -4,7 +4,7 @@
 // Each child makes a right call and a crashing one, and exits with their
 // outcome; the parent waits for each with a timeout and counts children
 // that exited right, wrongly, or hung (then killed). 800 forks; on a
-// machine so slow that they would take over 150 s (the VM lane's emulated
+// machine so slow that they would take over 80 s (the VM lane's emulated
 // CPU, timed on the first 20) fewer, and the test says so. The workers' counts show every call's outcome too.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t -lpthread
 // RUN: %dipc-bin-dir/dipc-run %t 800 2>&1 | FileCheck %s
@@ -90,8 +90,8 @@ int main(int argc, char **argv) {
     ++count[one_fork(i, timeout)];
     if (i == 19) {
       double each = (now() - start) / 20;
-      if (forks * each > 150)
-        forks = (long)(150 / each) > 40 ? (long)(150 / each) : 40;
+      if (forks * each > 80)
+        forks = (long)(80 / each) > 40 ? (long)(80 / each) : 40;
       if (timeout < 100 * each)
         timeout = 100 * each;
     }
