@@ -24,8 +24,12 @@ struct start {
 
 static void *start_thread(void *p) {
   struct start start = *(struct start *)p;
+  /* Set up before anything else: the thread's first free or malloc may
+   * make it an arena, whose trimming munmap traps to the runtime under
+   * mpk, which would give the thread a state outside its reserved slot. */
+  int failed = setup_thread && setup_thread() != 0;
   free(p);
-  if (setup_thread && setup_thread() != 0) {
+  if (failed) {
     fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
     return NULL;
   }

@@ -299,8 +299,9 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_DCS_DEPTH:
     return dipc_op_cap(op, a, st);
   case OP_THREAD_INIT:
-  case OP_THREAD_INIT_RESERVED: /* the state is made by then */
     return 0;
+  case OP_THREAD_INIT_RESERVED: /* the state is made by then */
+    return dipc_thread_init_reserved_op(st);
   case OP_THREAD_RESERVE:
     return dipc_thread_reserve_op(a->arg[0] != 0);
   case OP_THREAD_EXIT:

@@ -263,6 +263,7 @@ DIPC_HIDDEN struct dipc_thread *
 dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret, uint32_t op);
 /* Slots set aside by dipc_thread_reserve (loader's pthread_create). */
 DIPC_HIDDEN long dipc_thread_reserve_op(int take);
+DIPC_HIDDEN long dipc_thread_init_reserved_op(struct dipc_thread *st);
 /* The slot limit: RT_MAX_THREADS, or lower with DIPC_MAX_THREADS. */
 DIPC_HIDDEN void dipc_thread_limits_init(void);
 enum dipc_fork_phase { FORK_PREPARE, FORK_PARENT, FORK_CHILD };

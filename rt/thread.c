@@ -25,6 +25,7 @@
 #include <asm/prctl.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,9 @@ _Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
 enum { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
 static uint8_t slot_state[RT_MAX_THREADS];
 static uint8_t slot_mapped[RT_MAX_THREADS];
+/* The slot's state was made by dipc_thread_init_reserved's gate, with the
+ * reservation (until that op has run). */
+static uint8_t slot_took_reservation[RT_MAX_THREADS];
 /* Slots in use are [0, max_threads); of those, n_free are SLOT_FREE and
  * n_exited SLOT_EXITED. `reserved` free slots are set aside for threads
  * being created by the loader's pthread_create (dipc_thread_reserve): only
@@ -257,6 +261,17 @@ static unsigned claim_slot(int has_reservation) {
   return RT_MAX_THREADS;
 }
 
+/* OP_THREAD_INIT_RESERVED: a thread whose state was made earlier (a gate
+ * it reached before, e.g. a trapped munmap in glibc's thread start) gives
+ * its reservation back, so none is left set aside for nobody. */
+long dipc_thread_init_reserved_op(struct dipc_thread *st) {
+  if (slot_took_reservation[st->index])
+    slot_took_reservation[st->index] = 0;
+  else if (reserved)
+    reserved--;
+  return 0;
+}
+
 long dipc_thread_reserve_op(int take) {
   if (!take) {
     if (reserved)
@@ -302,6 +317,8 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   if (has_reservation && !reserved)
     has_reservation = 0; /* given back meanwhile (a domain's doing) */
   unsigned i = claim_slot(has_reservation);
+  if (i < RT_MAX_THREADS)
+    slot_took_reservation[i] = (uint8_t)has_reservation;
   /* A thread not started through the loader's pthread_create cannot be
    * refused: it exists already and needs its state for this gate. */
   DIPC_CHECK(i < RT_MAX_THREADS,
@@ -441,7 +458,7 @@ DIPC_HIDDEN extern uint32_t dipc_boot_lock;
 
 void dipc_fork_prepare(void) {
   while (__atomic_exchange_n(&dipc_boot_lock, 1, __ATOMIC_ACQUIRE))
-    __builtin_ia32_pause();
+    sched_yield(); /* as gate.S's waiters do */
   dipc_lock();
 }
 

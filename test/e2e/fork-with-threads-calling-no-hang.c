@@ -1,9 +1,10 @@
 // fork() while 4 threads keep making cross-domain calls, every 50th of
 // which crashes its callee (the caller gets DIPC_EFAULT): the runtime's
 // locks must not be inherited held by a thread the child does not have.
-// Each child makes a right call and a crashing one, and exits with their
-// outcome; the parent waits for each with a timeout and counts children
-// that exited right, wrongly, or hung (then killed). 800 forks; on a
+// Each child makes a right call and a crashing one (every 40th child on a
+// new thread as well), and exits with their outcome; the parent waits for
+// each with a timeout and counts children that exited right, wrongly, or
+// hung (then killed). 800 forks; on a
 // machine so slow that they would take over 80 s (the VM lane's emulated
 // CPU, timed on the first 20) fewer, and the test says so. The workers' counts show every call's outcome too.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t -lpthread
@@ -38,6 +39,10 @@ static int call_pair(long x) {
   return dipc_errno == DIPC_EFAULT;
 }
 
+static void *pair_thread(void *arg) {
+  return (void *)(long)call_pair((long)arg);
+}
+
 static void *worker(void *arg) {
   long t = (long)arg;
   for (long i = 0; !stop; ++i) {
@@ -64,8 +69,16 @@ static int one_fork(long i, double timeout) {
     perror("fork");
     exit(2);
   }
-  if (pid == 0)
-    _exit(call_pair(i) ? 0 : 1);
+  if (pid == 0) {
+    int ok = call_pair(i);
+    if (i % 40 == 0) { /* the child's runtime takes new threads too */
+      pthread_t t;
+      void *r = NULL;
+      ok = ok && pthread_create(&t, NULL, pair_thread, (void *)i) == 0 &&
+           pthread_join(t, &r) == 0 && r == (void *)1;
+    }
+    _exit(ok ? 0 : 1);
+  }
   double deadline = now() + timeout;
   int status;
   while (waitpid(pid, &status, WNOHANG) == 0) {
