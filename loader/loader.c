@@ -106,11 +106,11 @@ static void report(int sig, const siginfo_t *info) {
                  (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
+/* A thread started by the pthread_create wrapper: its state goes in the
+ * slot set aside for it (first, so the reservation is used either way). */
 static int setup_thread(void) {
-  if (signals_setup_thread() != 0)
-    return -1;
-  dipc_thread_init();
-  return 0;
+  dipc_thread_init_reserved();
+  return signals_setup_thread() != 0 ? -1 : 0;
 }
 
 /* Called by libdipc while it initialises, under mpk, before any program

@@ -1,6 +1,7 @@
 /* threads.c - wraps pthread_create so every thread is set up (alternate
  * signal stack, runtime state, hence its unsafe stack) before it runs
- * program code. */
+ * program code, in a slot of the runtime's set aside before the thread is
+ * created (pthread_create fails with EAGAIN when there is none). */
 #define _GNU_SOURCE
 #include "threads.h"
 
@@ -10,6 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static thread_setup_fn setup_thread;
 
@@ -22,8 +24,12 @@ struct start {
 
 static void *start_thread(void *p) {
   struct start start = *(struct start *)p;
+  /* Set up before anything else: the thread's first free or malloc may
+   * make it an arena, whose trimming munmap traps to the runtime under
+   * mpk, which would give the thread a state outside its reserved slot. */
+  int failed = setup_thread && setup_thread() != 0;
   free(p);
-  if (setup_thread && setup_thread() != 0) {
+  if (failed) {
     fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
     return NULL;
   }
@@ -39,12 +45,27 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
   static pthread_create_fn real;
   if (!real)
     real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
-  struct start *start = malloc(sizeof *start);
-  if (!start)
+  /* A slot for the thread's runtime state first: none left is EAGAIN, as
+   * for any other resource a thread needs, never a stopped process. A
+   * joined thread's slot frees once the kernel has reaped it, which can
+   * trail pthread_join by a moment: a few short retries cover that. */
+  int slot = dipc_thread_reserve();
+  for (int try = 0; slot != 0 && try < 20; try++) {
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+    slot = dipc_thread_reserve();
+  }
+  if (slot != 0)
     return EAGAIN;
+  struct start *start = malloc(sizeof *start);
+  if (!start) {
+    dipc_thread_unreserve();
+    return EAGAIN;
+  }
   *start = (struct start){routine, arg};
   int err = real(thread, attr, start_thread, start);
-  if (err)
+  if (err) {
     free(start);
+    dipc_thread_unreserve();
+  }
   return err;
 }

@@ -2,6 +2,7 @@
  * domain: it marshals its arguments into a block on its own stack (copying
  * user arrays with the caller's rights, never the runtime's) and enters the
  * API gate; results come back the same way. */
+#include <pthread.h>
 #include <string.h>
 
 #include "internal.h"
@@ -132,6 +133,36 @@ DIPC_EXPORT long dipc_current_domain(void) {
 DIPC_EXPORT int dipc_thread_init(void) {
   ARGS(0);
   return (int)dipc_gate(OP_THREAD_INIT, &a);
+}
+
+DIPC_EXPORT int dipc_thread_reserve(void) {
+  ARGS(1);
+  return (int)dipc_gate(OP_THREAD_RESERVE, &a);
+}
+
+DIPC_EXPORT void dipc_thread_unreserve(void) {
+  ARGS(0);
+  dipc_gate(OP_THREAD_RESERVE, &a);
+}
+
+DIPC_EXPORT int dipc_thread_init_reserved(void) {
+  ARGS(0);
+  return (int)dipc_gate(OP_THREAD_INIT_RESERVED, &a);
+}
+
+/* pthread_atfork handlers (dipc_runtime_init): through the gate, since the
+ * locks are runtime memory. */
+static void fork_gate(enum dipc_fork_phase phase) {
+  ARGS(phase);
+  dipc_gate(OP_FORK, &a);
+}
+static void fork_prepare(void) { fork_gate(FORK_PREPARE); }
+static void fork_parent(void) { fork_gate(FORK_PARENT); }
+static void fork_child(void) { fork_gate(FORK_CHILD); }
+
+void dipc_fork_handlers_install(void) {
+  DIPC_CHECK(pthread_atfork(fork_prepare, fork_parent, fork_child) == 0,
+             "pthread_atfork");
 }
 
 /* ---- capabilities ------------------------------------------------------- */

@@ -28,6 +28,10 @@ static const uint64_t no_thread[2];
 static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 void dipc_lock(void) { pthread_mutex_lock(&big_lock); }
 void dipc_unlock(void) { pthread_mutex_unlock(&big_lock); }
+/* A fork child's copy was held by the forking thread, under another tid. */
+void dipc_lock_reinit(void) {
+  pthread_mutex_init(&big_lock, NULL);
+}
 
 /* XCR0 bit 9: the OS saves PKRU, so WRPKRU works (gate.S checks the same).
  * DIPC_NO_PKU=1 makes the runtime act as on a CPU without it, so that a
@@ -155,7 +159,10 @@ void *dipc_reserve_runtime(size_t size) {
 /* The window below the tables (thread region, arena), reserved. */
 static void reserve_window(void) {
   _Static_assert(
-      RT_THREADS_ADDR + RT_MAX_THREADS * RT_THREAD_STRIDE <= RT_ARENA_ADDR &&
+      RT_WINDOW_LO == RT_THREADS_ADDR &&
+          RT_THREADS_ADDR + (uint64_t)RT_MAX_THREADS * RT_THREAD_STRIDE ==
+              RT_THREADS_END &&
+          RT_THREADS_END <= RT_ARENA_ADDR &&
           RT_ARENA_ADDR + RT_ARENA_SIZE <= RT_RO_TABLE_ADDR &&
           RT_RW_TABLE_ADDR + RT_MAX_DOMAINS * 4 + RT_PAGE == RT_WINDOW_HI,
       "layout.h: the runtime's window");
@@ -373,6 +380,7 @@ void dipc_runtime_init(void) {
   map_image_tables();
   xstate_init();
   reserve_thread_region();
+  dipc_thread_limits_init();
   dipc_domains_init();
   dipc_proxy_init();
   dipc_recovery_init();
@@ -381,6 +389,7 @@ void dipc_runtime_init(void) {
     seal();
   /* The main thread gets its state (and the default domain's PKRU) now. */
   dipc_thread_init();
+  dipc_fork_handlers_install();
 }
 
 __attribute__((constructor(101))) static void dipc_constructor(void) {

@@ -10,6 +10,38 @@
 
 static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st);
 
+/* The pthread_atfork handlers (api.c): the prepare gate returns with the
+ * runtime's locks held, the parent and child gates release them. */
+static struct dipc_thread *fork_owner; /* the thread holding the locks */
+
+static long fork_op(uint64_t phase, struct dipc_thread *st) {
+  switch (phase) {
+  case FORK_PREPARE:
+    dipc_fork_prepare();
+    fork_owner = st;
+    break;
+  case FORK_PARENT:
+  case FORK_CHILD:
+    /* Only the thread that took the locks lets them go: another's call
+     * would break the lock (written under it, read here by its holder). */
+    if (__atomic_load_n(&fork_owner, __ATOMIC_RELAXED) != st)
+      return -DIPC_EPERM;
+    fork_owner = NULL;
+    break;
+  default:
+    return -DIPC_EINVAL;
+  }
+  if (phase == FORK_CHILD)
+    dipc_fork_child(st); /* reinitialised and taken again */
+  dipc_domain_make_resident(st->cur_dom);
+  st->cur_pkru = dipc_machine.pkru_rw[st->cur_dom];
+  if (phase == FORK_PARENT)
+    dipc_fork_parent();
+  else if (phase == FORK_CHILD)
+    dipc_unlock();
+  return 0;
+}
+
 long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                    struct dipc_thread *st) {
   struct dipc_gate_entry_args a;
@@ -24,6 +56,8 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
   if (!ok || op >= OP_COUNT)
     return -DIPC_EINVAL;
   memcpy(&a, user, n);
+  if (op == OP_FORK)
+    return fork_op(a.base.arg[0], st);
   dipc_lock();
   dipc_handle_act_for(st->cur_dom);
   long r = run(op, &a.base, st);
@@ -266,6 +300,10 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_op_cap(op, a, st);
   case OP_THREAD_INIT:
     return 0;
+  case OP_THREAD_INIT_RESERVED: /* the state is made by then */
+    return dipc_thread_init_reserved_op(st);
+  case OP_THREAD_RESERVE:
+    return dipc_thread_reserve_op(a->arg[0] != 0);
   case OP_THREAD_EXIT:
     /* The thread-exit hook runs in the default domain, outside any call;
      * a domain releasing its state would get a fresh one there. */

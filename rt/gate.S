@@ -59,8 +59,10 @@
         jne \fail
 .endm
 
-/* r10 = this thread's state, created on first use; clobbers rax, r11. */
-.macro LOAD_THREAD pku
+/* r10 = this thread's state, created on first use; clobbers rax, r11.
+ * \ret names the return address the helper sees (the API gate's: there
+ * ebx holds the op, which dipc_thread_lazy_create reads). */
+.macro LOAD_THREAD pku, ret
         CHECK_THREAD 771f
         jmp 772f
 771:    lea r11, [rip + 772f]
@@ -70,6 +72,11 @@
         jmp __dipc_helper_thread_nopku
 .endif
 772:
+.ifnb \ret
+        .globl \ret
+        .hidden \ret
+\ret:
+.endif
 .endm
 
 /* Publish the image of the thread's current domain (st in r10) in
@@ -225,10 +232,20 @@
         .p2align 4
 \name:
 1:      mov r10d, 1
-        xchg r10d, [rip + boot_lock]
+        xchg r10d, [rip + dipc_boot_lock]
         test r10d, r10d
         jz 2f
+        /* Yield rather than spin: a holder preempted by many threads
+         * starting at once would otherwise get the CPU back late. */
         pause
+        push rax
+        push rcx
+        push r11
+        mov eax, 24                     /* SYS_sched_yield */
+        syscall
+        pop r11
+        pop rcx
+        pop rax
         jmp 1b
 2:      mov [rip + boot_saved_rsp], rsp
         mov [rip + boot_saved_ret], r11
@@ -236,6 +253,8 @@
         SAVE_GPRS
         XSAVE_USER
         mov rdi, [rip + boot_saved_rsp]
+        mov rsi, [rip + boot_saved_ret]
+        mov edx, ebx
         call dipc_thread_lazy_create
         mov [rip + boot_saved_st], rax
         XRSTOR_USER \pku
@@ -243,7 +262,7 @@
         mov r10, [rip + boot_saved_st]
         mov rsp, [rip + boot_saved_rsp]
         mov r11, [rip + boot_saved_ret]
-        mov dword ptr [rip + boot_lock], 0
+        mov dword ptr [rip + dipc_boot_lock], 0
         jmp r11
 .endm
 
@@ -311,7 +330,7 @@
         mov rbx, rdi
         mov rbp, rsi
         ENTER_TRUSTED \pku, 90f
-        LOAD_THREAD \pku
+        LOAD_THREAD \pku, \name\()_thread_ret
         cmp rsp, [r10 + ST_STACK_LO]
         jb 92f
         cmp rsp, [r10 + ST_STACK_HI]
@@ -987,6 +1006,9 @@ panic_stack_top:
 boot_saved_rsp: .quad 0
 boot_saved_ret: .quad 0
 boot_saved_st:  .quad 0
-boot_lock:      .long 0
+/* Taken around fork too (thread.c), before dipc_lock. */
+        .globl dipc_boot_lock
+        .hidden dipc_boot_lock
+dipc_boot_lock: .long 0
 
         .section .note.GNU-stack, "", @progbits

@@ -27,7 +27,6 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
   } while (0)
 
 /* ---- limits ------------------------------------------------------------- */
-#define RT_MAX_THREADS 256
 #define RT_KCS_ENTRIES 512
 #define RT_DCS_ENTRIES 256
 #define RT_TRUSTED_STACK (64 * 1024)
@@ -258,7 +257,24 @@ DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
                                   size_t size);
 
 /* ---- thread.c ----------------------------------------------------------- */
-DIPC_HIDDEN struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp);
+/* ret: where the gate helper returns to; op: ebx there (the op when ret is
+ * the API gate's, which tells a thread started with a reserved slot). */
+DIPC_HIDDEN struct dipc_thread *
+dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret, uint32_t op);
+/* Slots set aside by dipc_thread_reserve (loader's pthread_create). */
+DIPC_HIDDEN long dipc_thread_reserve_op(int take);
+DIPC_HIDDEN long dipc_thread_init_reserved_op(struct dipc_thread *st);
+/* The slot limit: RT_MAX_THREADS, or lower with DIPC_MAX_THREADS. */
+DIPC_HIDDEN void dipc_thread_limits_init(void);
+enum dipc_fork_phase { FORK_PREPARE, FORK_PARENT, FORK_CHILD };
+/* Around fork (pthread_atfork): take the runtime's locks (boot lock, then
+ * dipc_lock) before it; release them in the parent; in the child
+ * reinitialise them and drop the other threads' states. */
+DIPC_HIDDEN void dipc_fork_prepare(void);
+DIPC_HIDDEN void dipc_fork_parent(void);
+DIPC_HIDDEN void dipc_fork_child(struct dipc_thread *self);
+DIPC_HIDDEN void dipc_lock_reinit(void);
+DIPC_HIDDEN void dipc_fork_handlers_install(void); /* api.c */
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
@@ -373,6 +389,9 @@ enum dipc_op {
   OP_IMPORT_BIND,
   OP_IMPORT_RESOLVE,
   OP_MEMORY,
+  OP_THREAD_RESERVE,       /* arg 1: set a slot aside, 0: give one back */
+  OP_THREAD_INIT_RESERVED, /* read by dipc_thread_lazy_create */
+  OP_FORK,                 /* arg: enum dipc_fork_phase */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");

@@ -21,8 +21,9 @@
  * alias of the PKRU image table, at a fixed address so that exit gates can
  * check the image they installed with an absolute operand, followed by the
  * runtime vector (dipc/abi.h); the writable alias of both. */
-#define RT_WINDOW_LO 0x60000000
-#define RT_THREADS_ADDR 0x60000000 /* RT_MAX_THREADS * RT_THREAD_STRIDE */
+#define RT_WINDOW_LO 0x20000000
+#define RT_THREADS_ADDR 0x20000000 /* RT_MAX_THREADS * RT_THREAD_STRIDE */
+#define RT_THREADS_END 0x60000000
 #define RT_ARENA_ADDR 0x68000000
 #define RT_ARENA_SIZE 0x08000000
 /* Two scratch areas where the runtime checks memory that others could
@@ -34,9 +35,13 @@
 #define RT_RW_TABLE_ADDR 0x7ff02000
 #define RT_WINDOW_HI 0x7ff04000
 #define RT_MAX_DOMAINS 1024
+/* Thread slots: as many as fill the thread region (1 GiB). Each costs
+ * address space only until a thread uses it. */
+#define RT_MAX_THREADS 4096
 /* Bytes between thread-state slots (a power of two): the errno fast path
- * checks that gs is a slot's start. */
-#define RT_THREAD_STRIDE (512 * 1024)
+ * checks that gs is a slot's start. Slots are adjacent (thread.c maps all
+ * of a stride). */
+#define RT_THREAD_STRIDE (256 * 1024)
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
 #define OP_MEMORY_NUM 28 /* enum dipc_op, for __dipc_trap_trampoline */
 /* Runtime-private byte of the vector page: nonzero when the runtime acts

@@ -25,6 +25,7 @@
 #include <asm/prctl.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +60,29 @@ _Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
 enum { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
 static uint8_t slot_state[RT_MAX_THREADS];
 static uint8_t slot_mapped[RT_MAX_THREADS];
+/* The slot's state was made by dipc_thread_init_reserved's gate, with the
+ * reservation (until that op has run). */
+static uint8_t slot_took_reservation[RT_MAX_THREADS];
+/* Slots in use are [0, max_threads); of those, n_free are SLOT_FREE and
+ * n_exited SLOT_EXITED. `reserved` free slots are set aside for threads
+ * being created by the loader's pthread_create (dipc_thread_reserve): only
+ * those threads may take them, so a thread it starts always gets a slot. */
+static unsigned max_threads = RT_MAX_THREADS;
+static unsigned n_free = RT_MAX_THREADS, n_exited, reserved;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+void dipc_thread_limits_init(void) {
+  const char *env = getenv("DIPC_MAX_THREADS");
+  if (env) {
+    char *end;
+    unsigned long n = strtoul(env, &end, 10);
+    DIPC_CHECK(*env && !*end && n >= 1 && n <= RT_MAX_THREADS,
+               "DIPC_MAX_THREADS=%s: expected 1..%d", env, RT_MAX_THREADS);
+    max_threads = (unsigned)n;
+  }
+  n_free = max_threads;
+}
 
 struct dipc_thread *dipc_thread_slot(unsigned i) {
   return (struct dipc_thread *)(dipc_threads_lo +
@@ -197,22 +219,71 @@ static int thread_gone(pid_t tid) {
 
 static void release_slot(struct dipc_thread *st);
 
-static unsigned claim_slot(void) {
-  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
-    if (slot_state[i] == SLOT_FREE)
-      return i;
-  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
-    if (slot_state[i] == SLOT_EXITED && thread_gone(dipc_thread_slot(i)->tid))
-      return i;
-  /* A thread that made a runtime call after its exit hook ran (e.g. a
-   * trapped munmap in a later TLS destructor, mmcall.c) left its slot
-   * live. */
-  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
-    if (slot_state[i] == SLOT_LIVE && thread_gone(dipc_thread_slot(i)->tid)) {
+/* Slots whose thread is gone become free: exited ones, and live ones whose
+ * thread made a runtime call after its exit hook ran (e.g. a trapped
+ * munmap in a later TLS destructor, mmcall.c). */
+static void reclaim_slots(void) {
+  for (unsigned i = 0; i < max_threads; i++) {
+    if (slot_state[i] == SLOT_FREE || !thread_gone(dipc_thread_slot(i)->tid))
+      continue;
+    if (slot_state[i] == SLOT_LIVE)
       release_slot(dipc_thread_slot(i));
-      return i;
-    }
-  dipc_fatal(__FILE__, __LINE__, "more than %d threads", RT_MAX_THREADS);
+    slot_state[i] = SLOT_FREE;
+    n_exited--;
+    n_free++;
+  }
+}
+
+/* An exited slot is reused first (its pages are mapped already); a free
+ * one only while more are free than set aside, unless the thread holds a
+ * reservation. Returns RT_MAX_THREADS when no slot can be had. */
+static unsigned claim_slot(int has_reservation) {
+  if (n_exited)
+    for (unsigned i = 0; i < max_threads; i++)
+      if (slot_state[i] == SLOT_EXITED &&
+          thread_gone(dipc_thread_slot(i)->tid)) {
+        n_exited--;
+        if (has_reservation)
+          reserved--;
+        return i;
+      }
+  if (n_free <= reserved && !has_reservation)
+    reclaim_slots();
+  if (n_free > reserved || (has_reservation && n_free)) {
+    for (unsigned i = 0; i < max_threads; i++)
+      if (slot_state[i] == SLOT_FREE) {
+        n_free--;
+        if (has_reservation)
+          reserved--;
+        return i;
+      }
+  }
+  return RT_MAX_THREADS;
+}
+
+/* OP_THREAD_INIT_RESERVED: a thread whose state was made earlier (a gate
+ * it reached before, e.g. a trapped munmap in glibc's thread start) gives
+ * its reservation back, so none is left set aside for nobody. */
+long dipc_thread_init_reserved_op(struct dipc_thread *st) {
+  if (slot_took_reservation[st->index])
+    slot_took_reservation[st->index] = 0;
+  else if (reserved)
+    reserved--;
+  return 0;
+}
+
+long dipc_thread_reserve_op(int take) {
+  if (!take) {
+    if (reserved)
+      reserved--;
+    return 0;
+  }
+  if (n_free <= reserved)
+    reclaim_slots();
+  if (n_free <= reserved)
+    return -DIPC_ENOSPC;
+  reserved++;
+  return 0;
 }
 
 /* A thread has one state. Gates make one when gs does not lead to the
@@ -221,7 +292,7 @@ static unsigned claim_slot(void) {
  * e.g. by arch_prctl from domain code, to leave its domain. */
 static void refuse_second_state(void) {
   pid_t tid = (pid_t)syscall(SYS_gettid);
-  for (unsigned i = 0; i < RT_MAX_THREADS; i++)
+  for (unsigned i = 0; i < max_threads; i++)
     if (slot_state[i] == SLOT_LIVE && dipc_thread_slot(i)->tid == tid) {
       fprintf(stderr, "dipc: security violation: a thread with runtime "
                       "state asked for another (its gs or fs base was "
@@ -230,11 +301,30 @@ static void refuse_second_state(void) {
     }
 }
 
-struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp) {
+DIPC_HIDDEN extern const char dipc_gate_pku_thread_ret[],
+    dipc_gate_nopku_thread_ret[];
+
+struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
+                                            uint32_t op) {
+  /* The loader's threads start with dipc_thread_init_reserved (ebx holds
+   * the op in the API gate); any other thread has no reservation. */
+  int has_reservation = (ret == (uintptr_t)dipc_gate_pku_thread_ret ||
+                         ret == (uintptr_t)dipc_gate_nopku_thread_ret) &&
+                        op == OP_THREAD_INIT_RESERVED;
   pthread_once(&exit_key_once, make_exit_key);
   dipc_lock();
   refuse_second_state();
-  unsigned i = claim_slot();
+  if (has_reservation && !reserved)
+    has_reservation = 0; /* given back meanwhile (a domain's doing) */
+  unsigned i = claim_slot(has_reservation);
+  if (i < RT_MAX_THREADS)
+    slot_took_reservation[i] = (uint8_t)has_reservation;
+  /* A thread not started through the loader's pthread_create cannot be
+   * refused: it exists already and needs its state for this gate. */
+  DIPC_CHECK(i < RT_MAX_THREADS,
+             "more than %u threads (DIPC_MAX_THREADS; threads created "
+             "through pthread_create get EAGAIN instead)",
+             max_threads);
   struct dipc_thread *st = dipc_thread_slot(i);
   if (!slot_mapped[i]) {
     DIPC_CHECK(dipc_tag_pages(st, SLOT_MAPPED, PROT_READ | PROT_WRITE,
@@ -297,6 +387,7 @@ static void release_slot(struct dipc_thread *st) {
   st->fsbase = 0; /* gs may still point here: never matches a TCB */
   __atomic_store_n(public_fsbase(st), 0, __ATOMIC_RELEASE); /* nor here */
   slot_state[st->index] = SLOT_EXITED;
+  n_exited++;
 }
 
 void dipc_thread_release(struct dipc_thread *st) {
@@ -334,7 +425,7 @@ void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
 }
 
 void dipc_thread_rekey_dstacks(uint32_t dom, int key) {
-  for (unsigned i = 0; i < RT_MAX_THREADS; i++) {
+  for (unsigned i = 0; i < max_threads; i++) {
     if (slot_state[i] != SLOT_LIVE)
       continue;
     struct dipc_dstack *ds = &dipc_thread_slot(i)->dstacks[dom];
@@ -346,7 +437,7 @@ void dipc_thread_rekey_dstacks(uint32_t dom, int key) {
 }
 
 int dipc_threads_using_key(int key) {
-  for (unsigned i = 0; i < RT_MAX_THREADS; i++) {
+  for (unsigned i = 0; i < max_threads; i++) {
     if (slot_state[i] != SLOT_LIVE)
       continue;
     uint32_t image =
@@ -355,4 +446,44 @@ int dipc_threads_using_key(int key) {
       return 1;
   }
   return 0;
+}
+
+/* ---- fork ----------------------------------------------------------------
+ * The forking thread takes the boot lock (gate.S: a thread creating its
+ * state holds it, then dipc_lock) and then dipc_lock, so that neither is
+ * held by a thread the child will not have. glibc takes its own locks
+ * (malloc, stdio) after the prepare handlers, so a holder of ours can
+ * still finish. */
+DIPC_HIDDEN extern uint32_t dipc_boot_lock;
+
+void dipc_fork_prepare(void) {
+  while (__atomic_exchange_n(&dipc_boot_lock, 1, __ATOMIC_ACQUIRE))
+    sched_yield(); /* as gate.S's waiters do */
+  dipc_lock();
+}
+
+void dipc_fork_parent(void) {
+  dipc_unlock();
+  __atomic_store_n(&dipc_boot_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Only the forking thread exists in the child: the other states are
+ * released (their callee stacks unmapped, so their keys are not held) and
+ * their slots free; reservations belonged to pthread_create calls of
+ * other threads. The forking thread keeps its state under its new tid. */
+void dipc_fork_child(struct dipc_thread *self) {
+  dipc_lock_reinit();
+  dipc_lock();
+  for (unsigned i = 0; i < max_threads; i++) {
+    if (i == self->index || slot_state[i] == SLOT_FREE)
+      continue;
+    if (slot_state[i] == SLOT_LIVE)
+      release_slot(dipc_thread_slot(i));
+    slot_state[i] = SLOT_FREE;
+  }
+  n_free = max_threads - 1;
+  n_exited = 0;
+  reserved = 0;
+  self->tid = (pid_t)syscall(SYS_gettid);
+  __atomic_store_n(&dipc_boot_lock, 0, __ATOMIC_RELEASE);
 }

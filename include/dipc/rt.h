@@ -159,6 +159,14 @@ long dipc_current_domain(void);
 /* Create this thread's state now (it is otherwise created at its first
  * gate or proxy). Returns 0. */
 int dipc_thread_init(void);
+/* Thread slots (docs/loader.md): set one aside for a thread about to be
+ * created (0, or -DIPC_ENOSPC when every slot is in use or set aside); give
+ * it back when the thread could not be created; the new thread creates
+ * its state in it with dipc_thread_init_reserved (returns 0). A thread
+ * without a reservation never takes a slot set aside. */
+int dipc_thread_reserve(void);
+void dipc_thread_unreserve(void);
+int dipc_thread_init_reserved(void);
 /* Called by the loader's SIGSEGV/SIGBUS/... handler with the signal's
  * ucontext. If the thread is inside a cross-domain call, unwinds the KCS to
  * the newest entry whose recovery buffer is armed and rewrites the context

@@ -25,7 +25,9 @@
 #define OP_THREAD_EXIT 24 /* rt/internal.h, enum dipc_op */
 #define OP_IMPORT_RESOLVE 27
 #define OP_MEMORY 28
-#define OP_COUNT 29
+#define OP_THREAD_RESERVE 29
+#define OP_FORK 31
+#define OP_COUNT 32
 #define PAGE 4096UL
 
 int __dipc_recover_from_fault(void *ucontext);
@@ -520,6 +522,17 @@ static void gate_ops(void) {
   CALL(-DIPC_EINVAL, gate(UINT_MAX, &a));
   CALL(-DIPC_EINVAL, gate(OP_IMPORT_RESOLVE, &a));
   CALL(-EPERM, gate(OP_MEMORY, &a)); /* asks for no PROT_EXEC */
+  /* fork's lock release without the prepare step, a bad phase; giving
+   * back a slot never set aside */
+  a.arg[0] = 1;
+  CALL(-DIPC_EPERM, gate(OP_FORK, &a));
+  a.arg[0] = 2;
+  CALL(-DIPC_EPERM, gate(OP_FORK, &a));
+  a.arg[0] = 3;
+  CALL(-DIPC_EINVAL, gate(OP_FORK, &a));
+  a.arg[0] = 0;
+  CALL(0, gate(OP_THREAD_RESERVE, &a));
+  memset(&a, 0, sizeof a);
   CALL(-DIPC_EPERM, IN_B(b_gate, (long)gate, OP_THREAD_EXIT, 0, 0, 0));
 }
 
