@@ -349,10 +349,7 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
 }
 
 long dipc_op_exec(const uint64_t *x) {
-
   if (x[0] == SYS_mprotect)
     return exec_protect(x[1], x[2], (int)x[3]);
-  if (x[0] == SYS_mmap)
-    return exec_map(x[1], x[2], (int)x[3], (int)x[4], (int)x[5], (off_t)x[6]);
-  return -ENOSYS;
+  return exec_map(x[1], x[2], (int)x[3], (int)x[4], (int)x[5], (off_t)x[6]);
 }

@@ -205,7 +205,8 @@ DIPC_HIDDEN __attribute__((format(printf, 1, 2))) void
 dipc_say(const char *fmt, ...);
 /* libdipc's code, whose traps the SIGSYS handler does not forward. */
 DIPC_HIDDEN void dipc_exec_init(uintptr_t text_lo, uintptr_t text_hi);
-/* mmap/mprotect with PROT_EXEC, x = {nr, args...}; -errno on error. */
+/* mprotect, else mmap, with PROT_EXEC (mmcall.c picks them), x = {nr,
+ * args...}; -errno on error. */
 DIPC_HIDDEN long dipc_op_exec(const uint64_t *x);
 /* OP_MEMORY: a trapped memory call of domain dom, x = {nr, args...}: the
  * call's result, or -errno (EACCES when refused). */
@@ -221,7 +222,7 @@ DIPC_HIDDEN long dipc_sys_map_fixed(uint64_t addr, uint64_t len, int prot,
  * the frame has none (no PKU). */
 DIPC_HIDDEN int dipc_frame_pkru(void *ucontext, uint32_t *pkru);
 /* Whether the filter traps madvise(advice). */
-DIPC_HIDDEN int dipc_madvise_destructive(int advice);
+DIPC_HIDDEN int dipc_madvise_trapped(int advice);
 
 /* ---- handle.c ----------------------------------------------------------- */
 enum dipc_handle_kind { H_DOM = 1, H_GRANT = 2, H_ENTRY = 3 };

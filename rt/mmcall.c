@@ -77,11 +77,11 @@ long dipc_may_change(long nr, uint32_t dom, uint64_t addr, uint64_t len) {
   return 0;
 }
 
-/* MADV_* that drop or reset contents, or expose them to a child; the
- * filter lets the others through. MADV_DONTNEED too: glibc issues it on a
- * thread's stack as the thread exits, with every signal blocked, where a
- * trap would kill the process (docs/runtime.md §6: not enforced). */
-int dipc_madvise_destructive(int advice) {
+/* Whether the filter traps madvise(advice): advice that drops or resets
+ * contents, or exposes them to a child. Not MADV_DONTNEED: glibc issues it
+ * on a thread's stack as the thread exits, with every signal blocked,
+ * where a trap would kill the process (docs/runtime.md §6: not enforced). */
+int dipc_madvise_trapped(int advice) {
   switch (advice) {
   case MADV_DONTNEED:
   case MADV_NORMAL:

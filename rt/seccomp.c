@@ -184,7 +184,7 @@ static void build(struct program *p, uint64_t cookie) {
    * the runtime, checked. */
   unsigned keeping[32], n = 0;
   for (unsigned advice = 0; advice < 32; ++advice)
-    if (!dipc_madvise_destructive((int)advice))
+    if (!dipc_madvise_trapped((int)advice))
       keeping[n++] = advice;
   emit(p, JEQ(SYS_madvise, 0, 1 + n + 1 + 1 + WINDOW + 1));
   emit(p, LD(ARG(2)));
