@@ -303,9 +303,9 @@ static void reserve_thread_region(void) {
   /* Unsafe stacks: a slot's is mapped with the slot (thread.c). Compiled
    * code checks every unsafe stack pointer it loads against these bounds:
    * nothing but unsafe stacks lies between them. */
-  size_t size = (size_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
-  void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-           -1, 0);
+  size_t size = RT_UNSAFE_REGION_SIZE;
+  void *p = mmap(NULL, size, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   DIPC_CHECK(p != MAP_FAILED, "cannot reserve the unsafe-stack region");
   dipc_unsafe_lo = (uintptr_t)p;
   VECTOR_WORD(DIPC_VECTOR_UNSAFE_LO) = (uintptr_t)p;

@@ -161,6 +161,7 @@ struct dipc_machine {
 DIPC_HIDDEN extern struct dipc_machine dipc_machine;
 DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
 /* The unsafe-stack region: RT_MAX_THREADS strides of RT_UNSAFE_STRIDE. */
+#define RT_UNSAFE_REGION_SIZE ((uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE)
 DIPC_HIDDEN extern uintptr_t dipc_unsafe_lo;
 /* The same tables for gate.S. */
 DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
@@ -281,6 +282,8 @@ DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
 /* 1 if addr lies in the unsafe-stack region (any thread's, or a guard). */
 DIPC_HIDDEN int dipc_in_unsafe_region(uintptr_t addr);
+/* Whether [lo, hi) overlaps the unsafe-stack region. */
+DIPC_HIDDEN int dipc_unsafe_overlaps(uintptr_t lo, uintptr_t hi);
 /* 1 if [lo, hi) lies in st's own unsafe stack (mapped, shared key). */
 DIPC_HIDDEN int dipc_thread_unsafe_holds(const struct dipc_thread *st,
                                          uintptr_t lo, uintptr_t hi);

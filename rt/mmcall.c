@@ -42,12 +42,6 @@ static int trusted(uint32_t dom) {
   return dom == 0 || dipc_apl_get(dom, 0) >= DIPC_PERM_WRITE;
 }
 
-static int in_unsafe_stacks(uintptr_t lo, uintptr_t hi) {
-  uintptr_t ulo = dipc_unsafe_lo,
-            uhi = ulo + (uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
-  return lo < uhi && ulo < hi;
-}
-
 static const char *const call_names[] = {
     [SYS_mmap] = "mmap(MAP_FIXED)", [SYS_munmap] = "munmap",
     [SYS_mremap] = "mremap",        [SYS_madvise] = "madvise",
@@ -64,7 +58,7 @@ long dipc_may_change(long nr, uint32_t dom, uint64_t addr, uint64_t len) {
   uintptr_t lo, hi;
   if (!pages(addr, len, &lo, &hi))
     return 0; /* the kernel gives its own error, or does nothing */
-  if (dipc_runtime_owned(lo, hi) || in_unsafe_stacks(lo, hi)) {
+  if (dipc_runtime_owned(lo, hi) || dipc_unsafe_overlaps(lo, hi)) {
     refused(nr, dom, lo, hi, "it is the runtime's memory");
     return -EACCES;
   }

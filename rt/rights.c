@@ -96,7 +96,7 @@ static int within(uintptr_t lo, uintptr_t hi, uintptr_t rlo, uintptr_t rhi) {
  * stacks; STACK_NONE or STACK_MIXED otherwise. */
 static int stack_owner(uintptr_t lo, uintptr_t hi) {
   uintptr_t ulo = dipc_unsafe_lo,
-            uhi = ulo + (uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
+            uhi = ulo + RT_UNSAFE_REGION_SIZE;
   if (overlap(lo, hi, ulo, uhi))
     return within(lo, hi, ulo, uhi) ? STACK_SHARED : STACK_MIXED;
   for (unsigned i = 0; i < RT_MAX_THREADS; i++) {

@@ -173,7 +173,10 @@ static uintptr_t unsafe_top(unsigned i) {
 }
 int dipc_in_unsafe_region(uintptr_t addr) {
   return addr >= dipc_unsafe_lo &&
-         addr - dipc_unsafe_lo < (uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE;
+         addr - dipc_unsafe_lo < RT_UNSAFE_REGION_SIZE;
+}
+int dipc_unsafe_overlaps(uintptr_t lo, uintptr_t hi) {
+  return lo < dipc_unsafe_lo + RT_UNSAFE_REGION_SIZE && dipc_unsafe_lo < hi;
 }
 
 int dipc_thread_unsafe_holds(const struct dipc_thread *st, uintptr_t lo,
