@@ -949,6 +949,9 @@ dipc_tpl_\name\()_begin:
         cmp rsp, [rax + K_CALLEE_RSP]
         jne 94f
         mov [r10 + ST_KCS_TOP], rax
+        /* dipc_errno = 0: a call through an entry's address has no caller
+         * stub to clear it (caller stubs clear it again) */
+        mov dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0
         mov rcx, [rax + K_USP]          /* whatever the callee left there */
         mov [r10 + DIPC_USP_GS_OFFSET], rcx
         mov rcx, [rax + K_STACK_LO]
