@@ -920,10 +920,12 @@ dipc_tpl_\name\()_begin:
         mov r11, [rax + K_CALLEE_RSP]
         mov r10, [rax + K_CALLER_RSP]   /* caller's rdx, rcx at R-16, R-8 */
         mov eax, ecx
-        mov rsp, r11
-        push qword ptr [r10 - 8]        /* onto the callee's stack: the */
-        push qword ptr [r10 - 16]       /* callee cannot read the caller's */
-        xor ecx, ecx
+        mov rcx, [r10 - 8]              /* both read first: a callee of the */
+        mov rdx, [r10 - 16]             /* caller's own domain (a call */
+        mov rsp, r11                    /* through an entry's address) */
+        push rcx                        /* starts right below R. Onto the */
+        push rdx                        /* callee's stack: the callee */
+        xor ecx, ecx                    /* cannot read the caller's */
         xor edx, edx
         PKRU_SITE wrpkru
         movabs r11, PH_RO_D
