@@ -27,6 +27,12 @@
 // RUN: %dipc-bin-dir/dipc-run %t.try0 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O2 %s -o %t.try2
 // RUN: %dipc-bin-dir/dipc-run %t.try2 2>&1 | FileCheck %s
+// The stub after an endbr64 (the runtime accepts both shapes), and under
+// full LTO (the stubs of several modules merge):
+// RUN: %dipc-clang -fdipc -O2 -fcf-protection=full %s -o %t.cet
+// RUN: %dipc-bin-dir/dipc-run %t.cet 2>&1 | FileCheck %s
+// RUN: %dipc-clang -fdipc -O2 -flto %s -o %t.lto
+// RUN: %dipc-bin-dir/dipc-run %t.lto 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-readelf %t.sj2 | FileCheck %s --check-prefix=RECORDS
 // RECORDS: anycall mix domain=app stub=__dipc_anycall.mix int_args=6 vec_args=2
 // RECORDS-NOT: anycall
@@ -45,12 +51,20 @@ long mix(long a, long b, long c, long d, long e, long f, double x,
          double y) __dom("app") __entry;
 long mix(long a, long b, long c, long d, long e, long f, double x, double y) {
   return a + 10 * b + 100 * c + 1000 * d + 10000 * e + 100000 * f +
-         (long)(x * 1000000) + (long)(y * 10000000);
+         (long)x * 1000000 + (long)y * 10000000;
 }
+
+// 7.0 and 8.0 without floating-point constants: the compiler's constant
+// pools are default-domain data, which named domains cannot read under mpk.
+#define CALL_MIX(fn)                                                           \
+  ({                                                                           \
+    volatile long seven = 7, eight = 8;                                        \
+    (fn)(1, 2, 3, 4, 5, 6, (double)seven, (double)eight);                      \
+  })
 
 // A third domain calls whatever pointer it is given.
 long lib_call(mix_fn *fn) __dom("lib") __entry {
-  return fn(1, 2, 3, 4, 5, 6, 7.0, 8.0);
+  return CALL_MIX(fn);
 }
 
 // app hands its own entry to lib, which calls back into app.
@@ -59,7 +73,7 @@ long app_via_lib(void) __dom("app") __entry { return lib_call(mix); }
 // app calls its own entry through its address.
 long app_self(void) __dom("app") __entry {
   mix_fn *volatile fn = mix;
-  return fn(1, 2, 3, 4, 5, 6, 7.0, 8.0);
+  return CALL_MIX(fn);
 }
 
 void *app_address(void) __dom("app") __entry { return (void *)mix; }
@@ -72,7 +86,7 @@ static void report(const char *what, long got) {
 int main(void) {
   mix_fn *volatile fn = mix;
   report("main -> lib -> pointer", lib_call(mix));
-  report("main through the pointer", fn(1, 2, 3, 4, 5, 6, 7.0, 8.0));
+  report("main through the pointer", CALL_MIX(fn));
   report("app -> lib -> pointer back into app", app_via_lib());
   report("app through its own entry's pointer", app_self());
   printf("one address in every domain: %s\n",
