@@ -39,7 +39,9 @@ static int sorter_data[6] __dom("sorter") = {44, 12, 31, 15, 27, 23};
 
 // Sorts its own array and returns it packed, two digits per element.
 typedef int cmp_fn(const void *, const void *);
-long sorter_sort(cmp_fn *cmp) __dom("sorter") __entry {
+// libc's qsort reads libc's data (the default domain's) in sorter's domain.
+long sorter_sort(cmp_fn *cmp) __dom("sorter") __entry __perm("default", read);
+long sorter_sort(cmp_fn *cmp) {
   qsort(sorter_data, 6, sizeof sorter_data[0], cmp);
   long packed = 0;
   for (int i = 0; i < 6; i++)
