@@ -26,8 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-// Crashes when either element is 13.
-int by_value(const void *a, const void *b) __dom("cmp") __entry;
+// Crashes when either element is 13. It reads the elements it is given:
+// sorter's (its array, or qsort's copies on sorter's stack) need a grant;
+// main's array escapes to the unsafe stack, which every domain reads.
+int by_value(const void *a, const void *b) __dom("cmp") __entry
+    __perm("sorter", read);
 int by_value(const void *a, const void *b) {
   int x = *(const int *)a, y = *(const int *)b;
   if (x == 13 || y == 13)
