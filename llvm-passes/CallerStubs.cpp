@@ -11,7 +11,7 @@
 // the PLT/GOT. Calls the
 // inline form cannot serve (invokes, musttail, functions that keep a frame
 // pointer) call the import's thunk instead: a small function holding the same
-// stub, which is also what a foreign entry's address becomes.
+// stub. An entry's address is its anycall stub, which works from any domain.
 #include "CallerStubs.h"
 #include "Diagnostics.h"
 #include "StubAsm.h"
@@ -61,9 +61,10 @@ namespace {
 class CallerStubBuilder {
 public:
   CallerStubBuilder(Module &M, DomainModel &Model, Recovery Style,
-                    std::vector<Import> &Imports)
+                    std::vector<Import> &Imports,
+                    std::vector<Anycall> &Anycalls)
       : M(M), Ctx(M.getContext()), Model(Model), Style(Style),
-        Imports(Imports) {}
+        Imports(Imports), Anycalls(Anycalls) {}
 
   bool run();
 
@@ -74,6 +75,8 @@ private:
   void emitInlineStub(CallInst *CI, Import &Imp);
   Function *thunkFor(Import &Imp);
   bool lowerCall(CallBase *CB, Function &Entry);
+  Function *anycallFor(Function &Entry, const Function &Blame,
+                       const DebugLoc &Loc);
   bool lowerAddressUses(Function &Entry);
 
   Module &M;
@@ -81,6 +84,7 @@ private:
   DomainModel &Model;
   Recovery Style;
   std::vector<Import> &Imports;
+  std::vector<Anycall> &Anycalls;
   // Position in Imports: pointers into it last only until the next import.
   std::map<std::tuple<std::string, dipc_policy_t, Function *>, size_t> Index;
 };
@@ -331,8 +335,8 @@ bool CallerStubBuilder::lowerCall(CallBase *CB, Function &Entry) {
   return true;
 }
 
-// The domain and policy under which a non-call use of an entry's address is
-// made: the using function's, or the global's whose initializer holds it.
+// Where a non-call use of an entry's address is made: the using function,
+// or the global whose initializer holds it.
 static const GlobalValue *userOf(const Use &U) {
   const User *Usr = U.getUser();
   while (Usr) {
@@ -346,37 +350,78 @@ static const GlobalValue *userOf(const Use &U) {
   return nullptr;
 }
 
+// __dipc_anycall.E, shared code, one per linked object (a comdat):
+//   lea r11, [rip + __dipc_anycall.E]; jmp [DIPC_VECTOR_ANYCALL]
+// The runtime finds E's anycall proxy from r11 (docs/abi.md §4), in a table
+// only it writes. Naked: every argument register, rsp and the return
+// address reach the proxy as the pointer's caller left them (an entry is
+// never variadic, so al is free too).
+Function *CallerStubBuilder::anycallFor(Function &Entry, const Function &Blame,
+                                        const DebugLoc &Loc) {
+  for (const Anycall &A : Anycalls)
+    if (A.Entry == &Entry)
+      return A.Stub;
+  std::string Why;
+  std::optional<CallShape> Shape =
+      describeCall(Entry.getFunctionType(), Entry.getAttributes(), Why);
+  if (!Shape) {
+    reportError(Blame,
+                "cannot take the address of entry point '" + Entry.getName() +
+                    "' of domain '" + Model.domainOf(&Entry) +
+                    "': calls through it cross domains, and " + Why,
+                Loc);
+    return nullptr;
+  }
+  std::string Name = ("__dipc_anycall." + Entry.getName()).str();
+  auto *Stub = Function::Create(Entry.getFunctionType(),
+                                GlobalValue::LinkOnceODRLinkage, Name, M);
+  Stub->setVisibility(GlobalValue::HiddenVisibility);
+  Stub->setComdat(M.getOrInsertComdat(Name));
+  Stub->setAlignment(Align(16));
+  Stub->addFnAttr(Attribute::Naked);
+  Stub->addFnAttr(Attribute::NoInline);
+  Stub->addFnAttr(Attribute::NoUnwind);
+  auto *BB = BasicBlock::Create(Ctx, "", Stub);
+  std::string Asm;
+  raw_string_ostream(Asm) << "leaq ${0:c}(%rip), %r11\n\tjmpq *"
+                          << format_hex(DIPC_VECTOR_ANYCALL, 2);
+  auto *Ty = FunctionType::get(Type::getVoidTy(Ctx),
+                               {PointerType::get(Ctx, 0)}, false);
+  CallInst::Create(InlineAsm::get(Ty, Asm, "i,~{r11}", true), {Stub}, "", BB);
+  new UnreachableInst(Ctx, BB);
+  Anycalls.push_back({&Entry, Stub, *Shape});
+  return Stub;
+}
+
+// Every address of an entry, whatever domain takes it (its own included),
+// becomes its anycall stub: called from any domain, it crosses into the
+// entry's domain through a proxy. The raw function would run the entry in
+// the caller's domain, and a caller stub of the taking domain would be
+// refused when another domain called it.
 bool CallerStubBuilder::lowerAddressUses(Function &Entry) {
-  StringRef EntryDomain = Model.domainOf(&Entry);
-  // Thunks are per (domain, policy): the using function's, or for a global
-  // initializer the global's domain and the declaration's policy.
-  using Key = std::pair<std::string, dipc_policy_t>;
-  auto KeyOf = [&](const Use &U) -> std::optional<Key> {
+  auto IsAddressUse = [](const Use &U) {
     const GlobalValue *Owner = userOf(U);
     const auto *CB = dyn_cast<CallBase>(U.getUser());
-    if (!Owner || Owner->getName().starts_with("llvm.") ||
-        (CB && CB->isCallee(&U)) || Model.domainOf(Owner) == EntryDomain)
-      return std::nullopt;
-    const auto *UserFn = dyn_cast<Function>(Owner);
-    return Key(Model.domainOf(Owner).str(),
-               Model.isoCaller(&Entry) |
-                   (UserFn ? Model.isoCaller(UserFn) : 0));
+    return Owner && !Owner->getName().starts_with("llvm.") &&
+           !(CB && CB->isCallee(&U));
   };
-  std::map<Key, const Function *> Keys; // and a function to blame in errors
+  const Use *First = nullptr;
   for (const Use &U : Entry.uses())
-    if (std::optional<Key> K = KeyOf(U)) {
-      const auto *UserFn = dyn_cast<Function>(userOf(U));
-      Keys.try_emplace(*K, UserFn ? UserFn : &Entry);
+    if (IsAddressUse(U)) {
+      First = &U;
+      break;
     }
-  for (const auto &[K, Blame] : Keys) {
-    Import *Imp = importFor(Entry, K.first, K.second, *Blame, DebugLoc());
-    if (!Imp)
-      return false;
-    // replaceUsesWithIf rebuilds each constant user (an initializer's
-    // array, say) once, however many of its operands change.
-    Entry.replaceUsesWithIf(thunkFor(*Imp),
-                            [&, K = K](Use &U) { return KeyOf(U) == K; });
-  }
+  if (!First)
+    return true;
+  const auto *UserFn = dyn_cast<Function>(userOf(*First));
+  const auto *UserInst = dyn_cast<Instruction>(First->getUser());
+  Function *Stub = anycallFor(Entry, UserFn ? *UserFn : Entry,
+                              UserInst ? UserInst->getDebugLoc() : DebugLoc());
+  if (!Stub)
+    return false;
+  // replaceUsesWithIf rebuilds each constant user (an initializer's
+  // array, say) once, however many of its operands change.
+  Entry.replaceUsesWithIf(Stub, [&](Use &U) { return IsAddressUse(U); });
   return true;
 }
 
@@ -471,9 +516,10 @@ static void keepStubsOutOfFramedFunctions(Module &M) {
 }
 
 bool lowerCrossDomainUses(Module &M, DomainModel &Model, Recovery Style,
-                          std::vector<Import> &Imports) {
+                          std::vector<Import> &Imports,
+                          std::vector<Anycall> &Anycalls) {
   checkNonEntryCalls(M, Model);
-  if (!CallerStubBuilder(M, Model, Style, Imports).run())
+  if (!CallerStubBuilder(M, Model, Style, Imports, Anycalls).run())
     return false;
   keepStubsOutOfFramedFunctions(M);
   return true;

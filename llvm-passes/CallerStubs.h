@@ -1,6 +1,6 @@
 // CallerStubs.h - rewrites calls from one domain to an entry of another into
 // inline caller stubs that call the entry's proxy through an import slot,
-// and gives foreign entries whose address is taken a per-entry thunk.
+// and makes every address of an entry its anycall stub.
 #ifndef DIPC_PASS_CALLERSTUBS_H
 #define DIPC_PASS_CALLERSTUBS_H
 
@@ -27,11 +27,19 @@ struct Import {
   llvm::Function *Thunk = nullptr;
 };
 
-// Rewrites every cross-domain call and address use in `M`. Thunks it creates
-// are added to `Model` in their caller's domain. Returns false after
-// reporting an error.
+// An entry whose address this module takes, and its anycall stub.
+struct Anycall {
+  llvm::Function *Entry;
+  llvm::Function *Stub;
+  CallShape Shape;
+};
+
+// Rewrites every cross-domain call and every address use of an entry in
+// `M`. Thunks it creates are added to `Model` in their caller's domain;
+// anycall stubs are shared code. Returns false after reporting an error.
 bool lowerCrossDomainUses(llvm::Module &M, DomainModel &Model, Recovery Style,
-                          std::vector<Import> &Imports);
+                          std::vector<Import> &Imports,
+                          std::vector<Anycall> &Anycalls);
 
 // A frame pointer pins rbp, which the stub's clobber list then cannot
 // protect: true when `F` needs one whatever its "frame-pointer" attribute.

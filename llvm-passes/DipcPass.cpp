@@ -26,11 +26,12 @@ static bool lowerModule(Module &M, DomainModel &Model) {
   if (!buildCalleeStubs(M, Model, Entries))
     return false;
   std::vector<Import> Imports;
-  if (!lowerCrossDomainUses(M, Model, recoveryStyle(), Imports))
+  std::vector<Anycall> Anycalls;
+  if (!lowerCrossDomainUses(M, Model, recoveryStyle(), Imports, Anycalls))
     return false;
   adoptPrivateGlobals(M, Model);
   DomainSections Sections = layOutDomains(M, Model);
-  emitMetadataRecords(M, Model, Sections, Entries, Imports);
+  emitMetadataRecords(M, Model, Sections, Entries, Imports, Anycalls);
   return true;
 }
 

@@ -41,8 +41,8 @@ public:
             u8(Sig.vec_results), u32(Sig.stack_bytes)};
   }
 
-  void emit(StringRef Section, const Twine &Name, std::vector<Field> Fields,
-            size_t ExpectedSize);
+  GlobalVariable *emit(StringRef Section, const Twine &Name,
+                       std::vector<Field> Fields, size_t ExpectedSize);
   Constant *string(StringRef S);
   Constant *sectionBound(const std::string &Section, bool Start);
 
@@ -79,8 +79,9 @@ Constant *RecordWriter::sectionBound(const std::string &Section, bool Start) {
   return GV;
 }
 
-void RecordWriter::emit(StringRef Section, const Twine &Name,
-                        std::vector<Field> Fields, size_t ExpectedSize) {
+GlobalVariable *RecordWriter::emit(StringRef Section, const Twine &Name,
+                                  std::vector<Field> Fields,
+                                  size_t ExpectedSize) {
   SmallVector<Type *, 16> Types;
   for (const Field &F : Fields)
     Types.push_back(F.Ty);
@@ -112,12 +113,14 @@ void RecordWriter::emit(StringRef Section, const Twine &Name,
   GV->setSection(Section);
   GV->setAlignment(Align(8));
   Used.push_back(GV);
+  return GV;
 }
 
 void emitMetadataRecords(Module &M, const DomainModel &Model,
                          const DomainSections &Sections,
                          const std::vector<EntryStub> &Entries,
-                         const std::vector<Import> &Imports) {
+                         const std::vector<Import> &Imports,
+                         const std::vector<Anycall> &Anycalls) {
   RecordWriter W(M);
   using Fields = std::vector<RecordWriter::Field>;
   auto Append = [](Fields &To, Fields More) {
@@ -177,6 +180,20 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
            sizeof(dipc_import_record));
   }
 
+  for (const Anycall &A : Anycalls) {
+    Fields F = W.header(sizeof(dipc_anycall_record));
+    Append(F, {W.relString(A.Entry->getName()),
+               W.relString(Model.domainOf(A.Entry)), W.rel(A.Stub)});
+    Append(F, W.signature(A.Shape.Signature));
+    Append(F, {W.u32(Model.isoCallee(A.Entry)), W.u32(0)});
+    GlobalVariable *GV =
+        W.emit(DIPC_ANYCALLS_SECTION, "__dipc_anycall_record." +
+                                          A.Entry->getName(),
+               F, sizeof(dipc_anycall_record));
+    // In the stub's comdat: the linker keeps one record per stub.
+    GV->setComdat(A.Stub->getComdat());
+  }
+
   for (const Grant &G : Model.Grants) {
     Fields F = W.header(sizeof(dipc_grant_record));
     Append(F,
@@ -191,6 +208,7 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
   // Code that needs the loader refuses to run without it, at start rather
   // than at its first cross-domain call.
   bool NeedsLoader = !Entries.empty() || !Imports.empty() ||
+                     !Anycalls.empty() ||
                      !Model.Grants.empty() ||
                      llvm::any_of(Domains, [](const std::string &D) {
                        return D != DIPC_DEFAULT_DOMAIN;

@@ -34,6 +34,14 @@ struct import {
   int bound; /* its entry is loaded */
 };
 
+/* An entry address taken by an object: its anycall stub is registered
+ * once the entry is loaded (a call through it before stops the process). */
+struct anycall {
+  const struct dipc_anycall_record *record;
+  char *object;
+  int registered;
+};
+
 struct grant {
   unsigned from, to, perm;
 };
@@ -44,6 +52,8 @@ static struct entry entries[MAX_ENTRIES];
 static unsigned num_entries;
 static struct import *imports;
 static unsigned num_imports;
+static struct anycall *anycalls;
+static unsigned num_anycalls;
 static struct grant grants[MAX_ENTRIES];
 /* Pages given to domains, to name the owner of a faulting address. */
 static struct {
@@ -263,6 +273,65 @@ static int bind_imports(const struct object_metadata *object) {
   return 0;
 }
 
+static int apply_anycall(const struct object_metadata *object,
+                         const struct dipc_anycall_record *record) {
+  if (!anycalls && !(anycalls = calloc(MAX_IMPORTS, sizeof *anycalls))) {
+    perror("dipc-loader: anycall table");
+    return -1;
+  }
+  if (num_anycalls == MAX_IMPORTS) {
+    fprintf(stderr, "dipc-loader: %s: too many entry addresses\n",
+            object->path);
+    return -1;
+  }
+  char *path = strdup(object->path);
+  if (!path) {
+    perror("dipc-loader: anycall table");
+    return -1;
+  }
+  anycalls[num_anycalls++] = (struct anycall){record, path, 0};
+  return 0;
+}
+
+static int refuse_anycall(const struct anycall *c, const char *why) {
+  fprintf(stderr,
+          "dipc-loader: refusing %s: cannot register the address of entry "
+          "'%s' of domain '%s': %s\n",
+          c->object, name_of(&c->record->name), name_of(&c->record->domain),
+          why);
+  return -1;
+}
+
+/* Registers the anycall stub of every entry address whose entry is loaded
+ * by now (docs/abi.md §4). */
+static int bind_anycalls(void) {
+  for (unsigned i = 0; i < num_anycalls; ++i) {
+    struct anycall *c = &anycalls[i];
+    if (c->registered)
+      continue;
+    const char *name = name_of(&c->record->name);
+    const struct entry *e = NULL;
+    for (unsigned j = 0; j < num_entries && !e; ++j)
+      if (strcmp(entries[j].name, name) == 0)
+        e = &entries[j];
+    if (!e)
+      continue;
+    if (strcmp(domains[e->domain].name, name_of(&c->record->domain)))
+      return refuse_anycall(c, "it is defined in another domain");
+    long err = dipc_anycall_register(
+        e->set, (void *)metadata_ref(&c->record->stub), &c->record->signature);
+    if (err == -DIPC_EPROTO)
+      return refuse_anycall(c, "its declaration's prototype does not match "
+                               "the entry's signature (P4)");
+    if (err == -DIPC_EEXIST)
+      return refuse_anycall(c, "its stub's address is already registered");
+    if (err)
+      return refuse_anycall(c, "the runtime refused its stub");
+    c->registered = 1;
+  }
+  return 0;
+}
+
 int domains_apply(const struct object_metadata *object) {
   int status = 0;
   pthread_mutex_lock(&lock);
@@ -274,9 +343,12 @@ int domains_apply(const struct object_metadata *object) {
   EACH(entries, struct dipc_entry_record, apply_entry)
   EACH(grants, struct dipc_grant_record, apply_grant)
   EACH(imports, struct dipc_import_record, apply_import)
+  EACH(anycalls, struct dipc_anycall_record, apply_anycall)
 #undef EACH
   if (status == 0)
     status = bind_imports(object);
+  if (status == 0)
+    status = bind_anycalls();
   pthread_mutex_unlock(&lock);
   return status;
 }
@@ -328,6 +400,14 @@ void domains_print(FILE *out) {
             m->bound ? "proxy requested on first call" : "entry not loaded");
     print_policy(out, m->record->caller_policy);
     fputc('\n', out);
+  }
+  for (unsigned i = 0; i < num_anycalls; ++i) {
+    const struct anycall *c = &anycalls[i];
+    const char *entry = name_of(&c->record->name),
+               *domain = name_of(&c->record->domain); /* verified: not NULL */
+    fprintf(out, "dipc: address of %s of %s: %s\n", entry ? entry : "?",
+            domain ? domain : "?",
+            c->registered ? "callable from any domain" : "entry not loaded");
   }
   for (unsigned i = 0; i < num_grants; ++i)
     fprintf(out, "dipc: grant %s -> %s: %s\n", domains[grants[i].from].name,

@@ -182,6 +182,37 @@ static int check_imports(struct reader *r, const struct record_array *a) {
   return 0;
 }
 
+/* Is [addr, addr+size) inside one executable loaded segment? */
+static int in_code(const struct dl_phdr_info *info, uintptr_t addr,
+                   size_t size) {
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+        in_phdr(info, ph, addr, size))
+      return 1;
+  }
+  return 0;
+}
+
+static int check_anycalls(struct reader *r, const struct record_array *a) {
+  for (size_t i = 0; i < a->count; ++i) {
+    const struct dipc_anycall_record *c =
+        METADATA_RECORD(*a, struct dipc_anycall_record, i);
+    if (check_header(r, &c->header, sizeof *c, "anycall", i) ||
+        check_name(r, &c->name, "an anycall's entry name") ||
+        check_name(r, &c->domain, "an anycall's domain") ||
+        check_ref(r, &c->stub, 1, 0, "an anycall's stub") ||
+        check_signature(r, &c->signature, "an anycall"))
+      return -1;
+    uintptr_t stub = (uintptr_t)metadata_ref(&c->stub);
+    if (!in_code(r->info, stub, 1))
+      return fail(r->err, r->errlen,
+                  "the anycall stub of '%s' is not in code (%#lx)",
+                  (const char *)metadata_ref(&c->name), (unsigned long)stub);
+  }
+  return 0;
+}
+
 static int check_grants(struct reader *r, const struct record_array *a) {
   for (size_t i = 0; i < a->count; ++i) {
     const struct dipc_grant_record *g =
@@ -288,16 +319,19 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
              find_section(&r, file, fsize, eh, DIPC_IMPORTS_SECTION,
                           sizeof(struct dipc_import_record), &out->imports) ||
              find_section(&r, file, fsize, eh, DIPC_GRANTS_SECTION,
-                          sizeof(struct dipc_grant_record), &out->grants)
+                          sizeof(struct dipc_grant_record), &out->grants) ||
+             find_section(&r, file, fsize, eh, DIPC_ANYCALLS_SECTION,
+                          sizeof(struct dipc_anycall_record), &out->anycalls)
                  ? -1
                  : 0;
   munmap((void *)file, fsize);
   if (status)
     return -1;
   if (check_domains(&r, &out->domains) || check_entries(&r, &out->entries) ||
-      check_imports(&r, &out->imports) || check_grants(&r, &out->grants))
+      check_imports(&r, &out->imports) || check_grants(&r, &out->grants) ||
+      check_anycalls(&r, &out->anycalls))
     return -1;
   return out->domains.count + out->entries.count + out->imports.count +
-                 out->grants.count >
+                 out->grants.count + out->anycalls.count >
              0;
 }

@@ -18,7 +18,7 @@ struct record_array {
 struct object_metadata {
   char path[4096];
   uintptr_t base; /* load bias */
-  struct record_array domains, entries, imports, grants;
+  struct record_array domains, entries, imports, grants, anycalls;
 };
 
 /* Reads the section headers of the object behind `info` from its file and

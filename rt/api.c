@@ -88,6 +88,15 @@ DIPC_EXPORT int dipc_import_bind(long import, entry_t entry) {
   return (int)dipc_gate(OP_IMPORT_BIND, &a);
 }
 
+DIPC_EXPORT long dipc_anycall_register(entry_t entry, void *stub,
+                                      const struct dipc_signature *signature) {
+  if (!signature)
+    return -DIPC_EINVAL;
+  ENTRY_ARGS((uint64_t)entry);
+  a.desc[0] = (struct dipc_entry_desc){stub, *signature, 0};
+  return dipc_gate(OP_ANYCALL_REGISTER, &a.base);
+}
+
 DIPC_EXPORT int dipc_handle_close(int64_t handle) {
   ARGS((uint64_t)handle);
   return (int)dipc_gate(OP_HANDLE_CLOSE, &a);

@@ -164,7 +164,8 @@ static void reserve_window(void) {
               RT_THREADS_END &&
           RT_THREADS_END <= RT_ARENA_ADDR &&
           RT_ARENA_ADDR + RT_ARENA_SIZE <= RT_RO_TABLE_ADDR &&
-          RT_RW_TABLE_ADDR + RT_MAX_DOMAINS * 4 + RT_PAGE == RT_WINDOW_HI,
+          RT_RW_TABLE_ADDR + RT_MAX_DOMAINS * 4 + RT_PAGE + RT_ANYCALL_BYTES ==
+              RT_WINDOW_HI,
       "layout.h: the runtime's window");
   size_t size = RT_RO_TABLE_ADDR - RT_WINDOW_LO;
   void *p = mmap(
@@ -214,7 +215,7 @@ static int choose_backend(void) {
 /* gate.S: the entry points the runtime vector hands to domain code. */
 DIPC_HIDDEN extern const char dipc_vector_setjmp_arm[],
     dipc_vector_errno_gate[], dipc_vector_errno_fast[], dipc_vector_scrub_sse[],
-    dipc_vector_scrub_avx[], dipc_vector_scrub_avx512[];
+    dipc_vector_scrub_avx[], dipc_vector_scrub_avx512[], dipc_vector_anycall[];
 
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1 << 1)
@@ -257,13 +258,13 @@ static void xstate_init(void) {
 }
 
 /* The PKRU image table and, in the page after it, the runtime vector
- * (dipc/abi.h): one memfd mapped read-write under the runtime key and
- * read-only at RT_RO_TABLE_ADDR under the shared key. */
+ * (dipc/abi.h), then the anycall table: one memfd mapped read-write under
+ * the runtime key and read-only at RT_RO_TABLE_ADDR under the shared key. */
 static void map_image_tables(void) {
   size_t table = RT_MAX_DOMAINS * sizeof(uint32_t);
   _Static_assert(RT_MAX_DOMAINS * sizeof(uint32_t) % RT_PAGE == 0,
                  "the runtime vector starts a page");
-  size_t size = table + RT_PAGE;
+  size_t size = table + RT_PAGE + RT_ANYCALL_BYTES;
   int fd = memfd_create("dipc-pkru", MFD_CLOEXEC);
   DIPC_CHECK(fd >= 0 && ftruncate(fd, size) == 0, "memfd for PKRU images");
   void *rw = mmap((void *)RT_RW_TABLE_ADDR, size, PROT_READ | PROT_WRITE,
@@ -280,6 +281,8 @@ static void map_image_tables(void) {
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
   vector_rw = (uintptr_t *)((char *)rw + table);
+  dipc_anycall_rw = (uintptr_t *)((char *)rw + table + RT_PAGE);
+  VECTOR_WORD(DIPC_VECTOR_ANYCALL) = (uintptr_t)dipc_vector_anycall;
   *((uint8_t *)rw + (RT_VECTOR_NO_PKU - RT_RO_TABLE_ADDR)) =
       !dipc_machine.cpu_pku;
   VECTOR_WORD(DIPC_VECTOR_SETJMP_ARM) = (uintptr_t)dipc_vector_setjmp_arm;

@@ -45,7 +45,9 @@ static long fork_op(uint64_t phase, struct dipc_thread *st) {
 long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                    struct dipc_thread *st) {
   struct dipc_gate_entry_args a;
-  size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST ? sizeof a
+  size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST ||
+                     op == OP_ANYCALL_REGISTER
+                 ? sizeof a
              : op == OP_IMPORT_REGISTER ? sizeof(struct dipc_gate_import_args)
                                         : sizeof a.base;
   /* The gate let through a block at or above rsp on the stack in use, or
@@ -248,6 +250,34 @@ long dipc_op_entry_request(struct dipc_gate_entry_args *ea) {
   return dipc_handle_new(H_DOM, p, DIPC_PERM_CALL);
 }
 
+/* OP_ANYCALL_REGISTER (anycall.c): the first entry of a set gets an
+ * anycall proxy, reached through stub from any domain. Only the default
+ * domain (the loader) registers: a named domain able to bind a stub it
+ * does not own to an entry of its own could redirect a callback. */
+static long op_anycall_register(struct dipc_gate_entry_args *ea,
+                                const struct dipc_thread *st) {
+  if (st->cur_dom != 0)
+    return -DIPC_EPERM;
+  uint32_t s;
+  int err = dipc_handle_get((int64_t)ea->base.arg[0], H_ENTRY, &s, NULL);
+  if (err)
+    return err;
+  const struct entry_set *e = &entry_sets[s];
+  if (memcmp(&ea->desc[0].signature, &e->desc[0].signature,
+             sizeof(struct dipc_signature)))
+    return -DIPC_EPROTO;
+  uintptr_t stub = (uintptr_t)ea->desc[0].address;
+  long bad = dipc_anycall_check_stub(stub);
+  if (bad)
+    return bad;
+  void *proxy;
+  dipc_policy_t policy = e->desc[0].policy; /* no caller policy is known */
+  if ((err = dipc_proxy_generate(e->dom, DIPC_PROXY_ANYCALL, 1, e->desc,
+                                 &policy, &proxy)))
+    return err;
+  return dipc_anycall_insert(stub, proxy);
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
@@ -317,6 +347,11 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_op_import(op, a, st);
   case OP_MEMORY:
     return dipc_op_memory_call(a->arg, st->cur_dom);
+  case OP_ANYCALL_REGISTER:
+    return op_anycall_register((struct dipc_gate_entry_args *)a, st);
+  case OP_ANYCALL_MISS:
+    dipc_unlock(); /* stops the process */
+    dipc_anycall_miss(a->arg[0]);
   }
   return -DIPC_EINVAL;
 }

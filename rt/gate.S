@@ -550,6 +550,52 @@ __dipc_lazy_import:
         .cfi_endproc
         .size __dipc_lazy_import, . - __dipc_lazy_import
 
+/* ---- [DIPC_VECTOR_ANYCALL]: a call through an entry's address ---------- *
+ * Jumped to by an anycall stub (anycall.c) in the calling domain, with
+ * r11 = the stub, [rsp] = the return address and the arguments as the
+ * pointer's caller left them. Looks r11 up in the anycall table (shared
+ * key, read-only to domains; the hash is anycall.c's first_slot) and jumps
+ * to the proxy found there. The index is masked, so no r11 makes it read
+ * outside the table, and the table is never more than half full, so the
+ * probe ends at an empty slot (key 0) if r11 is no stub. Uses rax, r10,
+ * r11 and the flags only. */
+        .globl dipc_vector_anycall
+        .hidden dipc_vector_anycall
+        .type dipc_vector_anycall, @function
+        .p2align 4
+dipc_vector_anycall:
+        movabs rax, 0x9e3779b97f4a7c15
+        imul rax, r11
+        shr rax, 64 - RT_ANYCALL_BITS
+        shl eax, 4                      /* byte offset of the slot */
+1:      mov r10, [rax + RT_ANYCALL_ADDR]
+        test r10, r10
+        jz 2f
+        cmp r10, r11
+        je 3f
+        add eax, 16
+        and eax, RT_ANYCALL_BYTES - 1
+        jmp 1b
+3:      jmp qword ptr [rax + RT_ANYCALL_ADDR + 8]
+2:      jmp __dipc_anycall_miss
+        .size dipc_vector_anycall, . - dipc_vector_anycall
+
+/* No stub registered at r11: the API gate names it and stops the process
+ * (OP_ANYCALL_MISS), on the caller's stack. */
+        .globl __dipc_anycall_miss
+        .hidden __dipc_anycall_miss
+        .type __dipc_anycall_miss, @function
+        .p2align 4
+__dipc_anycall_miss:
+        and rsp, -16
+        sub rsp, 96                     /* struct dipc_gate_args */
+        mov [rsp], r11
+        mov edi, OP_ANYCALL_MISS_NUM
+        mov rsi, rsp
+        call dipc_gate
+        ud2
+        .size __dipc_anycall_miss, . - __dipc_anycall_miss
+
 /* ---- void (*[DIPC_VECTOR_SCRUB])(void) ---------------------------------- *
  * For caller and callee stubs under reg_confidentiality, which zero the low
  * 128 bits of xmm0-15 themselves: zero the vector state beyond them that
@@ -786,7 +832,10 @@ dipc_tpl_\name\()_begin:
         lea rcx, [rsp + 16]
         mov [rax + K_CALLER_RSP], rcx
         mov rcx, [r10 + ST_RECOVERY]
-        mov [rax + K_RECOVERY], rcx
+        test rcx, rcx                   /* nothing armed: try style, or */
+        jnz 7f                          /* return 0 (anycall proxies) */
+        movabs rcx, PH_NO_ARM
+7:      mov [rax + K_RECOVERY], rcx
         mov qword ptr [r10 + ST_RECOVERY], 0
         movabs rcx, PH_SELF
         mov [rax + K_PROXY], rcx
@@ -871,10 +920,12 @@ dipc_tpl_\name\()_begin:
         mov r11, [rax + K_CALLEE_RSP]
         mov r10, [rax + K_CALLER_RSP]   /* caller's rdx, rcx at R-16, R-8 */
         mov eax, ecx
-        mov rsp, r11
-        push qword ptr [r10 - 8]        /* onto the callee's stack: the */
-        push qword ptr [r10 - 16]       /* callee cannot read the caller's */
-        xor ecx, ecx
+        mov rcx, [r10 - 8]              /* both read first: a callee of the */
+        mov rdx, [r10 - 16]             /* caller's own domain (a call */
+        mov rsp, r11                    /* through an entry's address) */
+        push rcx                        /* starts right below R. Onto the */
+        push rdx                        /* callee's stack: the callee */
+        xor ecx, ecx                    /* cannot read the caller's */
         xor edx, edx
         PKRU_SITE wrpkru
         movabs r11, PH_RO_D
@@ -900,6 +951,9 @@ dipc_tpl_\name\()_begin:
         cmp rsp, [rax + K_CALLEE_RSP]
         jne 94f
         mov [r10 + ST_KCS_TOP], rax
+        /* dipc_errno = 0: a call through an entry's address has no caller
+         * stub to clear it (caller stubs clear it again) */
+        mov dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0
         mov rcx, [rax + K_USP]          /* whatever the callee left there */
         mov [r10 + DIPC_USP_GS_OFFSET], rcx
         mov rcx, [rax + K_STACK_LO]

@@ -335,6 +335,9 @@ DIPC_HIDDEN void dipc_proxy_init(void);
 /* Writes count proxies (W^X) and returns their addresses in out[]. */
 /* proxy_dom is the domain callers need a call grant to (its APL column is
  * checked by every call; not with `none`). */
+/* proxy_dom DIPC_PROXY_ANYCALL: an anycall proxy, which every domain may
+ * call and whose callee's faults return 0 (RT_RECOVERY_RETURN0). */
+#define DIPC_PROXY_ANYCALL UINT32_MAX
 DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, uint32_t proxy_dom,
                                     unsigned count,
                                     const struct dipc_entry_desc *callee,
@@ -396,10 +399,13 @@ enum dipc_op {
   OP_THREAD_RESERVE,       /* arg 1: set a slot aside, 0: give one back */
   OP_THREAD_INIT_RESERVED, /* read by dipc_thread_lazy_create */
   OP_FORK,                 /* arg: enum dipc_fork_phase */
+  OP_ANYCALL_REGISTER,     /* arg: entry set; desc[0]: stub, signature */
+  OP_ANYCALL_MISS,         /* arg: the r11 no stub is registered for */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");
 _Static_assert(OP_MEMORY == OP_MEMORY_NUM, "layout.h op");
+_Static_assert(OP_ANYCALL_MISS == OP_ANYCALL_MISS_NUM, "layout.h op");
 DIPC_HIDDEN long dipc_gate_pku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate_nopku(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_gate(unsigned op, struct dipc_gate_args *args);
@@ -416,6 +422,15 @@ DIPC_HIDDEN long dipc_op_grant_create(int64_t hsrc, int64_t hdst);
 /* ---- import.c ----------------------------------------------------------- */
 DIPC_HIDDEN long dipc_op_import(unsigned op, struct dipc_gate_args *a,
                                 struct dipc_thread *st);
+
+/* ---- anycall.c ---------------------------------------------------------- */
+/* The anycall table's writable alias (backend.c maps it). */
+DIPC_HIDDEN extern uintptr_t *dipc_anycall_rw;
+/* 0 if stub is an anycall stub of the default domain's text not in the
+ * table yet; -DIPC_EINVAL, -DIPC_EEXIST otherwise. */
+DIPC_HIDDEN long dipc_anycall_check_stub(uintptr_t stub);
+DIPC_HIDDEN long dipc_anycall_insert(uintptr_t stub, void *proxy);
+DIPC_HIDDEN _Noreturn long dipc_anycall_miss(uintptr_t r11);
 
 /* ---- recovery.c -------------------------------------------------------- */
 DIPC_HIDDEN void dipc_recovery_init(void);

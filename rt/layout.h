@@ -20,7 +20,8 @@
  * memory (dipc_alloc_runtime), reserved up to the tables; the read-only
  * alias of the PKRU image table, at a fixed address so that exit gates can
  * check the image they installed with an absolute operand, followed by the
- * runtime vector (dipc/abi.h); the writable alias of both. */
+ * runtime vector (dipc/abi.h) and the anycall table; the writable alias of
+ * all three. */
 #define RT_WINDOW_LO 0x20000000
 #define RT_THREADS_ADDR 0x20000000 /* RT_MAX_THREADS * RT_THREAD_STRIDE */
 #define RT_THREADS_END 0x60000000
@@ -32,8 +33,16 @@
 #define RT_SCRATCH_B 0x74000000
 #define RT_SCRATCH_SIZE 0x04000000
 #define RT_RO_TABLE_ADDR 0x7ff00000
-#define RT_RW_TABLE_ADDR 0x7ff02000
-#define RT_WINDOW_HI 0x7ff04000
+/* The anycall table (anycall.c): RT_ANYCALL_SLOTS pairs {stub address,
+ * proxy address} (16 bytes), open addressing from the stub's hash; key 0 =
+ * empty. Read by [DIPC_VECTOR_ANYCALL] in every domain (shared key),
+ * written only through the runtime's alias. */
+#define RT_ANYCALL_ADDR 0x7ff02000
+#define RT_ANYCALL_BITS 12
+#define RT_ANYCALL_SLOTS (1 << RT_ANYCALL_BITS)
+#define RT_ANYCALL_BYTES (RT_ANYCALL_SLOTS * 16)
+#define RT_RW_TABLE_ADDR 0x7ff12000 /* RT_ANYCALL_ADDR + RT_ANYCALL_BYTES */
+#define RT_WINDOW_HI 0x7ff24000
 #define RT_MAX_DOMAINS 1024
 /* Thread slots: as many as fill the thread region (1 GiB). Each costs
  * address space only until a thread uses it. */
@@ -44,6 +53,7 @@
 #define RT_THREAD_STRIDE (256 * 1024)
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
 #define OP_MEMORY_NUM 28 /* enum dipc_op, for __dipc_trap_trampoline */
+#define OP_ANYCALL_MISS_NUM 33 /* enum dipc_op, for __dipc_anycall_miss */
 /* Runtime-private byte of the vector page: nonzero when the runtime acts
  * as on a CPU without PKU (DIPC_NO_PKU=1); gate.S's PICK_VARIANT reads it. */
 #define RT_VECTOR_NO_PKU (DIPC_VECTOR_ADDR + 0x800)
@@ -65,6 +75,10 @@
 /* The runtime vector (dipc/abi.h) is the page right after the table. */
 #if DIPC_VECTOR_ADDR != RT_RO_TABLE_ADDR + RT_MAX_DOMAINS * 4
 #error "dipc/abi.h: the runtime vector must follow the PKRU image table"
+#endif
+#if RT_ANYCALL_ADDR != DIPC_VECTOR_ADDR + 4096 ||                             \
+    RT_RW_TABLE_ADDR != RT_ANYCALL_ADDR + RT_ANYCALL_BYTES
+#error "layout.h: the anycall table follows the runtime vector"
 #endif
 
 /* struct dipc_thread */
@@ -150,5 +164,13 @@
 #define PH_H_PANIC 0x7e57aa0000000011
 #define PH_APL_COL 0x7e57aa0000000012    /* &APL[0][proxy domain] */
 #define PH_APL_STRIDE 0x7e57aa0000000013 /* APL row size; 0 with `none` */
+/* K_RECOVERY when no setjmp buffer is armed: 0 (try style), or
+ * RT_RECOVERY_RETURN0 in anycall proxies. */
+#define PH_NO_ARM 0x7e57aa0000000014
+
+/* K_RECOVERY of a call through an entry's address (an anycall proxy, no
+ * buffer armed): a fault in the callee returns 0 to the call site with
+ * dipc_errno = DIPC_EFAULT (recovery.c). Never a buffer's address. */
+#define RT_RECOVERY_RETURN0 1
 
 #endif

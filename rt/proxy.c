@@ -125,7 +125,8 @@ void dipc_proxy_init(void) {
   }
 }
 
-/* With `none` nothing is enforced: every caller finds this permission. */
+/* With `none` nothing is enforced, and anycall proxies let every domain
+ * call: every caller finds this permission. */
 static const uint8_t call_always_allowed = DIPC_PERM_CALL;
 _Static_assert(DIPC_PERM_CALL == 1, "gate.S compares the APL byte with 1");
 
@@ -139,7 +140,9 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
     return -DIPC_ENOSPC;
   /* Runtime memory while it is written, too. */
   uint8_t *page = dipc_alloc_runtime(size);
-  int enforce = dipc_machine.backend == DIPC_BACKEND_MPK;
+  /* Anycall proxies: the entry's address is the capability to call it. */
+  int anycall = proxy_dom == DIPC_PROXY_ANYCALL;
+  int enforce = dipc_machine.backend == DIPC_BACKEND_MPK && !anycall;
   uint64_t apl_col = enforce ? (uint64_t)dipc_apl_column(proxy_dom)
                              : (uint64_t)&call_always_allowed;
   /* Slow paths and panic in the variant for this CPU (gate.S). */
@@ -185,6 +188,7 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
         {PH_H_PANIC, panic, 1},
         {PH_APL_COL, apl_col, 1},
         {PH_APL_STRIDE, enforce ? RT_MAX_DOMAINS : 0, 1},
+        {PH_NO_ARM, anycall ? RT_RECOVERY_RETURN0 : 0, 1},
     };
     for (size_t r = 0; r < sizeof relocs / sizeof relocs[0]; r++) {
       unsigned hits = patch(p, n, relocs[r].ph, relocs[r].value);

@@ -9,7 +9,9 @@
  *    rbp = buf[0], rip = buf[1], rsp = buf[2];
  *  - try style: rsp = R (the caller's return-address slot, restored) and
  *    rip = __dipc_raise_trampoline, which raises a foreign exception whose
- *    only frame above the caller is the trampoline.
+ *    only frame above the caller is the trampoline;
+ *  - a call through an entry's address (RT_RECOVERY_RETURN0, anycall.c):
+ *    the call returns 0 to its return address, dipc_errno = DIPC_EFAULT.
  * The resumed context gets the caller's PKRU through the signal frame's
  * XSAVE area. __dipc_fault_landed finishes a try-style recovery. */
 #define _GNU_SOURCE
@@ -153,7 +155,7 @@ static int context_ok(const ucontext_t *uc) {
  * its words to the resumed caller. */
 static int buffer_ok(const struct dipc_kcs_entry *e) {
   uintptr_t b = (uintptr_t)e->recovery;
-  return !b || (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
+  return !b || b == RT_RECOVERY_RETURN0 || (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
 }
 
 DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
@@ -208,7 +210,15 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   r[REG_RAX] = r[REG_RDX] = 0;
   if (uc->uc_mcontext.fpregs)
     memset(uc->uc_mcontext.fpregs->_xmm, 0, 2 * sizeof(struct _xmmreg));
-  if (e->recovery) {
+  if (e->recovery == (void **)RT_RECOVERY_RETURN0) {
+    /* A call through an entry's address (anycall proxy): the call site is
+     * any indirect call, with no buffer or landing pad; it gets 0. */
+    r[REG_RSP] = (greg_t)(e->caller_rsp + 8);
+    r[REG_RIP] = (greg_t)e->ret;
+    r[REG_RCX] = r[REG_RSI] = r[REG_RDI] = r[REG_R8] = r[REG_R9] = 0;
+    r[REG_R10] = r[REG_R11] = 0;
+    *(int *)((char *)st + DIPC_ERRNO_GS_OFFSET) = DIPC_EFAULT;
+  } else if (e->recovery) {
     r[REG_RBP] = (greg_t)e->recovery[0];
     r[REG_RIP] = (greg_t)e->recovery[1];
     r[REG_RSP] = (greg_t)e->recovery[2];

@@ -220,6 +220,7 @@ Error Reader::dump(raw_ostream &OS) {
   auto Entries = records<dipc_entry_record>(DIPC_ENTRIES_SECTION);
   auto Imports = records<dipc_import_record>(DIPC_IMPORTS_SECTION);
   auto Grants = records<dipc_grant_record>(DIPC_GRANTS_SECTION);
+  auto Anycalls = records<dipc_anycall_record>(DIPC_ANYCALLS_SECTION);
   if (!Domains)
     return Domains.takeError();
   if (!Entries)
@@ -228,6 +229,8 @@ Error Reader::dump(raw_ostream &OS) {
     return Imports.takeError();
   if (!Grants)
     return Grants.takeError();
+  if (!Anycalls)
+    return Anycalls.takeError();
   if (Domains->empty())
     return fail("no dIPC metadata (section '" DIPC_DOMAINS_SECTION
                 "' is missing or empty): was it built with -fdipc?");
@@ -320,6 +323,21 @@ Error Reader::dump(raw_ostream &OS) {
        << " caller_policy=" << policyString(I.caller_policy)
        << " callee_policy=" << policyString(I.callee_policy) << "\n";
   }
+  for (auto &[Addr, C] : *Anycalls) {
+    auto Name = string(FIELD(C, Addr, name), "anycall entry name");
+    auto Domain = string(FIELD(C, Addr, domain), "anycall domain");
+    auto Stub = target(FIELD(C, Addr, stub), "anycall stub");
+    if (!Name || !Domain || !Stub)
+      return joinErrors(joinErrors(Name.takeError(), Domain.takeError()),
+                        Stub.takeError());
+    const Section *S = containing(*Stub);
+    if (!S || !(S->Flags & ELF::SHF_EXECINSTR))
+      return fail("anycall stub of '" + *Name + "' (0x" + utohexstr(*Stub) +
+                  ") is not in code");
+    OS << "anycall " << *Name << " domain=" << *Domain
+       << " stub=" << symbolize(*Stub) << " " << signatureString(C.signature)
+       << " callee_policy=" << policyString(C.callee_policy) << "\n";
+  }
   static const char *const Perms[] = {"?", "call", "read", "write"};
   for (auto &[Addr, G] : *Grants) {
     auto From = string(FIELD(G, Addr, from), "grant domain");
@@ -358,7 +376,7 @@ static Error dumpFile(StringRef Path) {
 int main(int Argc, char **Argv) {
   if (Argc < 2 || StringRef(Argv[1]) == "--help") {
     errs() << "usage: dipc-readelf PROGRAM...\n"
-              "Prints the dIPC domains, entries, imports and grants of linked "
+              "Prints the dIPC domains, entries, imports, anycalls and grants of linked "
               "-fdipc ELF files.\n";
     return Argc < 2 ? 1 : 0;
   }

@@ -19,6 +19,14 @@
  *                                 region (every thread's unsafe stack lies
  *                                 inside; 0 until the runtime initialised)
  *   [DIPC_VECTOR_UNSAFE_HI]       uintptr_t: end of that region
+ *   [DIPC_VECTOR_ANYCALL]         jumped to (never called) by the anycall
+ *                                 stub of an entry (docs/compiler.md) with
+ *                                 r11 = the stub's own address and every
+ *                                 argument register, rsp and [rsp] as the
+ *                                 caller of the pointer left them: goes on
+ *                                 to the entry's anycall proxy, or stops
+ *                                 the process if r11 is no registered stub.
+ *                                 Uses rax, r10, r11 and the flags only.
  * (the thread region holds one state slot per thread, each RT_THREAD_STRIDE
  * bytes, rt/layout.h; the bounds are 0 until the runtime initialised).
  * It follows the read-only PKRU image table (rt/layout.h RT_RO_TABLE_ADDR)
@@ -50,6 +58,7 @@
 #define DIPC_VECTOR_SCRUB 0x7ff01020
 #define DIPC_VECTOR_UNSAFE_LO 0x7ff01028
 #define DIPC_VECTOR_UNSAFE_HI 0x7ff01030
+#define DIPC_VECTOR_ANYCALL 0x7ff01038
 
 #define DIPC_THREAD_PUBLIC_OFF 0x3f000
 #define DIPC_ERRNO_GS_OFFSET 0x3f000 /* DIPC_THREAD_PUBLIC_OFF + 0 */

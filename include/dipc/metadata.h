@@ -40,6 +40,7 @@
 /* Import slots: one pointer per (caller domain, caller policy, entry) per
  * object, initially &__dipc_unresolved_import; the loader stores the proxy. */
 #define DIPC_SLOTS_SECTION "dipc_slots"
+#define DIPC_ANYCALLS_SECTION "dipc_anycalls"
 
 /* Name of the domain of unannotated code and data. */
 #define DIPC_DEFAULT_DOMAIN "default"
@@ -99,6 +100,19 @@ struct dipc_import_record {
   dipc_policy_t callee_policy;     /* __iso_callee as the declaration says */
 };
 
+/* An entry whose address this object takes: every such address is the
+ * entry's anycall stub (docs/compiler.md), one per object, in shared text.
+ * The loader asks the runtime for the entry's anycall proxy and registers
+ * stub -> proxy in the runtime's anycall table (docs/abi.md §4). */
+struct dipc_anycall_record {
+  struct dipc_record_header header;
+  dipc_rel_t name;   /* the entry's symbol name */
+  dipc_rel_t domain; /* the domain its declaration names */
+  dipc_rel_t stub;   /* __dipc_anycall.<name>, in this object's text */
+  struct dipc_signature signature; /* from the declaration: must match (P4) */
+  dipc_policy_t callee_policy;     /* __iso_callee as the declaration says */
+  uint32_t reserved;
+};
 
 /* __perm(to, perm) on an item of domain `from`: an APL entry of `from`. */
 struct dipc_grant_record {

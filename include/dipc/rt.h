@@ -43,6 +43,7 @@ extern "C" {
 #define DIPC_EINVAL                                                            \
   22                    /* malformed argument (count, signature, perm, flags)  \
                          */
+#define DIPC_EEXIST 17  /* dipc_anycall_register: stub already registered */
 #define DIPC_ENOSPC 28  /* a runtime table is full */
 #define DIPC_EPROTO 71  /* entry_request: signature mismatch (P4) */
 #define DIPC_ESTALE 116 /* handle closed, grant revoked */
@@ -195,6 +196,17 @@ long dipc_import_register(dom_t caller, void **slot,
 /* Binds an import to the entry set whose first entry it calls (once; only
  * the domain that registered the import, else -EPERM). */
 int dipc_import_bind(long import, entry_t entry);
+
+/* Entry addresses (docs/abi.md §4, "Anycall"): makes `stub`, an entry's
+ * anycall stub (the address -fdipc code takes of the entry), call the
+ * first entry of `entry`'s set from any domain, through a proxy of its
+ * own. The signature is the one the stub's object declares (P4:
+ * -DIPC_EPROTO if it differs). Only the default domain (the loader) may
+ * register; a stub is registered once (-DIPC_EEXIST), never replaced;
+ * -DIPC_EINVAL if `stub` is not an anycall stub in the default domain's
+ * text. */
+long dipc_anycall_register(entry_t entry, void *stub,
+                           const struct dipc_signature *signature);
 /* Rewrites a fault on an import's guard address to resume in the
  * trampoline; 1 if it did, 0 if the fault is not one. Signal-safe. */
 int dipc_import_fault(void *ucontext);

@@ -3,7 +3,8 @@
 // CFA offset before the call is a multiple of 16, so rsp is 16-byte
 // aligned there. Shrink-wrapping used to sink the prologue into the
 // try-style landing pad (the only block with an ordinary call), leaving
-// `mov slot, %r11; call *%r11; ret`. The thunk has the same shape.
+// `mov slot, %r11; call *%r11; ret`. The thunk (which a caller that needs
+// a frame pointer calls) has the same shape.
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O0 -S -o - %s | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O1 -S -o - %s | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O2 -S -o - %s | FileCheck %s
@@ -25,4 +26,8 @@ __attribute__((noinline)) int run(const char *s) { return db_exec(s); }
 // CHECK-NOT: .cfi_def_cfa_offset
 // CHECK: # dipc caller stub: db_exec
 // CHECK-NEXT: callq *%r11
-int (*volatile exec_ptr)(const char *) = db_exec;
+int run_vla(const char *s, int n) {
+  volatile char buf[n];
+  buf[0] = 0;
+  return db_exec(s) + buf[0];
+}

@@ -27,7 +27,8 @@
 #define OP_MEMORY 28
 #define OP_THREAD_RESERVE 29
 #define OP_FORK 31
-#define OP_COUNT 32
+#define OP_ANYCALL_REGISTER 32
+#define OP_COUNT 34
 #define PAGE 4096UL
 
 int __dipc_recover_from_fault(void *ucontext);
@@ -519,6 +520,9 @@ static void gate_ops(void) {
   struct gate_args a;
   memset(&a, 0, sizeof a);
   CALL(-DIPC_EINVAL, gate(OP_COUNT, &a));
+  a.arg[0] = (uint64_t)-1; /* no entry handle */
+  CALL(-DIPC_EBADF, gate(OP_ANYCALL_REGISTER, &a));
+  a.arg[0] = 0;
   CALL(-DIPC_EINVAL, gate(UINT_MAX, &a));
   CALL(-DIPC_EINVAL, gate(OP_IMPORT_RESOLVE, &a));
   CALL(-EPERM, gate(OP_MEMORY, &a)); /* asks for no PROT_EXEC */

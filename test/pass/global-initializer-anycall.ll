@@ -1,5 +1,5 @@
 ; A foreign entry in a global's initializer (a table of function pointers)
-; is replaced by the thunk too, every occurrence of it.
+; is replaced by its anycall stub too, every occurrence of it.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc,verify -S %s | FileCheck %s
 target triple = "x86_64-pc-linux-gnu"
 
@@ -9,12 +9,12 @@ target triple = "x86_64-pc-linux-gnu"
   { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @dom, ptr null, i32 0, ptr null },
   { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @entry, ptr null, i32 0, ptr null }], section "llvm.metadata"
 
-; CHECK: @table = global [3 x ptr] [ptr @__dipc_thunk.default.00.get, ptr @local, ptr @__dipc_thunk.default.00.get]
+; CHECK: @table = global [3 x ptr] [ptr @__dipc_anycall.get, ptr @local, ptr @__dipc_anycall.get]
 @table = global [3 x ptr] [ptr @get, ptr @local, ptr @get]
 
 declare void @get()
 define void @local() {
   ret void
 }
-; CHECK-LABEL: define internal void @__dipc_thunk.default.00.get()
-; CHECK: call void asm sideeffect alignstack "# dipc caller stub: get
+; CHECK-LABEL: define linkonce_odr hidden void @__dipc_anycall.get()
+; CHECK-NEXT: call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09jmpq *0x7ff01038"
