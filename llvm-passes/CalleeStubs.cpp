@@ -56,7 +56,8 @@ bool buildCalleeStubs(Module &M, DomainModel &Model,
   for (Function *Entry : Defined) {
     std::string Why;
     std::optional<CallShape> Shape =
-        describeCall(Entry->getFunctionType(), Entry->getAttributes(), Why);
+        describeCall(Entry->getFunctionType(), Entry->getAttributes(),
+                     M.getDataLayout(), Why);
     if (!Shape) {
       reportError(*Entry, "entry point '" + Entry->getName() +
                               "' cannot be called across domains: " + Why);

@@ -101,7 +101,8 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
     return &Imports[It->second];
   std::string Why;
   std::optional<CallShape> Shape =
-      describeCall(Entry.getFunctionType(), Entry.getAttributes(), Why);
+      describeCall(Entry.getFunctionType(), Entry.getAttributes(),
+                   M.getDataLayout(), Why);
   if (!Shape) {
     reportError(User,
                 "cannot call entry point '" + Entry.getName() +

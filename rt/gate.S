@@ -798,7 +798,10 @@ dipc_tpl_\name\()_begin:
         mov [rax + K_DCS_BASE], ecx
         mov ecx, [r10 + ST_DCS_TOP]
         mov [rax + K_DCS_TOP], ecx
-        mov dword ptr [rax + K_FLAGS], (\split | (\dcs << 1))
+        movabs rcx, PH_ARGBYTES         /* flags: bytes 2-3 the stack- */
+        shl ecx, 16                     /* argument area (recovery.c) */
+        or ecx, (\split | (\dcs << 1))
+        mov [rax + K_FLAGS], ecx
         mov [rax + K_RBX], rbx
         mov [rax + K_RBP], rbp
         mov [rax + K_R12], r12
@@ -839,6 +842,10 @@ dipc_tpl_\name\()_begin:
         movabs rcx, PH_ARGQWORDS        /* copy the stack arguments */
         test rcx, rcx
         jz 5f
+        movabs rdx, PH_ARGBYTES         /* the area from R + 8 up lies */
+        lea rdx, [rsp + 24 + rdx]       /* in the caller's stack (P2 */
+        cmp rdx, [rax + K_STACK_HI]     /* checked R) */
+        ja 92f
 6:      mov rdx, [rsp + 16 + rcx * 8]
         mov [r11 + rcx * 8 - 8], rdx
         dec rcx

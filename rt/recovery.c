@@ -9,7 +9,10 @@
  *    rbp = buf[0], rip = buf[1], rsp = buf[2];
  *  - try style: rsp = R (the caller's return-address slot, restored) and
  *    rip = __dipc_raise_trampoline, which raises a foreign exception whose
- *    only frame above the caller is the trampoline.
+ *    only frame above the caller is the trampoline. A call with stack
+ *    arguments moved rsp down by their area around its `call`, which the
+ *    caller's CFI does not say: the return address then goes at the top of
+ *    that (dead) area instead, where rsp is the caller's own again.
  * The resumed context gets the caller's PKRU through the signal frame's
  * XSAVE area. __dipc_fault_landed finishes a try-style recovery. */
 #define _GNU_SOURCE
@@ -156,6 +159,14 @@ static int buffer_ok(const struct dipc_kcs_entry *e) {
   return !b || (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
 }
 
+/* Where a try-style recovery puts the caller's return address (see above):
+ * inside the caller's stack, as a pushed return address always is. */
+static uintptr_t *return_slot(const struct dipc_kcs_entry *e) {
+  uintptr_t at = e->caller_rsp + (e->flags >> 16);
+  return at >= e->caller_rsp && at + 8 <= e->stack_hi ? (uintptr_t *)at
+                                                     : NULL;
+}
+
 DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
 int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   if (!uc || st->in_gate)
@@ -179,7 +190,9 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   if (st->kcs_top == st->kcs_base)
     return 0;
   struct dipc_kcs_entry *e = st->kcs_top - 1;
-  if (st->cur_dom != e->callee_dom || !buffer_ok(e))
+  uintptr_t *ret_slot = return_slot(e);
+  if (st->cur_dom != e->callee_dom || !buffer_ok(e) ||
+      (!e->recovery && !ret_slot))
     return 0;
   dipc_lock();
   st->kcs_top = e;
@@ -217,8 +230,8 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
     struct _Unwind_Exception *x = &fault_exceptions[st->index];
     memset(x, 0, sizeof *x);
     memcpy(&x->exception_class, "DIPCFLT", 8);
-    *(uintptr_t *)e->caller_rsp = e->ret;
-    r[REG_RSP] = (greg_t)e->caller_rsp;
+    *ret_slot = e->ret;
+    r[REG_RSP] = (greg_t)ret_slot;
     r[REG_RIP] = (greg_t)__dipc_raise_trampoline;
     r[REG_RDI] = (greg_t)x;
   }
