@@ -260,9 +260,9 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     FunctionCallee Landed = M.getOrInsertFunction(
         "__dipc_fault_landed", Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
     B.CreateCall(Landed, {B.CreateExtractValue(LP, 0)});
-  } else {
-    storeErrno(B, DIPC_EFAULT);
   }
+  // dipc_errno: the runtime's recovery set it (DIPC_EFAULT or
+  // DIPC_EEXCEPTION).
   B.CreateBr(Join);
 
   if (Result)

@@ -29,14 +29,27 @@
 
 #include "internal.h"
 
-/* Runs in the caller's domain after a proxy ran on this thread, so gs is
- * the thread's own state and dipc_errno is in its public page. */
+/* Runs in the caller's domain after a proxy ran on this thread; dipc_recover
+ * has set dipc_errno. */
 DIPC_EXPORT void __dipc_fault_landed(void *exception) {
   if (exception)
     _Unwind_DeleteException((struct _Unwind_Exception *)exception);
-  __asm__ volatile("movl %0, %%gs:%c1" ::"ri"(DIPC_EFAULT),
-                   "i"(DIPC_ERRNO_GS_OFFSET)
-                   : "memory");
+}
+
+/* The callee stub's trap after it caught an escaping exception
+ * (CalleeStubs.cpp): a 16-aligned ud2 and the marker, in one 16-byte block
+ * (so one page). Anyone can execute it; it only picks the code a crash
+ * there would report anyway. */
+static const uint8_t exception_trap[] = {0x0f, 0x0b, 'D', 'I', 'P', 'C',
+                                         'E', 'X', 'C', 'P'};
+
+static int failure_code(const ucontext_t *uc) {
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+  if (pc % 16 || uc->uc_mcontext.gregs[REG_TRAPNO] != 6 /* #UD */)
+    return DIPC_EFAULT;
+  return memcmp((const void *)pc, exception_trap, sizeof exception_trap)
+             ? DIPC_EFAULT
+             : DIPC_EEXCEPTION;
 }
 
 /* One exception object per thread slot, in stack-key pages so that the
@@ -211,6 +224,8 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   st->cur_pkru = image;
   dipc_unlock();
 
+  /* dipc_errno, in the thread's public page (gs base = st). */
+  *(volatile int *)((char *)st + DIPC_ERRNO_GS_OFFSET) = failure_code(uc);
   greg_t *r = uc->uc_mcontext.gregs;
   r[REG_RBX] = (greg_t)e->rbx;
   r[REG_RBP] = (greg_t)e->rbp;
