@@ -834,6 +834,8 @@ dipc_tpl_\name\()_begin:
 4:      mov r11, [rdx + DS_CUR]
         movabs rcx, PH_ARGBYTES
         sub r11, rcx
+        cmp r11, [rdx + DS_LO]          /* the copy stays above the guard */
+        jb 92f
         mov [r10 + ST_CUR_DS], rdx
         mov rcx, [rdx + DS_LO]
         mov [r10 + ST_STACK_LO], rcx

@@ -234,8 +234,14 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   r[REG_R14] = (greg_t)e->r14;
   r[REG_R15] = (greg_t)e->r15;
   r[REG_RAX] = r[REG_RDX] = 0;
-  if (uc->uc_mcontext.fpregs)
+  if (uc->uc_mcontext.fpregs) {
     memset(uc->uc_mcontext.fpregs->_xmm, 0, 2 * sizeof(struct _xmmreg));
+    /* The x87 stack empty and zeroed, as at any call: the callee may have
+     * faulted with values on it (a long double result is 0 then too). */
+    uc->uc_mcontext.fpregs->ftw = 0;
+    uc->uc_mcontext.fpregs->swd &= (uint16_t)~0x3800; /* TOP = 0 */
+    memset(uc->uc_mcontext.fpregs->_st, 0, sizeof uc->uc_mcontext.fpregs->_st);
+  }
   if (e->recovery) {
     r[REG_RBP] = (greg_t)e->recovery[0];
     r[REG_RIP] = (greg_t)e->recovery[1];
