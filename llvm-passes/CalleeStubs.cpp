@@ -72,9 +72,9 @@ static Function *createStub(Module &M, Function &Entry, const CallShape &Shape,
     B.CreateCall(M.getOrInsertFunction("__cxa_begin_catch", Ptr, Ptr),
                  {B.CreateExtractValue(LP, 0)});
     B.CreateCall(M.getOrInsertFunction("__cxa_end_catch", B.getVoidTy()));
-    auto *Trap = InlineAsm::get(
-        FunctionType::get(B.getVoidTy(), false),
-        ".p2align 4\n\tud2\n\t.ascii \"DIPCEXCP\"", "", true);
+    auto *Trap =
+        InlineAsm::get(FunctionType::get(B.getVoidTy(), false),
+                       ".p2align 4\n\tud2\n\t.ascii \"DIPCEXCP\"", "", true);
     B.CreateCall(Trap)->setDoesNotReturn();
     B.CreateUnreachable();
     B.SetInsertPoint(Ok);

@@ -100,9 +100,8 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
   if (auto It = Index.find(Key); It != Index.end())
     return &Imports[It->second];
   std::string Why;
-  std::optional<CallShape> Shape =
-      describeCall(Entry.getFunctionType(), Entry.getAttributes(),
-                   M.getDataLayout(), Why);
+  std::optional<CallShape> Shape = describeCall(
+      Entry.getFunctionType(), Entry.getAttributes(), M.getDataLayout(), Why);
   if (!Shape) {
     reportError(User,
                 "cannot call entry point '" + Entry.getName() +

@@ -18,8 +18,9 @@ namespace {
 class RecordWriter {
 public:
   explicit RecordWriter(Module &M)
-      : M(M), Ctx(M.getContext()), I8(Type::getInt8Ty(Ctx)), I16(Type::getInt16Ty(Ctx)),
-        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
+      : M(M), Ctx(M.getContext()), I8(Type::getInt8Ty(Ctx)),
+        I16(Type::getInt16Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
+        I64(Type::getInt64Ty(Ctx)) {}
 
   // A record is a list of fields; a Rel field is filled in once the record's
   // own address exists.
@@ -38,7 +39,7 @@ public:
     return {u32(DIPC_METADATA_VERSION), u32(Size)};
   }
   std::vector<Field> signature(const dipc_signature &Sig) {
-    return {u8(Sig.int_args), u8(Sig.vec_args), u8(Sig.int_results),
+    return {u8(Sig.int_args),    u8(Sig.vec_args),     u8(Sig.int_results),
             u8(Sig.vec_results), u16(Sig.stack_bytes), u8(Sig.x87_results),
             u8(Sig.reserved)};
   }

@@ -140,7 +140,8 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
               ? B.CreateSExt(V, B.getInt64Ty())
               : B.CreateZExt(V, B.getInt64Ty());
     if (Slot.Class == RegClass::Mem) {
-      Value *At = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ArgBuf, Slot.Index);
+      Value *At =
+          B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ArgBuf, Slot.Index);
       Align A = commonAlignment(Align(16), Slot.Index);
       if (EntryAttrs.getParamByValType(I))
         B.CreateMemCpy(At, A, V, EntryAttrs.getParamAlignment(I).valueOrOne(),
@@ -179,8 +180,7 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
     // recovery, which resumes with rsp back at its value outside the asm
     // (rt/recovery.c), where the landing pad expects it.
     std::string Mov = HasAVX ? "vmovups " : "movups ";
-    Text += "subq $$" + N + ", %rsp\n\tmovl $$" + N + ", %eax\n1:\n\t" +
-            Mov +
+    Text += "subq $$" + N + ", %rsp\n\tmovl $$" + N + ", %eax\n1:\n\t" + Mov +
             "-16(%r10,%rax), %xmm15\n\t" + Mov +
             "%xmm15, -16(%rsp,%rax)\n\tsubl $$16, %eax\n\tjnz 1b\n\t";
   }

@@ -28,11 +28,12 @@ struct dipc_signature {
 };
 
 /* Every field in range (the compiler records nothing else). */
-#define DIPC_SIGNATURE_OK(s)                                                  \
-  ((s)->int_args <= DIPC_MAX_INT_ARGS && (s)->vec_args <= DIPC_MAX_VEC_ARGS &&  \
-   (s)->int_results <= 2 && (s)->vec_results <= 2 &&                          \
-   (s)->stack_bytes % 8 == 0 && (s)->stack_bytes <= DIPC_MAX_STACK_BYTES &&   \
-   (s)->x87_results <= 1 && (s)->reserved == 0)
+#define DIPC_SIGNATURE_OK(s)                                                   \
+  ((s)->int_args <= DIPC_MAX_INT_ARGS &&                                       \
+   (s)->vec_args <= DIPC_MAX_VEC_ARGS && (s)->int_results <= 2 &&              \
+   (s)->vec_results <= 2 && (s)->stack_bytes % 8 == 0 &&                       \
+   (s)->stack_bytes <= DIPC_MAX_STACK_BYTES && (s)->x87_results <= 1 &&        \
+   (s)->reserved == 0)
 
 /* Isolation policy: a mask of enum dipc_iso_property (dipc.h). */
 typedef uint32_t dipc_policy_t;
