@@ -33,6 +33,9 @@ enum dipc_iso_property {
 
 /* Error codes reported through dipc_errno after a cross-domain call. */
 #define DIPC_EFAULT 14 /* the callee domain faulted; its call returned 0 */
+/* A C++ exception escaped the entry: the callee stub caught and destroyed
+ * it (exceptions do not cross domains); the call returned 0. */
+#define DIPC_EEXCEPTION 131
 
 #if defined(__DIPC__)
 
@@ -46,8 +49,9 @@ enum dipc_iso_property {
 #define __iso_caller(...) __attribute__((dipc_iso_caller(__VA_ARGS__)))
 #define __iso_callee(...) __attribute__((dipc_iso_callee(__VA_ARGS__)))
 
-/* Set by the caller stub: 0 after a successful cross-domain call,
- * DIPC_EFAULT when the callee crashed. Per thread, like errno. It lives in
+/* 0 after a successful cross-domain call (set by the caller stub),
+ * DIPC_EFAULT when the callee crashed, DIPC_EEXCEPTION when an exception
+ * escaped the entry (set by the runtime's recovery). Per thread, like errno. It lives in
  * the thread's public page (shared key), and the macro calls libdipc through
  * the runtime vector at a fixed address (dipc/abi.h) rather than the PLT,
  * so code of any domain can read it without access to the default domain. */

@@ -104,8 +104,8 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
   if (auto It = Index.find(Key); It != Index.end())
     return &Imports[It->second];
   std::string Why;
-  std::optional<CallShape> Shape =
-      describeCall(Entry.getFunctionType(), Entry.getAttributes(), Why);
+  std::optional<CallShape> Shape = describeCall(
+      Entry.getFunctionType(), Entry.getAttributes(), M.getDataLayout(), Why);
   if (!Shape) {
     reportError(User,
                 "cannot call entry point '" + Entry.getName() +
@@ -263,9 +263,9 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     FunctionCallee Landed = M.getOrInsertFunction(
         "__dipc_fault_landed", Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
     B.CreateCall(Landed, {B.CreateExtractValue(LP, 0)});
-  } else {
-    storeErrno(B, DIPC_EFAULT);
   }
+  // dipc_errno: the runtime's recovery set it (DIPC_EFAULT or
+  // DIPC_EEXCEPTION).
   B.CreateBr(Join);
 
   if (Result)

@@ -19,7 +19,8 @@ class RecordWriter {
 public:
   explicit RecordWriter(Module &M)
       : M(M), Ctx(M.getContext()), I8(Type::getInt8Ty(Ctx)),
-        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
+        I16(Type::getInt16Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
+        I64(Type::getInt64Ty(Ctx)) {}
 
   // A record is a list of fields; a Rel field is filled in once the record's
   // own address exists.
@@ -30,6 +31,7 @@ public:
   };
 
   Field u8(unsigned V) { return {I8, ConstantInt::get(I8, V)}; }
+  Field u16(unsigned V) { return {I16, ConstantInt::get(I16, V)}; }
   Field u32(uint64_t V) { return {I32, ConstantInt::get(I32, V)}; }
   Field rel(Constant *Target) { return {I64, Target, true}; }
   Field relString(StringRef S) { return rel(string(S)); }
@@ -37,8 +39,9 @@ public:
     return {u32(DIPC_METADATA_VERSION), u32(Size)};
   }
   std::vector<Field> signature(const dipc_signature &Sig) {
-    return {u8(Sig.int_args), u8(Sig.vec_args), u8(Sig.int_results),
-            u8(Sig.vec_results), u32(Sig.stack_bytes)};
+    return {u8(Sig.int_args),    u8(Sig.vec_args),     u8(Sig.int_results),
+            u8(Sig.vec_results), u16(Sig.stack_bytes), u8(Sig.x87_results),
+            u8(Sig.reserved)};
   }
 
   GlobalVariable *emit(StringRef Section, const Twine &Name,
@@ -48,7 +51,7 @@ public:
 
   Module &M;
   LLVMContext &Ctx;
-  Type *I8, *I32, *I64;
+  Type *I8, *I16, *I32, *I64;
   StringMap<Constant *> Strings;
   SmallVector<GlobalValue *, 16> Used;
 };

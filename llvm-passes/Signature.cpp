@@ -1,10 +1,15 @@
 // Signature.cpp - classifies an ABI-lowered IR signature into SysV argument
-// and result registers. Clang has already lowered aggregates (coerced to
-// integers/doubles, or byval/sret pointers), so each IR scalar maps to one
-// register; anything left in memory is rejected because the caller stub's
-// inline-asm call cannot place stack arguments without moving rsp.
+// and result registers and stack-argument slots. Clang has already lowered
+// aggregates (coerced to integers/doubles, or byval/sret pointers), so each
+// IR scalar maps to one register or one slot, assigned in order as LLVM's
+// X86-64 C calling convention does: a scalar that finds its registers used
+// up, a byval aggregate and a long double go to the next slot of the area
+// above the return address, aligned to 8 (16 for long double, 128-bit
+// vectors and byval aggregates aligned so).
 #include "Signature.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -23,6 +28,8 @@ StringRef argRegName(RegSlot Slot) {
 }
 
 StringRef resultRegName(RegSlot Slot) {
+  if (Slot.Class == RegClass::X87)
+    return "st";
   return Slot.Class == RegClass::Int ? IntResultRegs[Slot.Index]
                                      : VecRegs[Slot.Index];
 }
@@ -47,19 +54,28 @@ static std::string typeName(Type *Ty) {
 }
 
 std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
-                                      std::string &Why) {
+                                      const DataLayout &DL, std::string &Why) {
   if (Ty->isVarArg()) {
     Why = "it is variadic";
     return std::nullopt;
   }
   CallShape Shape;
   unsigned NumInt = 0, NumVec = 0;
+  uint64_t StackBytes = 0;
+  // The next stack slot of `Size` bytes aligned to `Alignment`.
+  auto InMemory = [&](uint64_t Size, uint64_t Alignment) {
+    StackBytes = alignTo(StackBytes, std::max<uint64_t>(Alignment, 8));
+    RegSlot Slot{RegClass::Mem, unsigned(StackBytes), unsigned(Size)};
+    StackBytes += alignTo(Size, 8);
+    return Slot;
+  };
   for (unsigned I = 0; I < Ty->getNumParams(); ++I) {
+    Type *PTy = Ty->getParamType(I);
     for (Attribute::AttrKind Memory :
-         {Attribute::ByVal, Attribute::InAlloca, Attribute::Preallocated}) {
+         {Attribute::InAlloca, Attribute::Preallocated}) {
       if (Attrs.hasParamAttr(I, Memory)) {
         Why = "parameter " + std::to_string(I + 1) +
-              " is passed in memory on the stack";
+              " is passed in a preallocated argument area";
         return std::nullopt;
       }
     }
@@ -69,24 +85,36 @@ std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
             " uses a non-standard register (inreg/nest)";
       return std::nullopt;
     }
-    std::optional<RegClass> Class = classify(Ty->getParamType(I));
-    if (!Class) {
-      Why = "parameter " + std::to_string(I + 1) + " has type " +
-            typeName(Ty->getParamType(I)) +
-            ", which is not passed in one register";
-      return std::nullopt;
-    }
-    unsigned &Count = *Class == RegClass::Int ? NumInt : NumVec;
-    unsigned Max =
-        *Class == RegClass::Int ? DIPC_MAX_INT_ARGS : DIPC_MAX_VEC_ARGS;
-    if (Count == Max) {
-      Why = "parameter " + std::to_string(I + 1) +
-            " does not fit in argument registers and would go on the stack";
-      return std::nullopt;
-    }
     if (I == 0 && Attrs.hasParamAttr(0, Attribute::StructRet))
       Shape.SRet = true;
-    Shape.Args.push_back({*Class, Count++});
+    if (Type *ByVal = Attrs.getParamByValType(I)) {
+      MaybeAlign A = Attrs.getParamAlignment(I);
+      Shape.Args.push_back(
+          InMemory(DL.getTypeAllocSize(ByVal),
+                   A ? A->value() : DL.getABITypeAlign(ByVal).value()));
+    } else if (PTy->isX86_FP80Ty()) {
+      Shape.Args.push_back(InMemory(DL.getTypeStoreSize(PTy), 16));
+    } else if (std::optional<RegClass> Class = classify(PTy)) {
+      unsigned &Count = *Class == RegClass::Int ? NumInt : NumVec;
+      unsigned Max =
+          *Class == RegClass::Int ? DIPC_MAX_INT_ARGS : DIPC_MAX_VEC_ARGS;
+      if (Count < Max) {
+        Shape.Args.push_back({*Class, Count++});
+      } else {
+        uint64_t Size = DL.getTypeStoreSize(PTy);
+        Shape.Args.push_back(InMemory(Size, Size > 8 ? 16 : 8));
+      }
+    } else {
+      Why = "parameter " + std::to_string(I + 1) + " has type " +
+            typeName(PTy) + ", which a proxy cannot carry";
+      return std::nullopt;
+    }
+  }
+  StackBytes = alignTo(StackBytes, 8);
+  if (StackBytes > DIPC_MAX_STACK_BYTES) {
+    Why = "its stack arguments take " + std::to_string(StackBytes) +
+          " bytes, more than " + std::to_string(DIPC_MAX_STACK_BYTES);
+    return std::nullopt;
   }
 
   Type *Ret = Ty->getReturnType();
@@ -95,7 +123,12 @@ std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
     Scalars.append(STy->element_begin(), STy->element_end());
   else if (!Ret->isVoidTy())
     Scalars.push_back(Ret);
-  unsigned NumIntRes = 0, NumVecRes = 0;
+  unsigned NumIntRes = 0, NumVecRes = 0, NumX87Res = 0;
+  if (Ret->isX86_FP80Ty()) {
+    Shape.Results.push_back({RegClass::X87, 0});
+    NumX87Res = 1;
+    Scalars.clear();
+  }
   for (Type *Scalar : Scalars) {
     std::optional<RegClass> Class = classify(Scalar);
     unsigned *Count = Class == RegClass::Int   ? &NumIntRes
@@ -103,7 +136,7 @@ std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
                                                : nullptr;
     if (!Count || *Count == 2) {
       Why = "its result of type " + typeName(Ret) +
-            " is not returned in rax/rdx/xmm0/xmm1";
+            " is not returned in rax/rdx/xmm0/xmm1/st0";
       return std::nullopt;
     }
     Shape.Results.push_back({*Class, (*Count)++});
@@ -115,7 +148,8 @@ std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
   Shape.Signature.vec_args = NumVec;
   Shape.Signature.int_results = NumIntRes;
   Shape.Signature.vec_results = NumVecRes;
-  Shape.Signature.stack_bytes = 0;
+  Shape.Signature.stack_bytes = StackBytes;
+  Shape.Signature.x87_results = NumX87Res;
   return Shape;
 }
 

@@ -11,19 +11,23 @@
 #include <string>
 
 namespace llvm {
+class DataLayout;
 class FunctionType;
 class Type;
 } // namespace llvm
 
 namespace dipc {
 
-enum class RegClass { Int, Vec };
+enum class RegClass { Int, Vec, X87, Mem };
 
-// One value in a register: the N-th integer or vector argument (or result)
-// register of the calling convention.
+// Where one value goes: the N-th integer or vector argument (or result)
+// register of the calling convention, st0 (a long double result), or for
+// Mem the `Size` bytes at `Index` in the stack-argument area (the bytes above
+// the return address; `Size` is what the value itself occupies).
 struct RegSlot {
   RegClass Class;
   unsigned Index;
+  unsigned Size = 0;
 };
 
 struct CallShape {
@@ -33,15 +37,18 @@ struct CallShape {
   dipc_signature Signature{};
 };
 
-// Register names (64-bit, without '%') of the SysV convention.
+// Register names (64-bit, without '%') of the SysV convention; "st" for X87.
+// Not for Mem.
 llvm::StringRef argRegName(RegSlot Slot);
 llvm::StringRef resultRegName(RegSlot Slot);
 
 // The shape of a call through `Ty` with parameter attributes `Attrs`, or
-// std::nullopt with `Why` set when a proxy cannot carry it (stack arguments,
-// x87 or 128-bit integers, aggregates in memory, varargs).
+// std::nullopt with `Why` set when a proxy cannot carry it (128-bit integers,
+// complex long double, varargs, more than DIPC_MAX_STACK_BYTES of stack
+// arguments).
 std::optional<CallShape> describeCall(llvm::FunctionType *Ty,
                                       llvm::AttributeList Attrs,
+                                      const llvm::DataLayout &DL,
                                       std::string &Why);
 
 } // namespace dipc

@@ -86,7 +86,7 @@ static std::string asmEscape(StringRef S) {
 }
 
 static Type *resultRegType(LLVMContext &Ctx, Type *Scalar, RegClass Class) {
-  if (Class == RegClass::Vec || Scalar->isPointerTy())
+  if (Class != RegClass::Int || Scalar->isPointerTy())
     return Scalar;
   return Type::getInt64Ty(Ctx);
 }
@@ -117,6 +117,20 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
     Constraints.push_back(("={" + resultRegName(Slot) + "}").str());
     Written.insert(resultRegName(Slot));
   }
+  // Stack arguments are laid out in a buffer of the caller's frame, which
+  // the asm copies below rsp (StackArgs != 0).
+  uint64_t StackArgs = alignTo(Shape.Signature.stack_bytes, 16);
+  Value *ArgBuf = nullptr;
+  if (StackArgs) {
+    Function &F = *B.GetInsertBlock()->getParent();
+    IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().getFirstInsertionPt());
+    auto *Buf = EB.CreateAlloca(ArrayType::get(B.getInt8Ty(), StackArgs),
+                                nullptr, "dipc.stackargs");
+    Buf->setAlignment(Align(16));
+    // Zeroed: padding must not carry the caller's old stack bytes.
+    B.CreateMemSet(Buf, B.getInt8(0), StackArgs, Align(16));
+    ArgBuf = Buf;
+  }
   for (auto [I, Arg] : enumerate(Args)) {
     RegSlot Slot = Shape.Args[I];
     Value *V = Arg;
@@ -125,10 +139,25 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
       V = EntryAttrs.hasParamAttr(I, Attribute::SExt)
               ? B.CreateSExt(V, B.getInt64Ty())
               : B.CreateZExt(V, B.getInt64Ty());
+    if (Slot.Class == RegClass::Mem) {
+      Value *At =
+          B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ArgBuf, Slot.Index);
+      Align A = commonAlignment(Align(16), Slot.Index);
+      if (EntryAttrs.getParamByValType(I))
+        B.CreateMemCpy(At, A, V, EntryAttrs.getParamAlignment(I).valueOrOne(),
+                       Slot.Size);
+      else
+        B.CreateAlignedStore(V, At, A);
+      continue;
+    }
     Call.Operands.push_back(V);
     Constraints.push_back(("{" + argRegName(Slot) + "}").str());
   }
-  unsigned ProxyOperand = OutTypes.size() + Args.size();
+  if (ArgBuf) {
+    Call.Operands.push_back(ArgBuf);
+    Constraints.push_back("{r10}");
+  }
+  unsigned ProxyOperand = OutTypes.size() + Call.Operands.size();
   Call.Operands.push_back(Proxy);
   Constraints.push_back("{r11}");
   // The call pushes onto the stack, so the asm reads rsp, and says so: an
@@ -142,6 +171,19 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
   bool Confidential = CallerPolicy & reg_confidentiality;
   bool SaveAll = Confidential || (CallerPolicy & reg_integrity);
   std::string Text = (CallerStubTag + asmEscape(EntryName) + "\n\t").str();
+  std::string N = std::to_string(StackArgs);
+  if (StackArgs) {
+    // The arguments go right above the return address the call pushes, as
+    // the SysV convention wants; rsp stays 16-byte aligned. Operands are
+    // registers: none is rsp-relative once rsp moved. The CFI does not
+    // follow rsp: nothing unwinds from inside the asm but try-style
+    // recovery, which resumes with rsp back at its value outside the asm
+    // (rt/recovery.c), where the landing pad expects it.
+    std::string Mov = HasAVX ? "vmovups " : "movups ";
+    Text += "subq $$" + N + ", %rsp\n\tmovl $$" + N + ", %eax\n1:\n\t" + Mov +
+            "-16(%r10,%rax), %xmm15\n\t" + Mov +
+            "%xmm15, -16(%rsp,%rax)\n\tsubl $$16, %eax\n\tjnz 1b\n\t";
+  }
   if (Confidential) {
     // Everything the callee could read except its arguments, rsp and the
     // proxy address in r11 (public: the loader wrote it). Arguments are at
@@ -156,6 +198,8 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
       Text += zeroXMM(I, HasAVX);
   }
   Text += "call *$" + std::to_string(ProxyOperand);
+  if (StackArgs)
+    Text += "\n\taddq $$" + N + ", %rsp";
 
   for (const char *Reg : CallerSavedGPRs)
     if (!Written.count(Reg))

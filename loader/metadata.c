@@ -108,9 +108,7 @@ static int check_header(struct reader *r, const struct dipc_record_header *h,
 
 static int check_signature(struct reader *r, const struct dipc_signature *s,
                            const char *what) {
-  if (s->int_args > DIPC_MAX_INT_ARGS || s->vec_args > DIPC_MAX_VEC_ARGS ||
-      s->int_results > 2 || s->vec_results > 2 ||
-      s->stack_bytes > DIPC_MAX_STACK_BYTES || s->stack_bytes % 8)
+  if (!DIPC_SIGNATURE_OK(s))
     return fail(r->err, r->errlen, "%s has an impossible signature", what);
   return 0;
 }

@@ -179,9 +179,7 @@ struct entry_set {
 static struct entry_set *entry_sets;
 
 int dipc_signature_ok(const struct dipc_signature *s) {
-  return s->int_args <= DIPC_MAX_INT_ARGS && s->vec_args <= DIPC_MAX_VEC_ARGS &&
-         s->int_results <= 2 && s->vec_results <= 2 &&
-         s->stack_bytes % 8 == 0 && s->stack_bytes <= DIPC_MAX_STACK_BYTES;
+  return DIPC_SIGNATURE_OK(s);
 }
 
 static long op_entry_register(struct dipc_gate_entry_args *ea) {

@@ -847,7 +847,10 @@ dipc_tpl_\name\()_begin:
         mov [rax + K_DCS_BASE], ecx
         mov ecx, [r10 + ST_DCS_TOP]
         mov [rax + K_DCS_TOP], ecx
-        mov dword ptr [rax + K_FLAGS], (\split | (\dcs << 1))
+        movabs rcx, PH_ARGBYTES         /* flags: bytes 2-3 the stack- */
+        shl ecx, 16                     /* argument area (recovery.c) */
+        or ecx, (\split | (\dcs << 1))
+        mov [rax + K_FLAGS], ecx
         mov [rax + K_RBX], rbx
         mov [rax + K_RBP], rbp
         mov [rax + K_R12], r12
@@ -857,12 +860,12 @@ dipc_tpl_\name\()_begin:
         mov rcx, [r10 + DIPC_USP_GS_OFFSET] /* caller's unsafe stack pointer */
         mov [rax + K_USP], rcx
         mov rdx, [r10 + ST_CUR_DS]      /* caller on a callee stack: its */
-        mov [rax + K_CUR_DS], rdx       /* next frames start below R */
-        test rdx, rdx
-        jz 3f
-        mov rcx, [rdx + DS_CUR]
+        mov [rax + K_CUR_DS], rdx       /* next frames start below the */
+        test rdx, rdx                   /* rcx, rdx saved at R-16 (a callee */
+        jz 3f                           /* of its own domain gets its stack */
+        mov rcx, [rdx + DS_CUR]         /* arguments copied there) */
         mov [rax + K_DS_SAVED], rcx
-        lea rcx, [rsp + 16]
+        mov rcx, rsp
         and rcx, -16
         mov [rdx + DS_CUR], rcx
 3:      lea rcx, [rax + K_SIZE]
@@ -880,6 +883,8 @@ dipc_tpl_\name\()_begin:
 4:      mov r11, [rdx + DS_CUR]
         movabs rcx, PH_ARGBYTES
         sub r11, rcx
+        cmp r11, [rdx + DS_LO]          /* the copy stays above the guard */
+        jb 92f
         mov [r10 + ST_CUR_DS], rdx
         mov rcx, [rdx + DS_LO]
         mov [r10 + ST_STACK_LO], rcx
@@ -888,6 +893,10 @@ dipc_tpl_\name\()_begin:
         movabs rcx, PH_ARGQWORDS        /* copy the stack arguments */
         test rcx, rcx
         jz 5f
+        movabs rdx, PH_ARGBYTES         /* the area from R + 8 up lies */
+        lea rdx, [rsp + 24 + rdx]       /* in the caller's stack (P2 */
+        cmp rdx, [rax + K_STACK_HI]     /* checked R) */
+        ja 92f
 6:      mov rdx, [rsp + 16 + rcx * 8]
         mov [r11 + rcx * 8 - 8], rdx
         dec rcx

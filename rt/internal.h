@@ -60,7 +60,8 @@ struct dipc_kcs_entry {
   uintptr_t ds_saved;           /* its DS_CUR before the call */
   uintptr_t callee_rsp;         /* rsp expected on the return path */
   uint32_t dcs_top;
-  uint32_t flags; /* bit 0: stack split, bit 1: DCS base moved */
+  uint32_t flags; /* bit 0: stack split, bit 1: DCS base moved; bits 16-31:
+                   * stack-argument bytes (rounded to 16) */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
   uintptr_t usp;                          /* caller's unsafe stack pointer */
 };

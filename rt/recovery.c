@@ -9,9 +9,13 @@
  *    rbp = buf[0], rip = buf[1], rsp = buf[2];
  *  - try style: rsp = R (the caller's return-address slot, restored) and
  *    rip = __dipc_raise_trampoline, which raises a foreign exception whose
- *    only frame above the caller is the trampoline;
+ *    only frame above the caller is the trampoline. A call with stack
+ *    arguments moved rsp down by their area around its `call`, which the
+ *    caller's CFI does not say: the return address then goes at the top of
+ *    that (dead) area instead, where rsp is the caller's own again;
  *  - a call through an entry's address (RT_RECOVERY_RETURN0, anycall.c):
- *    the call returns 0 to its return address, dipc_errno = DIPC_EFAULT.
+ *    the call returns 0 to its return address.
+ * Either way dipc_errno says why (failure_code).
  * The resumed context gets the caller's PKRU through the signal frame's
  * XSAVE area. __dipc_fault_landed finishes a try-style recovery. */
 #define _GNU_SOURCE
@@ -28,14 +32,27 @@
 
 #include "internal.h"
 
-/* Runs in the caller's domain after a proxy ran on this thread, so gs is
- * the thread's own state and dipc_errno is in its public page. */
+/* Runs in the caller's domain after a proxy ran on this thread; dipc_recover
+ * has set dipc_errno. */
 DIPC_EXPORT void __dipc_fault_landed(void *exception) {
   if (exception)
     _Unwind_DeleteException((struct _Unwind_Exception *)exception);
-  __asm__ volatile("movl %0, %%gs:%c1" ::"ri"(DIPC_EFAULT),
-                   "i"(DIPC_ERRNO_GS_OFFSET)
-                   : "memory");
+}
+
+/* The callee stub's trap after it caught an escaping exception
+ * (CalleeStubs.cpp): a 16-aligned ud2 and the marker, in one 16-byte block
+ * (so one page). Anyone can execute it; it only picks the code a crash
+ * there would report anyway. */
+static const uint8_t exception_trap[] = {0x0f, 0x0b, 'D', 'I', 'P', 'C',
+                                         'E', 'X', 'C', 'P'};
+
+static int failure_code(const ucontext_t *uc) {
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+  if (pc % 16 || uc->uc_mcontext.gregs[REG_TRAPNO] != 6 /* #UD */)
+    return DIPC_EFAULT;
+  return memcmp((const void *)pc, exception_trap, sizeof exception_trap)
+             ? DIPC_EFAULT
+             : DIPC_EEXCEPTION;
 }
 
 /* One exception object per thread slot, in stack-key pages so that the
@@ -155,7 +172,16 @@ static int context_ok(const ucontext_t *uc) {
  * its words to the resumed caller. */
 static int buffer_ok(const struct dipc_kcs_entry *e) {
   uintptr_t b = (uintptr_t)e->recovery;
-  return !b || b == RT_RECOVERY_RETURN0 || (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
+  return !b || b == RT_RECOVERY_RETURN0 ||
+         (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
+}
+
+/* Where a try-style recovery puts the caller's return address (see above):
+ * inside the caller's stack, as a pushed return address always is. */
+static uintptr_t *return_slot(const struct dipc_kcs_entry *e) {
+  uintptr_t at = e->caller_rsp + (e->flags >> 16);
+  return at >= e->caller_rsp && at + 8 <= e->stack_hi ? (uintptr_t *)at
+                                                     : NULL;
 }
 
 DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
@@ -181,7 +207,9 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   if (st->kcs_top == st->kcs_base)
     return 0;
   struct dipc_kcs_entry *e = st->kcs_top - 1;
-  if (st->cur_dom != e->callee_dom || !buffer_ok(e))
+  uintptr_t *ret_slot = return_slot(e);
+  if (st->cur_dom != e->callee_dom || !buffer_ok(e) ||
+      (!e->recovery && !ret_slot))
     return 0;
   dipc_lock();
   st->kcs_top = e;
@@ -200,6 +228,8 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   st->cur_pkru = image;
   dipc_unlock();
 
+  /* dipc_errno, in the thread's public page (gs base = st). */
+  *(volatile int *)((char *)st + DIPC_ERRNO_GS_OFFSET) = failure_code(uc);
   greg_t *r = uc->uc_mcontext.gregs;
   r[REG_RBX] = (greg_t)e->rbx;
   r[REG_RBP] = (greg_t)e->rbp;
@@ -208,8 +238,14 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   r[REG_R14] = (greg_t)e->r14;
   r[REG_R15] = (greg_t)e->r15;
   r[REG_RAX] = r[REG_RDX] = 0;
-  if (uc->uc_mcontext.fpregs)
+  if (uc->uc_mcontext.fpregs) {
     memset(uc->uc_mcontext.fpregs->_xmm, 0, 2 * sizeof(struct _xmmreg));
+    /* The x87 stack empty and zeroed, as at any call: the callee may have
+     * faulted with values on it (a long double result is 0 then too). */
+    uc->uc_mcontext.fpregs->ftw = 0;
+    uc->uc_mcontext.fpregs->swd &= (uint16_t)~0x3800; /* TOP = 0 */
+    memset(uc->uc_mcontext.fpregs->_st, 0, sizeof uc->uc_mcontext.fpregs->_st);
+  }
   if (e->recovery == (void **)RT_RECOVERY_RETURN0) {
     /* A call through an entry's address (anycall proxy): the call site is
      * any indirect call, with no buffer or landing pad; it gets 0. */
@@ -217,7 +253,6 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
     r[REG_RIP] = (greg_t)e->ret;
     r[REG_RCX] = r[REG_RSI] = r[REG_RDI] = r[REG_R8] = r[REG_R9] = 0;
     r[REG_R10] = r[REG_R11] = 0;
-    *(int *)((char *)st + DIPC_ERRNO_GS_OFFSET) = DIPC_EFAULT;
   } else if (e->recovery) {
     r[REG_RBP] = (greg_t)e->recovery[0];
     r[REG_RIP] = (greg_t)e->recovery[1];
@@ -227,8 +262,8 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
     struct _Unwind_Exception *x = &fault_exceptions[st->index];
     memset(x, 0, sizeof *x);
     memcpy(&x->exception_class, "DIPCFLT", 8);
-    *(uintptr_t *)e->caller_rsp = e->ret;
-    r[REG_RSP] = (greg_t)e->caller_rsp;
+    *ret_slot = e->ret;
+    r[REG_RSP] = (greg_t)ret_slot;
     r[REG_RIP] = (greg_t)__dipc_raise_trampoline;
     r[REG_RDI] = (greg_t)x;
   }

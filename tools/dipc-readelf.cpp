@@ -192,7 +192,8 @@ static std::string signatureString(const dipc_signature &Sig) {
          " vec_args=" + std::to_string(Sig.vec_args) +
          " stack_bytes=" + std::to_string(Sig.stack_bytes) +
          " int_results=" + std::to_string(Sig.int_results) +
-         " vec_results=" + std::to_string(Sig.vec_results);
+         " vec_results=" + std::to_string(Sig.vec_results) +
+         (Sig.x87_results ? " x87_results=1" : "");
 }
 
 #define FIELD(Rec, Addr, Field)                                                \

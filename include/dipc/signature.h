@@ -12,16 +12,28 @@
 #define DIPC_MAX_STACK_BYTES 4096
 
 /* What a proxy must carry across a domain switch: argument registers in
- * order (rdi, rsi, rdx, rcx, r8, r9 / xmm0-7), bytes of stack arguments, and
- * result registers (rax, rdx / xmm0, xmm1). Two signatures match when every
+ * order (rdi, rsi, rdx, rcx, r8, r9 / xmm0-7), bytes of stack arguments (the
+ * SysV argument area above the return address: 7th integer argument on,
+ * structs passed in memory, long double), and result registers (rax, rdx /
+ * xmm0, xmm1 / st0 for a long double). Two signatures match when every
  * field is equal. */
 struct dipc_signature {
-  uint8_t int_args;    /* 0..6 */
-  uint8_t vec_args;    /* 0..8 */
-  uint8_t int_results; /* 0..2 */
-  uint8_t vec_results; /* 0..2 */
-  uint32_t stack_bytes; /* multiple of 8, at most DIPC_MAX_STACK_BYTES */
+  uint8_t int_args;     /* 0..6 */
+  uint8_t vec_args;     /* 0..8 */
+  uint8_t int_results;  /* 0..2 */
+  uint8_t vec_results;  /* 0..2 */
+  uint16_t stack_bytes; /* multiple of 8, at most DIPC_MAX_STACK_BYTES */
+  uint8_t x87_results;  /* 0..1: a long double result in st0 */
+  uint8_t reserved;     /* 0 */
 };
+
+/* Every field in range (the compiler records nothing else). */
+#define DIPC_SIGNATURE_OK(s)                                                   \
+  ((s)->int_args <= DIPC_MAX_INT_ARGS &&                                       \
+   (s)->vec_args <= DIPC_MAX_VEC_ARGS && (s)->int_results <= 2 &&              \
+   (s)->vec_results <= 2 && (s)->stack_bytes % 8 == 0 &&                       \
+   (s)->stack_bytes <= DIPC_MAX_STACK_BYTES && (s)->x87_results <= 1 &&        \
+   (s)->reserved == 0)
 
 /* Isolation policy: a mask of enum dipc_iso_property (dipc.h). */
 typedef uint32_t dipc_policy_t;

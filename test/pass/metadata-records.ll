@@ -17,7 +17,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-SAME: section "dipc_domains", align 8
 ; Entry record: version 1, 56 bytes; stub and function; 2 int args, 1 int
 ; result; policy reg_confidentiality (2).
-; CHECK: @__dipc_entry.get = internal constant {{.*}} { i32 1, i32 56, {{.*}} ptrtoint (ptr @__dipc_callee.get to i64){{.*}} ptrtoint (ptr @get to i64){{.*}} i8 2, i8 0, i8 1, i8 0, i32 0, i32 2, i32 0 }, section "dipc_entries", align 8
+; CHECK: @__dipc_entry.get = internal constant {{.*}} { i32 1, i32 56, {{.*}} ptrtoint (ptr @__dipc_callee.get to i64){{.*}} ptrtoint (ptr @get to i64){{.*}} i8 2, i8 0, i8 1, i8 0, i16 0, i8 0, i8 0, i32 2, i32 0 }, section "dipc_entries", align 8
 ; CHECK: @llvm.used = {{.*}}ptr @__dipc_domain.db{{.*}}ptr @__dipc_entry.get
 define i64 @get(i64 %a, ptr %b) {
   ret i64 %a

@@ -13,7 +13,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 declare { i64, double } @get(ptr, double, i64, float)
 
-; CHECK: @__dipc_import.default.get = {{.*}} i8 2, i8 2, i8 1, i8 1, i32 0,
+; CHECK: @__dipc_import.default.get = {{.*}} i8 2, i8 2, i8 1, i8 1, i16 0, i8 0, i8 0,
 ; CHECK-LABEL: define { i64, double } @caller(
 ; CHECK: %[[R:.*]] = call { i64, double } asm sideeffect alignstack "# dipc caller stub: get\0A\09call *$6", "={rax},={xmm0},{rdi},{xmm0},{rsi},{xmm1},{r11},
 ; CHECK-SAME: (ptr %p, double %d, i64 %n, float %f, ptr

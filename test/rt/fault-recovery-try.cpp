@@ -1,8 +1,8 @@
 // try-style recovery (docs/abi.md §4): with no setjmp buffer armed, a
 // faulting callee makes the runtime raise a foreign exception from a
 // trampoline standing at the caller's return point; the caller's landing
-// pad catches it without unwinding any callee frame. __dipc_fault_landed
-// deletes the exception and sets dipc_errno.
+// pad catches it without unwinding any callee frame. The recovery sets
+// dipc_errno; __dipc_fault_landed deletes the exception and leaves it.
 // RUN: %rt-cxx %s -o %t && %t | FileCheck %s
 // RUN: env DIPC_BACKEND=none %t 2>&1 | FileCheck %s
 // CHECK: caught 3 of 3
@@ -47,11 +47,12 @@ int main() {
     EXPECT_EQ(dipc_current_domain(), 0);
   }
   printf("caught %d of 3\n", caught);
+  EXPECT_EQ(*__dipc_errno_location(), DIPC_EFAULT);
 
   static _Unwind_Exception x;
   *__dipc_errno_location() = 0;
   __dipc_fault_landed(&x);
-  EXPECT_EQ(*__dipc_errno_location(), DIPC_EFAULT);
+  EXPECT_EQ(*__dipc_errno_location(), 0);
   printf("landed ok\n");
   return 0;
 }

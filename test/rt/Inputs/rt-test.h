@@ -55,7 +55,7 @@ int *__dipc_errno_location(void);
 static inline struct dipc_signature sig(int ints, int vecs, int int_res,
                                         int vec_res, int stack) {
   struct dipc_signature s = {(uint8_t)ints, (uint8_t)vecs, (uint8_t)int_res,
-                             (uint8_t)vec_res, (uint32_t)stack};
+                             (uint8_t)vec_res, (uint16_t)stack, 0, 0};
   return s;
 }
 
