@@ -363,7 +363,8 @@ Function *CallerStubBuilder::anycallFor(Function &Entry, const Function &Blame,
       return A.Stub;
   std::string Why;
   std::optional<CallShape> Shape =
-      describeCall(Entry.getFunctionType(), Entry.getAttributes(), Why);
+      describeCall(Entry.getFunctionType(), Entry.getAttributes(),
+                   M.getDataLayout(), Why);
   if (!Shape) {
     reportError(Blame,
                 "cannot take the address of entry point '" + Entry.getName() +
