@@ -33,6 +33,9 @@ enum dipc_iso_property {
 
 /* Error codes reported through dipc_errno after a cross-domain call. */
 #define DIPC_EFAULT 14 /* the callee domain faulted; its call returned 0 */
+/* The call ran past the thread's time-out (dipc_set_call_timeout) and was
+ * unwound; it returned 0. */
+#define DIPC_ETIMEDOUT 110
 
 #if defined(__DIPC__)
 

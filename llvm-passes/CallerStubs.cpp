@@ -152,6 +152,25 @@ static void storeErrno(IRBuilder<> &B, unsigned Value) {
                        Align(4), /*isVolatile=*/true);
 }
 
+// After a recovery: dipc_errno = DIPC_ETIMEDOUT if the runtime unwound the
+// call for a time-out (it wrote that before resuming here), else
+// DIPC_EFAULT.
+static void storeRecoveredErrno(IRBuilder<> &B) {
+  LLVMContext &Ctx = B.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  Constant *Errno = ConstantExpr::getIntToPtr(
+      ConstantInt::get(Type::getInt64Ty(Ctx), DIPC_ERRNO_GS_OFFSET),
+      PointerType::get(Ctx, X86GSAddressSpace));
+  LoadInst *Was = B.CreateAlignedLoad(I32, Errno, Align(4), "dipc.why");
+  Was->setVolatile(true);
+  Value *TimedOut =
+      B.CreateICmpEQ(Was, ConstantInt::get(I32, DIPC_ETIMEDOUT));
+  B.CreateAlignedStore(B.CreateSelect(TimedOut,
+                                      ConstantInt::get(I32, DIPC_ETIMEDOUT),
+                                      ConstantInt::get(I32, DIPC_EFAULT)),
+                       Errno, Align(4), /*isVolatile=*/true);
+}
+
 // Try-style recovery unwinds with libgcc, which reads and writes memory of
 // the default domain (ld.so's list of objects, .eh_frame_hdr, its own
 // state) in the caller's domain. A domain without write access to the
@@ -260,7 +279,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
         "__dipc_fault_landed", Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
     B.CreateCall(Landed, {B.CreateExtractValue(LP, 0)});
   } else {
-    storeErrno(B, DIPC_EFAULT);
+    storeRecoveredErrno(B);
   }
   B.CreateBr(Join);
 

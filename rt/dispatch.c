@@ -317,6 +317,10 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_op_import(op, a, st);
   case OP_MEMORY:
     return dipc_op_memory_call(a->arg, st->cur_dom);
+  case OP_SET_CALL_TIMEOUT:
+    return dipc_op_set_call_timeout(st, x[0]);
+  case OP_UNWIND_JUMP:
+    return dipc_op_unwind_jump(st, x[0]);
   }
   return -DIPC_EINVAL;
 }
