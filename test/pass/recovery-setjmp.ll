@@ -26,7 +26,10 @@ declare i32 @get()
 ; CHECK-NEXT: call void %[[ARM]](ptr %[[BUF]])
 ; CHECK: call i64 asm sideeffect alignstack "# dipc caller stub: get
 ; CHECK: dipc.fault:
-; CHECK-NEXT: store volatile i32 14, ptr addrspace(256) inttoptr (i64 258048 to ptr addrspace(256)), align 4
+; CHECK-NEXT: %[[WHY:.*]] = load volatile i32, ptr addrspace(256) inttoptr (i64 258048 to ptr addrspace(256)), align 4
+; CHECK-NEXT: %[[TO:.*]] = icmp eq i32 %[[WHY]], 110
+; CHECK-NEXT: %[[CODE:.*]] = select i1 %[[TO]], i32 110, i32 14
+; CHECK-NEXT: store volatile i32 %[[CODE]], ptr addrspace(256) inttoptr (i64 258048 to ptr addrspace(256)), align 4
 ; CHECK: phi i64 [ %{{.*}}, %dipc.call ], [ 0, %dipc.fault ]
 define i32 @caller() {
   %r = call i32 @get()
