@@ -36,6 +36,9 @@ enum dipc_iso_property {
 /* A C++ exception escaped the entry: the callee stub caught and destroyed
  * it (exceptions do not cross domains); the call returned 0. */
 #define DIPC_EEXCEPTION 131
+/* The call ran past the thread's time-out (dipc_set_call_timeout) and was
+ * unwound; it returned 0. */
+#define DIPC_ETIMEDOUT 110
 
 #if defined(__DIPC__)
 

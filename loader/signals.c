@@ -70,10 +70,15 @@ static int run_program_handler(int sig, const struct sigaction *act,
     program_action[sig].sa_handler = SIG_DFL;
     program_action[sig].sa_flags &= ~SA_SIGINFO;
   }
+  /* As the default domain, on this stack, with the interrupted call's
+   * state kept aside: the handler may call across domains. */
+  int framed = __dipc_signal_enter(uc);
   if (act->sa_flags & SA_SIGINFO)
     act->sa_sigaction(sig, info, uc);
   else
     act->sa_handler(sig);
+  if (framed)
+    __dipc_signal_leave(uc);
   return 1;
 }
 
@@ -105,7 +110,7 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
  * instead, on the loader's key-0 alternate stack, after the recovery gate
  * (no context: no recovery) installed the default domain's image. */
 static void signal_handler(int sig, siginfo_t *info, void *uc) {
-  __dipc_recover_from_fault(NULL);
+  __dipc_recover_from_fault(NULL); /* the default domain's image */
   struct sigaction act = program_action[sig];
   run_program_handler(sig, &act, info, uc);
 }
@@ -121,9 +126,22 @@ static void crash_handler(int sig, siginfo_t *info, void *uc) {
   forward_to_program(sig, info, uc);
 }
 
+/* The time-out timers' signal (rt/timeout.c); never the program's. */
+static void timeout_handler(int sig, siginfo_t *info, void *uc) {
+  (void)sig, (void)info;
+  __dipc_timeout_tick(uc);
+}
+
 int signals_install(fault_recovery_fn recover, fault_report_fn report) {
   if (installed)
     return 0;
+  struct sigaction tick = {.sa_sigaction = timeout_handler,
+                           .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART};
+  sigemptyset(&tick.sa_mask);
+  if (real_sigaction()(DIPC_TIMEOUT_SIGNAL, &tick, NULL) != 0) {
+    perror("dipc-loader: sigaction");
+    return -1;
+  }
   recover_fault = recover;
   report_fault = report;
   struct sigaction act = {.sa_sigaction = crash_handler,
@@ -182,6 +200,10 @@ __attribute__((visibility("default"))) int
 sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   if (!installed || sig <= 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
     return real_sigaction()(sig, act, old);
+  if (sig == DIPC_TIMEOUT_SIGNAL) { /* the loader's (time-outs) */
+    errno = EINVAL;
+    return -1;
+  }
   int crash = crash_index(sig) >= 0;
   pthread_mutex_lock(&program_action_lock);
   struct sigaction previous;

@@ -223,3 +223,13 @@ DIPC_EXPORT long dipc_dcs_depth(void) {
   ARGS(0);
   return dipc_gate(OP_DCS_DEPTH, &a);
 }
+
+DIPC_EXPORT int dipc_set_call_timeout(unsigned long ns) {
+  ARGS(ns);
+  return (int)dipc_gate(OP_SET_CALL_TIMEOUT, &a);
+}
+
+DIPC_EXPORT long dipc_unwind_jump(const void *sp) {
+  ARGS((uint64_t)sp);
+  return dipc_gate(OP_UNWIND_JUMP, &a);
+}

@@ -350,6 +350,10 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_ANYCALL_MISS:
     dipc_unlock(); /* stops the process */
     dipc_anycall_miss(a->arg[0]);
+  case OP_SET_CALL_TIMEOUT:
+    return dipc_op_set_call_timeout(st, x[0]);
+  case OP_UNWIND_JUMP:
+    return dipc_op_unwind_jump(st, x[0]);
   }
   return -DIPC_EINVAL;
 }

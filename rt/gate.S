@@ -452,7 +452,7 @@
  * context, recovers nothing and leaves with its thread's current domain's
  * image: never more rights than it had. */
 
-.macro RECOVER_GATE name, pku
+.macro RECOVER_GATE name, pku, fn
         .globl \name
         .hidden \name
         .p2align 4
@@ -475,7 +475,7 @@
         mov rdi, r10
         mov rsi, rbx
         cld                             /* a caller other than a handler */
-        call dipc_recover
+        call \fn
         jmp 1f
 3:      xor ebx, ebx                    /* r10: the state checked above */
         EXIT_TO_CURRENT \pku, 90f
@@ -496,8 +496,15 @@
 90:     GATE_PANIC \pku, PANIC_GATE
 .endm
 
-        RECOVER_GATE dipc_recover_gate_pku, 1
-        RECOVER_GATE dipc_recover_gate_nopku, 0
+        RECOVER_GATE dipc_recover_gate_pku, 1, dipc_recover
+        RECOVER_GATE dipc_recover_gate_nopku, 0, dipc_recover
+/* The same for signal handlers' frames and time-outs (timeout.c). */
+        RECOVER_GATE dipc_signal_enter_gate_pku, 1, dipc_signal_enter
+        RECOVER_GATE dipc_signal_enter_gate_nopku, 0, dipc_signal_enter
+        RECOVER_GATE dipc_signal_leave_gate_pku, 1, dipc_signal_leave
+        RECOVER_GATE dipc_signal_leave_gate_nopku, 0, dipc_signal_leave
+        RECOVER_GATE dipc_timeout_tick_gate_pku, 1, dipc_timeout_tick
+        RECOVER_GATE dipc_timeout_tick_gate_nopku, 0, dipc_timeout_tick
 
 /* Try-style recovery resumes here in the caller's domain with rsp = R (the
  * slot of the caller's return address, restored) and rdi = the exception:
@@ -667,6 +674,24 @@ dipc_gate:
 __dipc_recover_from_fault:
         PICK_VARIANT dipc_recover_gate_pku, dipc_recover_gate_nopku
 
+        .globl __dipc_signal_enter
+        .type __dipc_signal_enter, @function
+        .p2align 4
+__dipc_signal_enter:
+        PICK_VARIANT dipc_signal_enter_gate_pku, dipc_signal_enter_gate_nopku
+
+        .globl __dipc_signal_leave
+        .type __dipc_signal_leave, @function
+        .p2align 4
+__dipc_signal_leave:
+        PICK_VARIANT dipc_signal_leave_gate_pku, dipc_signal_leave_gate_nopku
+
+        .globl __dipc_timeout_tick
+        .type __dipc_timeout_tick, @function
+        .p2align 4
+__dipc_timeout_tick:
+        PICK_VARIANT dipc_timeout_tick_gate_pku, dipc_timeout_tick_gate_nopku
+
 /* Exported, and in the runtime vector under the hidden names. */
         .globl __dipc_setjmp_arm
         .type __dipc_setjmp_arm, @function
@@ -822,6 +847,10 @@ dipc_tpl_\name\()_begin:
         mov rax, [r10 + ST_KCS_TOP]     /* push the KCS entry */
         cmp rax, [r10 + ST_KCS_LIMIT]
         jae 93f
+        cmp rax, [r10 + ST_KCS_BASE]    /* an outermost call: time-outs */
+        jne 19f                         /* tell it from the previous one */
+        inc qword ptr [r10 + ST_CALL_SEQ]
+19:
         mov [rax + K_SAVED_PKRU], ecx
         mov ecx, [r10 + ST_CUR_DOM]
         mov [rax + K_CALLER_DOM], ecx

@@ -89,10 +89,15 @@ struct dipc_thread {
   uint32_t slow_arg, in_gate;
   uint32_t dcs_base, dcs_top;
   uintptr_t saved_rsp, saved_ret;
+  uint64_t call_seq; /* bumped by proxies for each outermost call */
   /* not touched by assembly */
   uintptr_t own_lo, own_hi; /* the thread's own stack */
   uint32_t index, live;
   int32_t tid;
+  /* Time-outs (timeout.c): the bound, the kernel timer + 1 (0: none), and
+   * the outermost call being watched since when (CLOCK_MONOTONIC ns). */
+  uint64_t timeout_ns, watch_seq, watch_since;
+  int32_t timer;
   struct dipc_cap_reg caps[8];
   struct dipc_cap_reg dcs[RT_DCS_ENTRIES];
 };
@@ -118,6 +123,7 @@ DIPC_OFFSET_IS(struct dipc_thread, dcs_base, ST_DCS_BASE);
 DIPC_OFFSET_IS(struct dipc_thread, dcs_top, ST_DCS_TOP);
 DIPC_OFFSET_IS(struct dipc_thread, saved_rsp, ST_SAVED_RSP);
 DIPC_OFFSET_IS(struct dipc_thread, saved_ret, ST_SAVED_RET);
+DIPC_OFFSET_IS(struct dipc_thread, call_seq, ST_CALL_SEQ);
 DIPC_OFFSET_IS(struct dipc_dstack, lo, DS_LO);
 DIPC_OFFSET_IS(struct dipc_dstack, hi, DS_HI);
 DIPC_OFFSET_IS(struct dipc_dstack, cur, DS_CUR);
@@ -402,6 +408,8 @@ enum dipc_op {
   OP_FORK,                 /* arg: enum dipc_fork_phase */
   OP_ANYCALL_REGISTER,     /* arg: entry set; desc[0]: stub, signature */
   OP_ANYCALL_MISS,         /* arg: the r11 no stub is registered for */
+  OP_SET_CALL_TIMEOUT,     /* arg: ns, 0 = none (timeout.c) */
+  OP_UNWIND_JUMP,          /* arg: the jump's stack pointer (timeout.c) */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");
@@ -435,6 +443,27 @@ DIPC_HIDDEN _Noreturn long dipc_anycall_miss(uintptr_t r11);
 
 /* ---- recovery.c -------------------------------------------------------- */
 DIPC_HIDDEN void dipc_recovery_init(void);
+/* Pops st's newest KCS entry and restores what the call changed (domain,
+ * stack bounds, callee stack, unsafe stack pointer, DCS bounds), as a
+ * return would; not the registers. Under dipc_lock. */
+DIPC_HIDDEN void dipc_kcs_pop(struct dipc_thread *st);
+/* The checks a handler's context passes before the runtime rewrites it;
+ * 0 when it interrupted trusted code or cannot be used. Takes dipc_lock. */
+DIPC_HIDDEN int dipc_context_usable(struct dipc_thread *st, void *uc);
+/* Rewrites uc to resume the caller of entry e (just popped) as after a
+ * callee fault, with dipc_errno = code (DIPC_EFAULT, DIPC_ETIMEDOUT) and
+ * the caller's domain current. 0 if e's recovery buffer is unusable. */
+DIPC_HIDDEN int dipc_resume_caller(struct dipc_thread *st,
+                                   struct dipc_kcs_entry *e, void *uc,
+                                   int code);
+/* 1 if e's setjmp buffer lies on the stack its caller called from. */
+DIPC_HIDDEN int dipc_recovery_buffer_ok(const struct dipc_kcs_entry *e);
+
+/* ---- timeout.c: time-outs and jumps out of calls ----------------------- */
+DIPC_HIDDEN long dipc_op_set_call_timeout(struct dipc_thread *st,
+                                          uint64_t ns);
+DIPC_HIDDEN void dipc_timeout_release(struct dipc_thread *st);
+DIPC_HIDDEN long dipc_op_unwind_jump(struct dipc_thread *st, uintptr_t sp);
 
 /* ---- cap.c -------------------------------------------------------------- */
 DIPC_HIDDEN long dipc_op_cap(unsigned op, struct dipc_gate_args *a,

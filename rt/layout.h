@@ -101,6 +101,7 @@
 #define ST_DCS_TOP 108   /* u32 index */
 #define ST_SAVED_RSP 112 /* user rsp while a slow path runs */
 #define ST_SAVED_RET 120 /* where a slow path returns to */
+#define ST_CALL_SEQ 128  /* u64: outermost calls made (time-outs) */
 
 /* struct dipc_dstack: a per-thread callee stack of one domain */
 #define DS_LO 0
@@ -143,6 +144,8 @@
 #define PANIC_CTX 7     /* gate argument block not on the caller's stack */
 #define PANIC_NO_GRANT 8 /* proxy called without a call grant to it */
 #define PANIC_XRSTOR 9   /* a gate's XRSTOR reached with PKRU in its mask */
+/* A KCS entry's K_PROXY for a signal handler's frame (no proxy). */
+#define K_SIGNAL_MARK 1
 
 /* Placeholders of the proxy templates, patched by proxy.c. */
 #define PH_SELF 0x7e57aa0000000001

@@ -32,8 +32,8 @@
 
 #include "internal.h"
 
-/* Runs in the caller's domain after a proxy ran on this thread; dipc_recover
- * has set dipc_errno. */
+/* Runs in the caller's domain after a proxy ran on this thread, so gs is
+ * the thread's own state and dipc_errno is in its public page. */
 DIPC_EXPORT void __dipc_fault_landed(void *exception) {
   if (exception)
     _Unwind_DeleteException((struct _Unwind_Exception *)exception);
@@ -167,15 +167,11 @@ static int context_ok(const ucontext_t *uc) {
   return sw->magic1 != XSTATE_MAGIC1 || handler_memory(fp, sw->xstate_size);
 }
 
+DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
+
 /* A setjmp buffer lies in the caller's frame, on the stack it called from;
  * one armed elsewhere (runtime state, another domain's data) would hand
  * its words to the resumed caller. */
-static int buffer_ok(const struct dipc_kcs_entry *e) {
-  uintptr_t b = (uintptr_t)e->recovery;
-  return !b || b == RT_RECOVERY_RETURN0 ||
-         (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
-}
-
 /* Where a try-style recovery puts the caller's return address (see above):
  * inside the caller's stack, as a pushed return address always is. */
 static uintptr_t *return_slot(const struct dipc_kcs_entry *e) {
@@ -184,8 +180,16 @@ static uintptr_t *return_slot(const struct dipc_kcs_entry *e) {
                                                      : NULL;
 }
 
-DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
-int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
+int dipc_recovery_buffer_ok(const struct dipc_kcs_entry *e) {
+  uintptr_t b = (uintptr_t)e->recovery;
+  if (!b)
+    return return_slot(e) != NULL;
+  return b == RT_RECOVERY_RETURN0 ||
+         (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
+}
+
+int dipc_context_usable(struct dipc_thread *st, void *ucv) {
+  ucontext_t *uc = ucv;
   if (!uc || st->in_gate)
     return 0; /* a handler that only wants the thread's image; trusted code */
   dipc_lock();
@@ -193,25 +197,20 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   dipc_unlock();
   if (!ok)
     return 0;
-  uint32_t *pkru = pkru_in_frame(uc);
-  if (dipc_machine.backend == DIPC_BACKEND_MPK && pkru &&
-      *pkru == 0) /* a fault in trusted code */
+  uint32_t pkru;
+  if (dipc_machine.backend == DIPC_BACKEND_MPK && dipc_frame_pkru(uc, &pkru) &&
+      pkru == 0) /* trusted code was interrupted */
     return 0;
   /* With `none` the PKRU says nothing: recognise runtime code itself. */
   uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
   Dl_info at, self;
-  if (dipc_proxy_contains(pc) ||
-      (dladdr((void *)pc, &at) && dladdr((void *)dipc_recover, &self) &&
-       at.dli_fbase == self.dli_fbase))
-    return 0;
-  if (st->kcs_top == st->kcs_base)
-    return 0;
+  return !(dipc_proxy_contains(pc) ||
+           (dladdr((void *)pc, &at) && dladdr((void *)dipc_recover, &self) &&
+            at.dli_fbase == self.dli_fbase));
+}
+
+void dipc_kcs_pop(struct dipc_thread *st) {
   struct dipc_kcs_entry *e = st->kcs_top - 1;
-  uintptr_t *ret_slot = return_slot(e);
-  if (st->cur_dom != e->callee_dom || !buffer_ok(e) ||
-      (!e->recovery && !ret_slot))
-    return 0;
-  dipc_lock();
   st->kcs_top = e;
   st->stack_lo = e->stack_lo;
   st->stack_hi = e->stack_hi;
@@ -223,13 +222,22 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   if (e->flags & 2)
     st->dcs_top = e->dcs_top;
   st->cur_dom = e->caller_dom;
+}
+
+int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
+                       void *ucv, int code) {
+  ucontext_t *uc = ucv;
+  if (!dipc_recovery_buffer_ok(e))
+    return 0;
+  dipc_lock();
   dipc_domain_make_resident(e->caller_dom);
   uint32_t image = dipc_machine.pkru_rw[e->caller_dom];
   st->cur_pkru = image;
   dipc_unlock();
+  /* dipc_errno, in the thread's public page (gs base = st): the stubs'
+   * resume paths leave it as it is. */
+  *(volatile int *)((char *)st + DIPC_ERRNO_GS_OFFSET) = code;
 
-  /* dipc_errno, in the thread's public page (gs base = st). */
-  *(volatile int *)((char *)st + DIPC_ERRNO_GS_OFFSET) = failure_code(uc);
   greg_t *r = uc->uc_mcontext.gregs;
   r[REG_RBX] = (greg_t)e->rbx;
   r[REG_RBP] = (greg_t)e->rbp;
@@ -262,12 +270,27 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
     struct _Unwind_Exception *x = &fault_exceptions[st->index];
     memset(x, 0, sizeof *x);
     memcpy(&x->exception_class, "DIPCFLT", 8);
+    uintptr_t *ret_slot = return_slot(e);
     *ret_slot = e->ret;
     r[REG_RSP] = (greg_t)ret_slot;
     r[REG_RIP] = (greg_t)__dipc_raise_trampoline;
     r[REG_RDI] = (greg_t)x;
   }
+  uint32_t *pkru = pkru_in_frame(uc);
   if (pkru)
     *pkru = image;
   return 1;
+}
+
+int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
+  if (!dipc_context_usable(st, uc) || st->kcs_top == st->kcs_base)
+    return 0;
+  struct dipc_kcs_entry *e = st->kcs_top - 1;
+  if (st->cur_dom != e->callee_dom || e->proxy == K_SIGNAL_MARK ||
+      !dipc_recovery_buffer_ok(e))
+    return 0;
+  dipc_lock();
+  dipc_kcs_pop(st);
+  dipc_unlock();
+  return dipc_resume_caller(st, e, uc, failure_code(uc));
 }

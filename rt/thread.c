@@ -379,6 +379,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
 }
 
 static void release_slot(struct dipc_thread *st) {
+  dipc_timeout_release(st);
   for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
     struct dipc_dstack *ds = &st->dstacks[d];
     if (ds->hi)
@@ -488,5 +489,7 @@ void dipc_fork_child(struct dipc_thread *self) {
   n_exited = 0;
   reserved = 0;
   self->tid = (pid_t)syscall(SYS_gettid);
+  self->timer = 0; /* timers are not inherited */
+  self->timeout_ns = 0;
   __atomic_store_n(&dipc_boot_lock, 0, __ATOMIC_RELEASE);
 }

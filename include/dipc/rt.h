@@ -155,7 +155,38 @@ void *dipc_thread_state(void);
 /* Index of the domain the calling thread runs in (0 = default). */
 long dipc_current_domain(void);
 
+/* ---- Time-outs (docs/loader.md, "Signals, jumps and time-outs") ---------- */
+
+/* Bounds every outermost cross-domain call this thread makes from now on
+ * to about ns nanoseconds (at least 100000; 0: no bound): a call still
+ * running between ns and 1.5 ns after it started is unwound like a callee
+ * fault and returns 0 with dipc_errno == DIPC_ETIMEDOUT; the callee domain
+ * stays usable. Only outside cross-domain calls (-DIPC_EPERM); needs the
+ * loader (-DIPC_EINVAL without it). */
+int dipc_set_call_timeout(unsigned long ns);
+
 /* ---- For the loader ----------------------------------------------------- */
+
+/* The real-time signal of the time-out timers (SIGRTMAX), which the loader
+ * keeps for itself. */
+#define DIPC_TIMEOUT_SIGNAL 64
+/* Signal handlers (gates, like __dipc_recover_from_fault): before a
+ * program's handler runs, and after it returned, with its ucontext. The
+ * handler runs as the default domain on the loader's alternate stack and
+ * may call across domains; 1 if it may (leave must then follow), 0 if not
+ * (it interrupted the runtime). */
+int __dipc_signal_enter(void *ucontext);
+int __dipc_signal_leave(void *ucontext);
+/* The time-out timer's signal: unwinds a call past its bound (rewrites
+ * the context, 1) or does nothing (0). */
+int __dipc_timeout_tick(void *ucontext);
+/* Before a longjmp-family jump to a frame whose stack pointer is sp: pops
+ * the cross-domain calls and signal frames it leaves. 0: jump;
+ * -DIPC_EPERM: refused, the calling domain may not leave its call that
+ * way (treat as its fault); -DIPC_EINVAL: refused, the frame is not one
+ * the thread can resume (outside the stack it would run on, or not the
+ * default domain's when calls are left). */
+long dipc_unwind_jump(const void *sp);
 
 /* Create this thread's state now (it is otherwise created at its first
  * gate or proxy). Returns 0. */

@@ -1,0 +1,46 @@
+// The attacker is a callee domain without rights on the default domain:
+// handed its caller's sigjmp_buf, it jumps out of its own call to resume
+// the caller where the caller did not return to. Through the loader's
+// siglongjmp the runtime refuses (the domain is not trusted with the
+// default domain), and it crashes instead: the call returns 0 with
+// DIPC_EFAULT under either backend. Through glibc's own siglongjmp under
+// mpk the jump cannot even read the pointer guard (the TCB is the default
+// domain's) and crashes the same way; with --backend=none (negative
+// control) that jump succeeds and the caller resumes at sigsetjmp.
+// REQUIRES: pku
+// RUN: %dipc-clang -fdipc -O2 %s -o %t
+// RUN: %dipc-bin-dir/dipc-run %t loader 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t libc 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t loader 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t libc 2>&1 | FileCheck %s --check-prefix=WORKS
+// STOPPED: call returned 0, dipc_errno 14, caller resumed by the callee: no
+// WORKS: caller resumed by the callee: yes
+#define _GNU_SOURCE
+#include <dipc.h>
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef void (*jump_fn)(sigjmp_buf, int);
+
+long evil(void *jb, jump_fn jump) __dom("evil") __entry {
+  jump(jb, 1);
+  return 7;
+}
+
+int main(int argc, char **argv) {
+  static sigjmp_buf jb;
+  jump_fn jump = argc > 1 && !strcmp(argv[1], "libc")
+                     ? (jump_fn)dlsym(dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD),
+                                      "siglongjmp")
+                     : (jump_fn)siglongjmp;
+  if (sigsetjmp(jb, 1)) {
+    printf("caller resumed by the callee: yes\n");
+    return 0;
+  }
+  long r = evil(jb, jump);
+  printf("call returned %ld, dipc_errno %d, caller resumed by the callee: no\n",
+         r, dipc_errno);
+  return 0;
+}
