@@ -248,6 +248,14 @@ static int apply_import(const struct object_metadata *object,
   return 0;
 }
 
+/* The loaded entry called `name`, or NULL. */
+static const struct entry *loaded_entry(const char *name) {
+  for (unsigned j = 0; j < num_entries; ++j)
+    if (strcmp(entries[j].name, name) == 0)
+      return &entries[j];
+  return NULL;
+}
+
 /* Binds every import whose entry is loaded by now; imports of entries not
  * loaded yet are bound after a later dlopen, or stop the process at their
  * first call. */
@@ -256,11 +264,7 @@ static int bind_imports(const struct object_metadata *object) {
     struct import *m = &imports[i];
     if (m->bound)
       continue;
-    const char *name = name_of(&m->record->name);
-    const struct entry *e = NULL;
-    for (unsigned j = 0; j < num_entries && !e; ++j)
-      if (strcmp(entries[j].name, name) == 0)
-        e = &entries[j];
+    const struct entry *e = loaded_entry(name_of(&m->record->name));
     if (!e)
       continue;
     if (strcmp(domains[e->domain].name, name_of(&m->record->callee_domain)))
@@ -309,11 +313,7 @@ static int bind_anycalls(void) {
     struct anycall *c = &anycalls[i];
     if (c->registered)
       continue;
-    const char *name = name_of(&c->record->name);
-    const struct entry *e = NULL;
-    for (unsigned j = 0; j < num_entries && !e; ++j)
-      if (strcmp(entries[j].name, name) == 0)
-        e = &entries[j];
+    const struct entry *e = loaded_entry(name_of(&c->record->name));
     if (!e)
       continue;
     if (strcmp(domains[e->domain].name, name_of(&c->record->domain)))
