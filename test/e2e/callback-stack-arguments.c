@@ -45,14 +45,16 @@ long wide(long a, long b, long c, long d, long e, long f, long g, long h,
          1000000 * g + 10000000 * h + 100000000 * 9 + sum * 1000000000L;
 }
 
-// The struct filled in place: an initializer is a memcpy from a constant
-// at -O0, a libc call through the default domain's GOT, which lib and app
-// cannot read under mpk.
+// The struct filled one volatile word at a time: an initializer is a
+// memcpy from a constant at -O0 (a libc call through the default domain's
+// GOT) and a vectorised loop loads constant vectors from the default
+// domain's .rodata at -Os, which lib and app cannot read under mpk.
 #define CALL_WIDE(fn)                                                          \
   ({                                                                           \
     struct block s;                                                            \
+    volatile long word;                                                        \
     for (int i = 0; i < 8; i++)                                                \
-      s.w[i] = i + 1;                                                          \
+      s.w[i] = (word = i + 1, word);                                           \
     (fn)(1, 2, 3, 4, 5, 6, 7, 8, s);                                           \
   })
 
