@@ -57,6 +57,7 @@ enum dipc_section_kind {
   DIPC_SECTION_TEXT,
   DIPC_SECTION_RODATA,
   DIPC_SECTION_DATA,
+  DIPC_SECTION_BSS, /* zero-initialised data: zero-fill, no file bytes */
   DIPC_NUM_SECTION_KINDS
 };
 
