@@ -38,7 +38,8 @@ int bad(void);
 // CHECK-DAG: { ptr @elsewhere, ptr [[OTHER]],
 // CHECK-DAG: { ptr @lib_add, ptr [[LIB]],
 // CHECK-DAG: { ptr @lib_add, ptr [[ENTRY]],
-// CHECK-DAG: @helper.n = internal global {{.*}} section "dipc_data_lib"
+// CHECK-DAG: @helper.n = internal global i32 0, align 4 #[[BSS:[0-9]+]]
+// CHECK-DAG: attributes #[[BSS]] = { "bss-section"="dipc_bss_lib" }
 // CHECK-DAG: @outside = {{.*}}global i32 0, align 4
 // CHECK-DAG: define {{.*}} @lib_add({{.*}} section "dipc_text_lib"
 // CHECK-NOT: { ptr @elsewhere, ptr [[LIB]],

@@ -11,7 +11,8 @@
 // CHECK-DAG: @counter = {{.*}} section "dipc_data_lib"
 // CHECK-DAG: @hidden = internal global {{.*}} section "dipc_data_lib"
 // CHECK-DAG: @table = {{.*}}constant {{.*}} section "dipc_rodata_lib"
-// CHECK-DAG: @lib_add.calls = internal global {{.*}} section "dipc_data_lib"
+// CHECK-DAG: @lib_add.calls = internal global i32 0, align 4 #[[BSS:[0-9]+]]
+// CHECK-DAG: attributes #[[BSS]] = { "bss-section"="dipc_bss_lib" }
 // CHECK-DAG: @elsewhere = {{.*}} section "dipc_data_other"
 // CHECK-DAG: define {{.*}} @lib_add({{.*}} section "dipc_text_lib"
 // CHECK-DAG: define internal {{.*}} @helper({{.*}} section "dipc_text_lib"
@@ -26,6 +27,7 @@
 // RECORDS-NEXT: text dipc_text_lib
 // RECORDS-NEXT: rodata dipc_rodata_lib
 // RECORDS-NEXT: data dipc_data_lib
+// RECORDS-NEXT: bss dipc_bss_lib
 // RECORDS-NEXT: domain other
 // RECORDS-NOT: entry not_an_entry
 // RECORDS: entry lib_add domain=lib
