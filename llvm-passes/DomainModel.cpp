@@ -82,8 +82,8 @@ static void reportBadFact(Module &M, const Fact &F, StringRef Why) {
                            F.Item->getName() + "': " + Why);
 }
 
-// -dipc-domain=NAME: every unannotated definition joins NAME. Constructors
-// and destructors stay in the default domain, which runs them at startup;
+// -dipc-domain=NAME: every unannotated definition joins NAME. main,
+// constructors and destructors stay in the default domain, which runs them;
 // thread-locals and items with a section of their own stay where they are.
 static bool assignModuleDomain(Module &M, DomainModel &Model) {
   StringRef Name = moduleDomain();
@@ -109,7 +109,7 @@ static bool assignModuleDomain(Module &M, DomainModel &Model) {
               Startup.insert(F);
   for (Function &F : M)
     if (!F.isDeclaration() && !F.isIntrinsic() && !F.hasSection() &&
-        !Startup.count(&F))
+        !Startup.count(&F) && F.getName() != "main")
       Model.Domain.try_emplace(&F, Name.str());
   for (GlobalVariable &GV : M.globals())
     if (!GV.isDeclaration() && !GV.isThreadLocal() && !GV.hasSection() &&

@@ -18,6 +18,9 @@
 // CHECK-DAG: define internal {{.*}} @helper({{.*}} section "dipc_text_lib"
 // CHECK-DAG: define {{.*}} @not_an_entry({{.*}} section "dipc_text_lib"
 // CHECK-DAG: define {{.*}} @other_fn({{.*}} section "dipc_text_other"
+// main and constructors stay in the default domain, which runs them.
+// CHECK-DAG: define {{.*}} @main() #{{[0-9]+}} {
+// CHECK-DAG: define internal void @setup() #{{[0-9]+}} {
 // CHECK-DAG: @__dipc_entry.lib_add =
 // CHECK-NOT: @__dipc_entry.not_an_entry
 // CHECK-NOT: @__dipc_entry.helper
@@ -39,6 +42,8 @@ __dom("other") int elsewhere = 3;
 static int helper(int x) { return x + hidden + table[x & 3]; }
 int not_an_entry(int x) { return helper(x); }
 __dom("other") int other_fn(void) { return elsewhere; }
+__attribute__((constructor)) static void setup(void) { }
+int main(void) { return 0; }
 __entry int lib_add(int x) {
   static int calls;
   calls++;
