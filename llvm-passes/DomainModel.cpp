@@ -84,7 +84,9 @@ static void reportBadFact(Module &M, const Fact &F, StringRef Why) {
 
 // -dipc-domain=NAME: every unannotated definition joins NAME. main,
 // constructors and destructors stay in the default domain, which runs them;
-// thread-locals and items with a section of their own stay where they are.
+// thread-locals, items with a section of their own and linkonce items (C++
+// inline functions and variables, templates: other files' copies are the
+// default domain's, and the linker keeps one) stay where they are.
 static bool assignModuleDomain(Module &M, DomainModel &Model) {
   StringRef Name = moduleDomain();
   if (Name.empty())
@@ -109,10 +111,12 @@ static bool assignModuleDomain(Module &M, DomainModel &Model) {
               Startup.insert(F);
   for (Function &F : M)
     if (!F.isDeclaration() && !F.isIntrinsic() && !F.hasSection() &&
+        !F.hasLinkOnceLinkage() &&
         !Startup.count(&F) && F.getName() != "main")
       Model.Domain.try_emplace(&F, Name.str());
   for (GlobalVariable &GV : M.globals())
     if (!GV.isDeclaration() && !GV.isThreadLocal() && !GV.hasSection() &&
+        !GV.hasLinkOnceLinkage() &&
         !GV.getName().starts_with("llvm."))
       Model.Domain.try_emplace(&GV, Name.str());
   return true;
