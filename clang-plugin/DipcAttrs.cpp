@@ -26,6 +26,17 @@ public:
       : UserName(UserName), To(To) {
     OptArgs = 15; // arguments are counted here, with dIPC's own messages
     Spellings = S;
+    // `#pragma clang attribute push(__attribute__((dipc_dom("lib"))), ...)`
+    // puts every declaration of an included library in a domain.
+    IsSupportedByPragmaAttribute = 1;
+  }
+
+  void getPragmaAttributeMatchRules(
+      SmallVectorImpl<std::pair<attr::SubjectMatchRule, bool>> &Rules,
+      const LangOptions &) const override {
+    Rules.push_back({attr::SubjectMatchRule_function, true});
+    if (To == Appertains::FunctionsAndGlobals)
+      Rules.push_back({attr::SubjectMatchRule_variable_is_global, true});
   }
 
   // Clang 19 decides whether to parse the arguments of a [[scope::name]]
@@ -40,6 +51,11 @@ public:
           << Attr.getAttrName()->getName();
       return false;
     }
+    // A pragma's `variable(is_global)` also matches static locals (they
+    // follow their function's domain) and `function` non-static members:
+    // those keep the pragma's attribute silently.
+    if (Attr.isPragmaClangAttribute() && !appertains(D))
+      return false;
     if (const auto *MD = dyn_cast<CXXMethodDecl>(D); MD && !MD->isStatic()) {
       dipc::report(S.getDiagnostics(), Attr.getLoc(), DiagnosticsEngine::Error,
                    "'%0' cannot be applied to a non-static member function")
@@ -60,6 +76,15 @@ public:
   }
 
 protected:
+  bool appertains(const Decl *D) const {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(D))
+      return MD->isStatic();
+    if (isa<FunctionDecl>(D))
+      return true;
+    const auto *VD = dyn_cast<VarDecl>(D);
+    return VD && VD->isFileVarDecl() && To == Appertains::FunctionsAndGlobals;
+  }
+
   bool checkArgCount(Sema &S, const ParsedAttr &Attr, unsigned Max,
                      const char *What) const {
     if (Attr.getNumArgs() <= Max)
@@ -97,7 +122,20 @@ public:
     std::optional<std::string> Name = dipc::domainNameArg(S, Attr, 0, UserName);
     if (!Name)
       return AttributeNotApplied;
+    // A declaration's own __dom (or an earlier declaration's) wins over a
+    // pragma's.
+    if (Attr.isPragmaClangAttribute() && hasDomain(D))
+      return AttributeApplied;
     return annotate(S, D, Attr, (dipc::DomPrefix + *Name).str());
+  }
+
+private:
+  static bool hasDomain(const Decl *D) {
+    for (const Decl *R : D->redecls())
+      for (const auto *A : R->specific_attrs<AnnotateAttr>())
+        if (A->getAnnotation().starts_with(dipc::DomPrefix))
+          return true;
+    return false;
   }
 };
 

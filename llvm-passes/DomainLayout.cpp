@@ -7,7 +7,10 @@
 // llvm.used, which also sets SHF_GNU_RETAIN so --gc-sections keeps them.
 // Constants with relocations go to the data section: in PIC code their
 // section must be writable during relocation, and one section name cannot
-// mix flags.
+// mix flags. Zero-initialised variables go to the bss section, zero-fill
+// (SHT_NOBITS): LLVM gives an explicit section file bytes, so they name it
+// with the "bss-section" attribute (as `#pragma clang section bss=` does),
+// which the backend honours only for zero-fill data.
 #include "DomainLayout.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -20,7 +23,7 @@ using namespace llvm;
 
 namespace dipc {
 
-static const char *const KindNames[] = {"text", "rodata", "data"};
+static const char *const KindNames[] = {"text", "rodata", "data", "bss"};
 static constexpr StringLiteral BeginPrefix = "__dipc_begin.";
 static constexpr StringLiteral EndPrefix = "__dipc_end.";
 
@@ -30,6 +33,7 @@ std::string sectionName(dipc_section_kind Kind, StringRef Domain) {
 
 static bool isOrdinaryGlobal(const GlobalVariable &GV) {
   return !GV.isDeclaration() && !GV.isThreadLocal() && !GV.hasSection() &&
+         !GV.hasImplicitSection() &&
          !GV.hasCommonLinkage() && !GV.getName().starts_with("llvm.");
 }
 
@@ -71,7 +75,17 @@ void adoptPrivateGlobals(Module &M, DomainModel &Model) {
 static dipc_section_kind kindOf(const GlobalVariable &GV) {
   if (GV.isConstant() && !GV.getInitializer()->needsRelocation())
     return DIPC_SECTION_RODATA;
+  if (!GV.isConstant() && GV.getInitializer()->isNullValue())
+    return DIPC_SECTION_BSS;
   return DIPC_SECTION_DATA;
+}
+
+static void setSection(GlobalObject &GO, dipc_section_kind Kind,
+                       StringRef Section) {
+  if (Kind == DIPC_SECTION_BSS)
+    cast<GlobalVariable>(GO).addAttribute("bss-section", Section);
+  else
+    GO.setSection(Section);
 }
 
 static void addMarkers(Module &M, StringRef Domain, dipc_section_kind Kind,
@@ -108,7 +122,7 @@ static void addMarkers(Module &M, StringRef Domain, dipc_section_kind Kind,
         M.insertGlobalVariable(GV);
       Marker = GV;
     }
-    Marker->setSection(Section);
+    setSection(*Marker, Kind, Section);
     Marker->setAlignment(Align(DIPC_PAGE_SIZE));
     Used.push_back(Marker);
   }
@@ -120,7 +134,7 @@ DomainSections layOutDomains(Module &M, const DomainModel &Model) {
     StringRef Domain = Model.domainOf(&GO);
     if (Domain == DIPC_DEFAULT_DOMAIN)
       return;
-    GO.setSection(sectionName(Kind, Domain));
+    setSection(GO, Kind, sectionName(Kind, Domain));
     Sections[Domain.str()] |= 1u << Kind;
   };
   for (Function &F : M)

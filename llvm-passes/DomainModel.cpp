@@ -1,6 +1,7 @@
 // DomainModel.cpp - reads the annotate strings of include/dipc/annotations.h
 // from @llvm.global.annotations into a DomainModel.
 #include "DomainModel.h"
+#include "RecoveryOption.h"
 #include "dipc/annotations.h"
 #include "dipc/metadata.h"
 #include "llvm/IR/Constants.h"
@@ -81,6 +82,46 @@ static void reportBadFact(Module &M, const Fact &F, StringRef Why) {
                            F.Item->getName() + "': " + Why);
 }
 
+// -dipc-domain=NAME: every unannotated definition joins NAME. main,
+// constructors and destructors stay in the default domain, which runs them;
+// thread-locals, items with a section of their own and linkonce items (C++
+// inline functions and variables, templates: other files' copies are the
+// default domain's, and the linker keeps one) stay where they are.
+static bool assignModuleDomain(Module &M, DomainModel &Model) {
+  StringRef Name = moduleDomain();
+  if (Name.empty())
+    return true;
+  if (!isValidDomainName(Name)) {
+    M.getContext().emitError("dipc: -fdipc-domain='" + Name +
+                             "': domain names must be C identifiers");
+    return false;
+  }
+  if (Name == DIPC_DEFAULT_DOMAIN)
+    return true;
+  SmallPtrSet<const Function *, 4> Startup;
+  for (const char *List : {"llvm.global_ctors", "llvm.global_dtors"})
+    if (GlobalVariable *GV = M.getGlobalVariable(List);
+        GV && GV->hasInitializer())
+      if (auto *Array = dyn_cast<ConstantArray>(GV->getInitializer()))
+        for (Use &Op : Array->operands())
+          if (auto *S = dyn_cast<ConstantStruct>(Op.get());
+              S && S->getNumOperands() > 1)
+            if (auto *F = dyn_cast<Function>(
+                    S->getOperand(1)->stripPointerCasts()))
+              Startup.insert(F);
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.isIntrinsic() && !F.hasSection() &&
+        !F.hasLinkOnceLinkage() &&
+        !Startup.count(&F) && F.getName() != "main")
+      Model.Domain.try_emplace(&F, Name.str());
+  for (GlobalVariable &GV : M.globals())
+    if (!GV.isDeclaration() && !GV.isThreadLocal() && !GV.hasSection() &&
+        !GV.hasLinkOnceLinkage() &&
+        !GV.getName().starts_with("llvm."))
+      Model.Domain.try_emplace(&GV, Name.str());
+  return true;
+}
+
 std::optional<DomainModel> readDomainModel(Module &M) {
   DomainModel Model;
   bool Ok = true;
@@ -134,7 +175,7 @@ std::optional<DomainModel> readDomainModel(Module &M) {
       Ok = false;
     }
   }
-  if (!Ok)
+  if (!Ok || !assignModuleDomain(M, Model))
     return std::nullopt;
   for (auto &[Item, G] : PendingGrants) {
     G.From = Model.domainOf(Item).str();

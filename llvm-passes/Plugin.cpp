@@ -30,6 +30,14 @@ static cl::opt<dipc::Recovery> RecoveryStyle(
 
 dipc::Recovery dipc::recoveryStyle() { return RecoveryStyle; }
 
+// Set by `dipc-clang -fdipc-domain=NAME`: a whole translation unit (e.g. a
+// third-party library) in one domain without annotating its source.
+static cl::opt<std::string>
+    ModuleDomain("dipc-domain", cl::init(""), cl::value_desc("name"),
+                 cl::desc("Domain of every unannotated definition"));
+
+StringRef dipc::moduleDomain() { return ModuleDomain; }
+
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "DipcPass", LLVM_VERSION_STRING,
           [](PassBuilder &PB) {

@@ -1,5 +1,5 @@
-// RecoveryOption.h - the -dipc-recovery=setjmp|try option (set by
-// `dipc-clang -fdipc-recovery=`).
+// RecoveryOption.h - the pass options: -dipc-recovery=setjmp|try (set by
+// `dipc-clang -fdipc-recovery=`) and -dipc-domain=NAME (`-fdipc-domain=`).
 #ifndef DIPC_PASS_RECOVERYOPTION_H
 #define DIPC_PASS_RECOVERYOPTION_H
 
@@ -8,6 +8,9 @@
 namespace dipc {
 
 Recovery recoveryStyle();
+
+// The domain of every unannotated definition of the module; empty if none.
+llvm::StringRef moduleDomain();
 
 } // namespace dipc
 

@@ -237,7 +237,7 @@ Error Reader::dump(raw_ostream &OS) {
                 "' is missing or empty): was it built with -fdipc?");
 
   OS << File << ": dIPC metadata version " << DIPC_METADATA_VERSION << "\n";
-  static const char *const Kinds[] = {"text", "rodata", "data"};
+  static const char *const Kinds[] = {"text", "rodata", "data", "bss"};
   // One record per object and domain, all naming the same linked sections:
   // print each domain once, from a record of an object that has some of
   // its pages (an object that only calls or grants has empty ranges).

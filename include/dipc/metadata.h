@@ -13,8 +13,8 @@
  *   target = (const char *)&record->field + record->field
  *
  * Domain layout: the code and data of domain D are in sections
- * dipc_text_D, dipc_rodata_D and dipc_data_D (zero-initialised data too: a
- * named section is never NOBITS). Every object's
+ * dipc_text_D, dipc_rodata_D, dipc_data_D and dipc_bss_D (zero-initialised
+ * variables, SHT_NOBITS). Every object's
  * part of such a section starts on a page and ends with a page-aligned guard
  * shorter than a page, so the domain's pages are
  *   [__start_<section>, __stop_<section> rounded down to DIPC_PAGE_SIZE)
@@ -57,6 +57,7 @@ enum dipc_section_kind {
   DIPC_SECTION_TEXT,
   DIPC_SECTION_RODATA,
   DIPC_SECTION_DATA,
+  DIPC_SECTION_BSS, /* zero-initialised data: zero-fill, no file bytes */
   DIPC_NUM_SECTION_KINDS
 };
 

@@ -12,8 +12,8 @@ target triple = "x86_64-pc-linux-gnu"
   { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @entry, ptr null, i32 0, ptr null },
   { ptr, ptr, ptr, i32, ptr } { ptr @get, ptr @iso, ptr null, i32 0, ptr null }], section "llvm.metadata"
 
-; Domain record: version 1, 72 bytes, name, flags 0, text range.
-; CHECK: @__dipc_domain.db = internal constant {{.*}} { i32 1, i32 72, i64 sub (i64 ptrtoint (ptr @[[DB:__dipc_name.*]] to i64), i64 ptrtoint (ptr getelementptr inbounds ({{.*}}, ptr @__dipc_domain.db, i32 0, i32 2) to i64)), i32 0, i32 0, i64 sub (i64 ptrtoint (ptr @__start_dipc_text_db to i64)
+; Domain record: version 1, 88 bytes, name, flags 0, text range.
+; CHECK: @__dipc_domain.db = internal constant {{.*}} { i32 1, i32 88, i64 sub (i64 ptrtoint (ptr @[[DB:__dipc_name.*]] to i64), i64 ptrtoint (ptr getelementptr inbounds ({{.*}}, ptr @__dipc_domain.db, i32 0, i32 2) to i64)), i32 0, i32 0, i64 sub (i64 ptrtoint (ptr @__start_dipc_text_db to i64)
 ; CHECK-SAME: section "dipc_domains", align 8
 ; Entry record: version 1, 56 bytes; stub and function; 2 int args, 1 int
 ; result; policy reg_confidentiality (2).
