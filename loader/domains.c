@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "domains.h"
 
+#include <dipc/abi.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ struct domain {
   char name[64];
   dom_t owner;
   size_t pages;
+  uintptr_t heap; /* its heap region (dom_heap), 0 for the default domain */
 };
 
 struct entry {
@@ -92,7 +94,10 @@ static int domain_index(const char *name, const char *object) {
   struct domain *d = &domains[num_domains];
   snprintf(d->name, sizeof d->name, "%s", name);
   d->owner = owner;
-  return num_domains++;
+  void *heap = dom_heap(owner);
+  d->heap = dipc_ptr_err(heap) ? 0 : (uintptr_t)heap;
+  __atomic_store_n(&num_domains, num_domains + 1, __ATOMIC_RELEASE);
+  return num_domains - 1;
 }
 
 /* The objects linked into one file each have a record of a domain they
@@ -357,7 +362,29 @@ const char *domains_owner_of(uintptr_t addr) {
   for (unsigned i = 0; i < num_ranges; ++i)
     if (addr >= ranges[i].begin && addr < ranges[i].end)
       return domains[ranges[i].domain].name;
+  unsigned n = __atomic_load_n(&num_domains, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < n; ++i)
+    if (domains[i].heap && addr - domains[i].heap < DIPC_HEAP_STRIDE)
+      return domains[i].name;
   return NULL;
+}
+
+const char *domains_name_of_heap(uintptr_t region) {
+  unsigned n = __atomic_load_n(&num_domains, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < n; ++i)
+    if (domains[i].heap == region)
+      return domains[i].name;
+  return NULL;
+}
+
+dom_t domains_handle_named(const char *name) {
+  dom_t h = -DIPC_ENOENT;
+  pthread_mutex_lock(&lock);
+  for (unsigned i = 0; name && i < num_domains; ++i)
+    if (strcmp(domains[i].name, name) == 0)
+      h = dom_copy(domains[i].owner, DIPC_PERM_OWNER);
+  pthread_mutex_unlock(&lock);
+  return h;
 }
 
 static void print_policy(FILE *out, dipc_policy_t policy) {
@@ -378,9 +405,18 @@ void domains_print(FILE *out) {
           strcmp(dipc_backend(), "none") == 0 ? " (isolation NOT enforced)"
                                               : "");
   for (unsigned i = 0; i < num_domains; ++i)
-    fprintf(out, "dipc: domain %s: %zu pages, protection key %d\n",
-            domains[i].name, domains[i].pages,
-            dipc_domain_pkey(domains[i].owner));
+    if (domains[i].heap)
+      fprintf(out,
+              "dipc: domain %s: %zu pages, protection key %d, heap "
+              "%#lx-%#lx\n",
+              domains[i].name, domains[i].pages,
+              dipc_domain_pkey(domains[i].owner),
+              (unsigned long)domains[i].heap,
+              (unsigned long)(domains[i].heap + DIPC_HEAP_STRIDE));
+    else
+      fprintf(out, "dipc: domain %s: %zu pages, protection key %d\n",
+              domains[i].name, domains[i].pages,
+              dipc_domain_pkey(domains[i].owner));
   for (unsigned i = 0; i < num_entries; ++i) {
     const struct entry *e = &entries[i];
     fprintf(out,

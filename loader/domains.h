@@ -18,6 +18,13 @@ int domains_apply(const struct object_metadata *object);
  * Reads only loader tables: safe in a signal handler. */
 const char *domains_owner_of(uintptr_t addr);
 
+/* The name of the domain whose heap region starts at region, NULL if none
+ * does. Reads only loader tables. */
+const char *domains_name_of_heap(uintptr_t region);
+
+/* An owner handle to the domain called name, -DIPC_ENOENT if none is. */
+dom_t domains_handle_named(const char *name);
+
 /* Prints the backend, domains, entries, imports and grants (--info). */
 void domains_print(FILE *out);
 

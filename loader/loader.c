@@ -6,6 +6,7 @@
  * faults into errors for the caller, and sets up every thread. */
 #define _GNU_SOURCE
 #include "domains.h"
+#include "heap.h"
 #include "landlock.h"
 #include "metadata.h"
 #include "scan.h"
@@ -139,6 +140,7 @@ __attribute__((constructor)) static void loader_init(void) {
   threads_set_setup(setup_thread);
   if (signals_install(recover, report) != 0)
     _exit(DIPC_EXIT_REFUSED);
+  heap_start();
   if (getenv("DIPC_INFO"))
     domains_print(stderr);
 }

@@ -31,6 +31,22 @@ DIPC_EXPORT void *dom_mmap(dom_t dom, void *addr, size_t length, int prot,
   return (void *)dipc_gate(OP_DOM_MMAP, &a);
 }
 
+DIPC_EXPORT int dipc_set_fault_hook(void (*hook)(void)) {
+  ARGS((uint64_t)hook);
+  return (int)dipc_gate(OP_SET_FAULT_HOOK, &a);
+}
+
+DIPC_EXPORT void *dom_heap(dom_t dom) {
+  ARGS((uint64_t)dom);
+  return (void *)dipc_gate(OP_DOM_HEAP, &a);
+}
+
+/* The loader, which knows the names, replaces this (loader/heap.c). */
+DIPC_EXPORT dom_t dipc_domain_named(const char *name) {
+  (void)name;
+  return -DIPC_ENOENT;
+}
+
 DIPC_EXPORT int dom_remap(dom_t dst, dom_t src, void *addr, size_t size) {
   ARGS((uint64_t)dst, (uint64_t)src, (uint64_t)addr, size);
   return (int)dipc_gate(OP_DOM_REMAP, &a);

@@ -233,6 +233,14 @@ static uintptr_t *vector_rw;
 #define VECTOR_U32(addr)                                                       \
   (*(uint32_t *)((char *)vector_rw + ((addr) - DIPC_VECTOR_ADDR)))
 
+void dipc_vector_set_default_writer(uint32_t dom, int writes) {
+  _Static_assert(RT_VECTOR_DEFAULT_WRITERS + RT_MAX_DOMAINS <=
+                     DIPC_VECTOR_ADDR + RT_PAGE,
+                 "the byte table fits the vector page");
+  ((uint8_t *)vector_rw)[RT_VECTOR_DEFAULT_WRITERS - DIPC_VECTOR_ADDR + dom] =
+      (uint8_t)writes;
+}
+
 /* What gate.S's XSAVE_USER saves around runtime C code: the user vector
  * features XCR0 enables (never PKRU), in an area of the size CPUID leaf 0xd
  * gives for all of XCR0's features. And the stubs' scrub routine for the

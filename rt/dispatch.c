@@ -354,6 +354,13 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_op_set_call_timeout(st, x[0]);
   case OP_UNWIND_JUMP:
     return dipc_op_unwind_jump(st, x[0]);
+  case OP_SET_FAULT_HOOK:
+    return dipc_op_set_fault_hook(st, x[0]);
+  case OP_DOM_HEAP: {
+    uint32_t d;
+    long err = get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);
+    return err ? err : d == 0 ? -DIPC_ENOENT : (long)dipc_domain_heap(d);
+  }
   }
   return -DIPC_EINVAL;
 }

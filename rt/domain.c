@@ -16,6 +16,7 @@
 
 struct domain {
   uint8_t live;
+  uint8_t heap; /* its heap region is mapped */
   int8_t key; /* -1: parked */
   uint32_t image;
   uint64_t last_use;
@@ -99,6 +100,8 @@ void dipc_apl_set(uint32_t src, uint32_t dst, uint8_t perm) {
   uint8_t *e = &apl[(size_t)src * RT_MAX_DOMAINS + dst];
   doms[src].grantees += (perm >= DIPC_PERM_READ) - (*e >= DIPC_PERM_READ);
   *e = perm;
+  if (dst == 0)
+    dipc_vector_set_default_writer(src, perm >= DIPC_PERM_WRITE);
   if (doms[src].key >= 0)
     refresh(src);
 }
@@ -218,15 +221,21 @@ unsigned dipc_domain_resident_count(void) {
   return n;
 }
 
-int dipc_domain_new(uint32_t *out, int eager) {
+int dipc_domain_new(uint32_t *out, int named) {
   for (uint32_t d = 1; d < RT_MAX_DOMAINS; d++) {
     if (doms[d].live)
       continue;
-    doms[d].live = 1;
     doms[d].key = -1;
+    if (named) {
+      int err = dipc_domain_map_heap(d);
+      if (err)
+        return err;
+      doms[d].heap = 1;
+    }
+    doms[d].live = 1;
     park(d);
     /* Resident right away while keys are free; never evicts for it. */
-    for (int k = RT_FIRST_DOMAIN_KEY; eager && k < RT_NUM_PKEYS; k++)
+    for (int k = RT_FIRST_DOMAIN_KEY; named && k < RT_NUM_PKEYS; k++)
       if (key_owner[k] < 0) {
         dipc_domain_make_resident(d);
         break;
@@ -250,6 +259,13 @@ static int overlaps_any(uintptr_t lo, uintptr_t hi) {
   for (unsigned i = 0; i < nranges; i++)
     if (ranges[i].lo < hi && lo < ranges[i].hi)
       return 1;
+  return 0;
+}
+
+int dipc_domain_code(uint32_t d, uintptr_t addr) {
+  for (unsigned i = 0; i < nranges; i++)
+    if (ranges[i].dom == d && addr >= ranges[i].lo && addr < ranges[i].hi)
+      return (ranges[i].prot & PROT_EXEC) != 0;
   return 0;
 }
 
@@ -310,6 +326,41 @@ long dipc_op_dom_mmap(uint32_t d, const uint64_t *a) {
   DIPC_CHECK(add_range((uintptr_t)p, (uintptr_t)p + len, d, prot) == 0,
              "range table");
   return (long)p;
+}
+
+/* A named domain's heap region (dipc/abi.h): mapped whole when the
+ * domain is made, without reserving swap, so that it is one range and one
+ * mapping; a page costs memory once the domain's allocator touches it
+ * (loader/heap.c). -DIPC_ENOMEM if something else holds the addresses. */
+int dipc_domain_map_heap(uint32_t d) {
+  void *lo = (void *)dipc_domain_heap(d);
+  if (nranges == RT_MAX_RANGES)
+    return -DIPC_ENOSPC;
+  void *p = mmap(lo, DIPC_HEAP_STRIDE, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                     MAP_FIXED_NOREPLACE,
+                 -1, 0);
+  if (p != lo) {
+    if (p != MAP_FAILED)
+      dipc_sys(SYS_munmap, (long)p, DIPC_HEAP_STRIDE, 0, 0, 0);
+    return -DIPC_ENOMEM;
+  }
+  if (dipc_tag_pages(p, DIPC_HEAP_STRIDE, PROT_READ | PROT_WRITE,
+                     key_for_pages(d)) != 0) {
+    dipc_sys(SYS_munmap, (long)p, DIPC_HEAP_STRIDE, 0, 0, 0);
+    return -DIPC_ENOMEM;
+  }
+  return add_range((uintptr_t)p, (uintptr_t)p + DIPC_HEAP_STRIDE, d,
+                   PROT_READ | PROT_WRITE);
+}
+
+/* In a forked child only the forking thread runs: a heap lock another
+ * thread held at fork is nobody's now (dipc/abi.h DIPC_HEAP_LOCK). */
+void dipc_domain_heaps_after_fork(void) {
+  for (uint32_t d = 1; d < RT_MAX_DOMAINS; d++)
+    if (doms[d].live && doms[d].heap)
+      __atomic_store_n((uint32_t *)(dipc_domain_heap(d) + DIPC_HEAP_LOCK), 0,
+                       __ATOMIC_RELEASE);
 }
 
 struct remap_ctx {

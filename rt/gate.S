@@ -522,6 +522,65 @@ __dipc_raise_trampoline:
         ud2
         .cfi_endproc
 
+/* Recovery resumes here instead of at its resume address when the failed
+ * callee's domain has a fault hook (fault_hook.c): [rsp] = the hook's
+ * proxy, [rsp + 8] = the resume address, then 128 bytes up to the resumed
+ * stack pointer (the red zone). Runs as the caller; every general register,
+ * the flags, xmm0-1 (a result) and dipc_errno are as recovery left them
+ * when it goes on. */
+        .globl __dipc_fault_hook_tramp
+        .hidden __dipc_fault_hook_tramp
+        .p2align 4
+__dipc_fault_hook_tramp:
+        pushfq
+        push rax
+        push rcx
+        push rdx
+        push rbx
+        push rbp
+        push rsi
+        push rdi
+        push r8
+        push r9
+        push r10
+        push r11
+        push r12
+        push r13
+        push r14
+        push r15
+        mov rbx, rsp
+        and rsp, -16
+        sub rsp, 48
+        movdqu [rsp], xmm0
+        movdqu [rsp + 16], xmm1
+        mov eax, gs:[DIPC_ERRNO_GS_OFFSET]
+        mov [rsp + 32], eax
+        call qword ptr [rbx + 128]      /* the hook, through its proxy */
+        mov eax, [rsp + 32]
+        mov gs:[DIPC_ERRNO_GS_OFFSET], eax
+        movdqu xmm0, [rsp]
+        movdqu xmm1, [rsp + 16]
+        mov rsp, rbx
+        pop r15
+        pop r14
+        pop r13
+        pop r12
+        pop r11
+        pop r10
+        pop r9
+        pop r8
+        pop rdi
+        pop rsi
+        pop rbp
+        pop rbx
+        pop rdx
+        pop rcx
+        pop rax
+        popfq
+        lea rsp, [rsp + 8]              /* the proxy's slot; flags kept */
+        ret 128                         /* to the resume address */
+        .size __dipc_fault_hook_tramp, . - __dipc_fault_hook_tramp
+
 /* The first call through an unresolved import slot resumes here (import.c)
  * in the caller's domain, on its stack, as if the slot had pointed here:
  * [rsp] = the caller's return address, arguments in rdi, rsi, rdx, rcx, r8,
@@ -941,6 +1000,7 @@ dipc_tpl_\name\()_begin:
 .endif
         movabs rcx, PH_DOM
         mov [r10 + ST_CUR_DOM], ecx
+        mov [r10 + DIPC_DOM_GS_OFFSET], ecx /* the heap hint (abi.h) */
 17:     movabs rdx, PH_RW_D             /* publish the image, then check */
         mov ecx, [rdx]                  /* it is current (PUBLISH_CURRENT) */
         mov edx, ecx                    /* xchg: store + full fence */
@@ -1012,6 +1072,7 @@ dipc_tpl_\name\()_begin:
 .endif
         mov r11d, [rax + K_CALLER_DOM]
         mov [r10 + ST_CUR_DOM], r11d
+        mov [r10 + DIPC_DOM_GS_OFFSET], r11d
 27:     movabs rcx, PH_RW_BASE
         mov ecx, [rcx + r11 * 4]
         mov edx, ecx                    /* xchg: store + full fence */

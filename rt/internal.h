@@ -102,6 +102,13 @@ struct dipc_thread {
   struct dipc_cap_reg dcs[RT_DCS_ENTRIES];
 };
 
+/* The thread now runs as dom: its state and the heap hint of its public
+ * page (dipc/abi.h) say so. */
+static inline void dipc_set_cur_dom(struct dipc_thread *st, uint32_t dom) {
+  st->cur_dom = dom;
+  *(uint32_t *)((char *)st + DIPC_DOM_GS_OFFSET) = dom;
+}
+
 #define DIPC_OFFSET_IS(type, field, off)                                       \
   _Static_assert(offsetof(type, field) == (off), #type "." #field)
 DIPC_OFFSET_IS(struct dipc_thread, self, ST_SELF);
@@ -249,19 +256,35 @@ DIPC_HIDDEN unsigned dipc_handle_live_count(void);
 /* ---- domain.c ----------------------------------------------------------- */
 DIPC_HIDDEN void dipc_domains_init(void);
 /* A new live domain; made resident at once if a key is free and eager. */
-DIPC_HIDDEN int dipc_domain_new(uint32_t *out, int eager);
+/* A new domain: named (dom_create: resident while keys are free, with a
+ * heap region) or a proxy domain. */
+DIPC_HIDDEN int dipc_domain_new(uint32_t *out, int named);
 DIPC_HIDDEN uint8_t dipc_apl_get(uint32_t src, uint32_t dst);
 /* &APL[0][dst]; APL[src][dst] is RT_MAX_DOMAINS * src bytes further. */
 DIPC_HIDDEN const uint8_t *dipc_apl_column(uint32_t dst);
 DIPC_HIDDEN void dipc_apl_set(uint32_t src, uint32_t dst, uint8_t perm);
+DIPC_HIDDEN void dipc_vector_set_default_writer(uint32_t dom, int writes);
 /* Domain owning the page at addr (0 = default). */
 DIPC_HIDDEN uint32_t dipc_domain_of(uintptr_t addr);
 /* 1 if every page of [lo, hi) belongs to dom. */
 DIPC_HIDDEN int dipc_domain_owns(uint32_t dom, uintptr_t lo, uintptr_t hi);
+/* Whether addr lies in dom's executable pages (d != 0). */
+DIPC_HIDDEN int dipc_domain_code(uint32_t dom, uintptr_t addr);
+/* Fault hooks (fault_hook.c). */
+DIPC_HIDDEN long dipc_op_set_fault_hook(const struct dipc_thread *st,
+                                        uintptr_t hook);
+DIPC_HIDDEN void dipc_fault_hook_divert(const struct dipc_kcs_entry *e,
+                                        void *ucontext);
 DIPC_HIDDEN void dipc_domain_make_resident(uint32_t dom);
 DIPC_HIDDEN int dipc_domain_pkey_of(uint32_t dom);
 DIPC_HIDDEN unsigned dipc_domain_resident_count(void);
 DIPC_HIDDEN long dipc_op_dom_mmap(uint32_t dom, const uint64_t *a);
+DIPC_HIDDEN int dipc_domain_map_heap(uint32_t dom);
+DIPC_HIDDEN void dipc_domain_heaps_after_fork(void);
+/* First byte of dom's heap region (dipc/abi.h). */
+static inline uintptr_t dipc_domain_heap(uint32_t dom) {
+  return DIPC_HEAP_ADDR + (uintptr_t)dom * DIPC_HEAP_STRIDE;
+}
 DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
                                   size_t size);
 
@@ -410,6 +433,8 @@ enum dipc_op {
   OP_ANYCALL_MISS,         /* arg: the r11 no stub is registered for */
   OP_SET_CALL_TIMEOUT,     /* arg: ns, 0 = none (timeout.c) */
   OP_UNWIND_JUMP,          /* arg: the jump's stack pointer (timeout.c) */
+  OP_DOM_HEAP,             /* arg: domain handle; its heap region */
+  OP_SET_FAULT_HOOK,       /* arg: the hook, 0 = none (fault_hook.c) */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");

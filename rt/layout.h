@@ -57,6 +57,10 @@
 /* Runtime-private byte of the vector page: nonzero when the runtime acts
  * as on a CPU without PKU (DIPC_NO_PKU=1); gate.S's PICK_VARIANT reads it. */
 #define RT_VECTOR_NO_PKU (DIPC_VECTOR_ADDR + 0x800)
+/* A byte per domain in the vector page: nonzero when the domain's APL lets
+ * it write the default domain's memory. Such a domain allocates from the C
+ * library's heap, not its own (loader/heap.c). */
+#define RT_VECTOR_DEFAULT_WRITERS (DIPC_VECTOR_ADDR + 0xc00)
 /* Runtime-private u32s of the vector page for the gates' XSAVE areas
  * (backend.c): bytes per area (XSAVE standard format, a multiple of 64)
  * and the requested-feature mask, XCR0 & RT_XSAVE_FEATURES. */

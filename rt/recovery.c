@@ -221,7 +221,7 @@ void dipc_kcs_pop(struct dipc_thread *st) {
   st->dcs_base = e->dcs_base;
   if (e->flags & 2)
     st->dcs_top = e->dcs_top;
-  st->cur_dom = e->caller_dom;
+  dipc_set_cur_dom(st, e->caller_dom);
 }
 
 int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
@@ -276,6 +276,7 @@ int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
     r[REG_RIP] = (greg_t)__dipc_raise_trampoline;
     r[REG_RDI] = (greg_t)x;
   }
+  dipc_fault_hook_divert(e, uc);
   uint32_t *pkru = pkru_in_frame(uc);
   if (pkru)
     *pkru = image;

@@ -367,7 +367,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;
   st->live = 1;
-  st->cur_dom = 0;
+  dipc_set_cur_dom(st, 0);
   dipc_domain_make_resident(0);
   st->cur_pkru = dipc_machine.pkru_rw[0];
   DIPC_CHECK(dipc_sys_set_gs(st) == 0, "cannot set the gs base");
@@ -491,5 +491,6 @@ void dipc_fork_child(struct dipc_thread *self) {
   self->tid = (pid_t)syscall(SYS_gettid);
   self->timer = 0; /* timers are not inherited */
   self->timeout_ns = 0;
+  dipc_domain_heaps_after_fork();
   __atomic_store_n(&dipc_boot_lock, 0, __ATOMIC_RELEASE);
 }

@@ -86,7 +86,7 @@ int dipc_signal_enter(struct dipc_thread *st, ucontext_t *uc) {
   st->cur_ds = NULL;
   st->stack_lo = lo;
   st->stack_hi = hi;
-  st->cur_dom = 0;
+  dipc_set_cur_dom(st, 0);
   st->kcs_top = m + 1;
   dipc_lock();
   dipc_domain_make_resident(0);
@@ -107,7 +107,7 @@ static void signal_pop(struct dipc_thread *st) {
   st->dcs_base = m->dcs_base;
   st->dcs_top = m->dcs_top;
   st->recovery = m->recovery;
-  st->cur_dom = m->caller_dom;
+  dipc_set_cur_dom(st, m->caller_dom);
   st->kcs_top = m - 1; /* the free slot below it */
 }
 

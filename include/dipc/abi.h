@@ -46,7 +46,18 @@
  * DIPC_USP_GS_OFFSET is the thread's unsafe stack pointer: -fdipc code
  * allocates its escaping locals below it (docs/compiler.md, "Unsafe
  * stack"); every domain may write it, so code checks each value it loads
- * against [DIPC_VECTOR_UNSAFE_LO, DIPC_VECTOR_UNSAFE_HI) before use. */
+ * against [DIPC_VECTOR_UNSAFE_LO, DIPC_VECTOR_UNSAFE_HI) before use. The
+ * u32 at DIPC_DOM_GS_OFFSET is the domain the thread runs as, written by
+ * the runtime at every switch: a hint (any domain can write it) that the
+ * loader's malloc uses to pick a heap and checks before it trusts it.
+ *
+ * Domain heaps: domain d (1 <= d < 1024) allocates from its own region
+ * [DIPC_HEAP_ADDR + d * DIPC_HEAP_STRIDE, + DIPC_HEAP_STRIDE), mapped by
+ * the runtime under the domain's key when the domain is made (pages cost
+ * memory once touched; docs/loader.md, "Heaps"). The first u32 of a region is the
+ * lock of the allocator in it (loader/heap_alloc.c), 0 when free: the
+ * runtime clears it in a child after fork, where the thread that held it
+ * is gone. */
 #ifndef DIPC_ABI_H
 #define DIPC_ABI_H
 
@@ -64,5 +75,10 @@
 #define DIPC_ERRNO_GS_OFFSET 0x3f000 /* DIPC_THREAD_PUBLIC_OFF + 0 */
 #define DIPC_FSBASE_GS_OFFSET 0x3f008 /* DIPC_THREAD_PUBLIC_OFF + 8 */
 #define DIPC_USP_GS_OFFSET 0x3f010    /* DIPC_THREAD_PUBLIC_OFF + 16 */
+#define DIPC_DOM_GS_OFFSET 0x3f018    /* DIPC_THREAD_PUBLIC_OFF + 24 */
+
+#define DIPC_HEAP_ADDR 0x200000000000  /* 32 TiB: above ASan's shadow */
+#define DIPC_HEAP_STRIDE 0x400000000   /* 16 GiB per domain */
+#define DIPC_HEAP_LOCK 0                /* offset of the allocator's lock */
 
 #endif /* DIPC_ABI_H */

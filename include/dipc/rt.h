@@ -86,6 +86,16 @@ dom_t dom_copy(dom_t dom, int perm);
  * (MAP_FIXED, MAP_GROWSDOWN, huge pages) is -EINVAL. */
 void *dom_mmap(dom_t dom, void *addr, size_t length, int prot, int flags,
                int fd, off_t offset);
+/* First byte of dom's heap region (any permission): DIPC_HEAP_STRIDE bytes
+ * (dipc/abi.h) from which the loader's malloc serves code running in that
+ * domain (docs/loader.md, "Heaps"). DIPC_ERR_PTR(-DIPC_ENOENT) for the
+ * default domain, whose heap is the C library's. */
+void *dom_heap(dom_t dom);
+/* An owner handle to the domain the program's records call `name`
+ * (`__dom(name)`, -fdipc-domain=name), for code of the default domain:
+ * -DIPC_ENOENT for an unknown name or without the loader (dipc-run),
+ * -DIPC_EPERM from any other domain. Each call returns a new handle. */
+dom_t dipc_domain_named(const char *name);
 /* Move the pages [addr, addr+size) from src to dst; both owner, addr and size
  * page aligned, all pages in src (-ENOENT otherwise: the default domain's
  * pages never include the runtime's state, thread stacks or kernel-made
@@ -164,6 +174,16 @@ long dipc_current_domain(void);
  * stays usable. Only outside cross-domain calls (-DIPC_EPERM); needs the
  * loader (-DIPC_EINVAL without it). */
 int dipc_set_call_timeout(unsigned long ns);
+
+/* Sets the calling domain's fault hook (NULL: none): a function of the
+ * domain's own code, run as the domain on a thread whose call into the
+ * domain crashed, timed out or threw, right after the call was unwound and
+ * before that thread's caller resumes (docs/loader.md, "Fault hooks"). It
+ * releases what the dead call held (locks) and resets state; other threads
+ * may call into the domain meanwhile. A crash in the hook makes it return
+ * early. -DIPC_EPERM from the default domain, -DIPC_EINVAL if hook is not
+ * the domain's code. */
+int dipc_set_fault_hook(void (*hook)(void));
 
 /* ---- For the loader ----------------------------------------------------- */
 

@@ -1,0 +1,278 @@
+/* heap.c - malloc and friends, per domain. Code running as a named domain
+ * allocates from that domain's heap region (dipc/abi.h, heap_alloc.c);
+ * the default domain, and every thread before the runtime is up, uses the
+ * C library's allocator. A block is freed or resized only by code of the
+ * domain whose heap holds it: anything else is a bug or an attack, and the
+ * process (inside a cross-domain call: the call) stops with a message, as
+ * glibc does for a bad free.
+ *
+ * Which domain runs comes from the heap hint of the thread's public page,
+ * read without leaving the caller's rights. Any domain can write that
+ * hint, so with protection keys a named domain's hint is used only when
+ * the thread's PKRU is that domain's image; otherwise the runtime is
+ * asked. Without keys nothing is isolated and the hint is taken as is. */
+#define _GNU_SOURCE
+#include "heap.h"
+#include "domains.h"
+#include "heap_alloc.h"
+
+#include <dipc/abi.h>
+#include <dipc/rt.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "../rt/layout.h"
+
+void *__libc_malloc(size_t);
+void *__libc_calloc(size_t, size_t);
+void *__libc_realloc(void *, size_t);
+void *__libc_memalign(size_t, size_t);
+void __libc_free(void *);
+
+#define EXPORT __attribute__((visibility("default")))
+#define HEAPS_END (DIPC_HEAP_ADDR + RT_MAX_DOMAINS * DIPC_HEAP_STRIDE)
+
+/* Set once the runtime and the loader's domains are up; 2 when RDGSBASE
+ * works and so the hint can be read. */
+static int heaps_state;
+static int cpu_pku;
+
+void heap_start(void) {
+#ifndef HWCAP2_FSGSBASE
+#define HWCAP2_FSGSBASE (1 << 1)
+#endif
+  cpu_pku = *(const volatile uint8_t *)RT_VECTOR_NO_PKU == 0;
+  __atomic_store_n(&heaps_state,
+                   getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE ? 2 : 1,
+                   __ATOMIC_RELEASE);
+}
+
+static uint32_t rdpkru(void) {
+  uint32_t eax, edx;
+  __asm__ volatile(".byte 0x0f, 0x01, 0xee" : "=a"(eax), "=d"(edx) : "c"(0));
+  return eax;
+}
+
+/* The domain whose heap serves this thread: the domain it runs as, or 0
+ * (the C library's heap) for the default domain, for a thread that never
+ * crossed a domain (it has no state in the runtime), and for a domain that
+ * may write the default domain's memory (it shares the C library's state,
+ * stdio buffers say, with the default domain). */
+static uint32_t running_domain(void) {
+  if (__atomic_load_n(&heaps_state, __ATOMIC_ACQUIRE) != 2)
+    return 0;
+  uintptr_t gs, fs;
+  __asm__ volatile("rdgsbase %0" : "=r"(gs));
+  uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_LO,
+            hi = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_HI;
+  if (gs < lo || gs >= hi || (gs - lo) % RT_THREAD_STRIDE != 0)
+    return 0;
+  __asm__ volatile("rdfsbase %0" : "=r"(fs));
+  if (*(const volatile uintptr_t *)(gs + DIPC_FSBASE_GS_OFFSET) != fs)
+    return 0;
+  uint32_t d = *(const volatile uint32_t *)(gs + DIPC_DOM_GS_OFFSET);
+  if (d == 0)
+    return 0; /* a named domain that lies here gets libc's heap: it faults */
+  if (d >= RT_MAX_DOMAINS ||
+      (cpu_pku &&
+       rdpkru() != ((const volatile uint32_t *)RT_RO_TABLE_ADDR)[d])) {
+    long real = dipc_current_domain();
+    d = real > 0 ? (uint32_t)real : 0;
+    /* Forged or stale: put the truth back, sparing later calls the gate. */
+    *(volatile uint32_t *)(gs + DIPC_DOM_GS_OFFSET) = d;
+  }
+  return ((const volatile uint8_t *)RT_VECTOR_DEFAULT_WRITERS)[d] ? 0 : d;
+}
+
+static uintptr_t region_of(uint32_t d) {
+  return DIPC_HEAP_ADDR + (uintptr_t)d * DIPC_HEAP_STRIDE;
+}
+
+/* The domain whose heap holds p, -1 if none does. */
+static long owner_of(const void *p) {
+  uintptr_t a = (uintptr_t)p;
+  if (a < DIPC_HEAP_ADDR + DIPC_HEAP_STRIDE || a >= HEAPS_END)
+    return -1;
+  return (long)((a - DIPC_HEAP_ADDR) / DIPC_HEAP_STRIDE);
+}
+
+static void say_domain(char *out, size_t size, long d) {
+  const char *name = d == 0   ? "default"
+                     : d > 0 ? domains_name_of_heap(region_of((uint32_t)d))
+                             : NULL;
+  if (name)
+    snprintf(out, size, "'%s'", name);
+  else
+    snprintf(out, size, "%ld", d);
+}
+
+/* A block the running domain may not free or resize: stop it. */
+__attribute__((noreturn)) static void bad_block(const char *fn, const void *p,
+                                                uint32_t running, long owner,
+                                                const char *why) {
+  char line[256], me[80], them[80];
+  say_domain(me, sizeof me, running);
+  say_domain(them, sizeof them, owner);
+  int n;
+  if (why)
+    n = snprintf(line, sizeof line, "dipc: %s(%p) in domain %s: %s\n", fn, p,
+                 me, why);
+  else if (owner < 0)
+    n = snprintf(line, sizeof line,
+                 "dipc: %s(%p) in domain %s: not a block of its heap\n", fn,
+                 p, me);
+  else
+    n = snprintf(line, sizeof line,
+                 "dipc: %s(%p) in domain %s: the block belongs to domain "
+                 "%s's heap\n",
+                 fn, p, me, them);
+  if (n > 0)
+    (void)!write(STDERR_FILENO, line,
+                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+  abort(); /* inside a call: the callee's crash (recovery) */
+}
+
+/* Whether the running domain d owns p; stops it if not. */
+static void check_owner(const char *fn, const void *p, uint32_t d) {
+  long owner = owner_of(p);
+  if (owner != (long)d && !(d == 0 && owner < 0))
+    bad_block(fn, p, d, owner, NULL);
+}
+
+static void *domain_alloc(uint32_t d, size_t size, size_t align) {
+  /* No errno: it is the default domain's memory (thread-local). */
+  return heap_alloc(region_of(d), size, align);
+}
+
+EXPORT void *malloc(size_t size) {
+  uint32_t d = running_domain();
+  return d ? domain_alloc(d, size, 16) : __libc_malloc(size);
+}
+
+EXPORT void free(void *p) {
+  if (!p)
+    return;
+  uint32_t d = running_domain();
+  check_owner("free", p, d);
+  if (!d) {
+    __libc_free(p);
+    return;
+  }
+  const char *why = NULL;
+  if (heap_free(region_of(d), p, &why) != 0)
+    bad_block("free", p, d, d, why);
+}
+
+EXPORT void *calloc(size_t n, size_t size) {
+  uint32_t d = running_domain();
+  if (!d)
+    return __libc_calloc(n, size);
+  if (size && n > (size_t)-1 / size)
+    return NULL;
+  void *p = domain_alloc(d, n * size, 16);
+  if (p)
+    memset(p, 0, n * size);
+  return p;
+}
+
+/* malloc_usable_size of p in domain d (p checked). */
+static size_t usable(const char *fn, uint32_t d, void *p) {
+  const char *why = NULL;
+  size_t have = heap_usable(region_of(d), p, &why);
+  if (!have)
+    bad_block(fn, p, d, d, why);
+  return have;
+}
+
+EXPORT void *realloc(void *p, size_t size) {
+  uint32_t d = running_domain();
+  if (p)
+    check_owner("realloc", p, d);
+  if (!d)
+    return __libc_realloc(p, size);
+  if (!p)
+    return domain_alloc(d, size, 16);
+  if (size == 0) {
+    free(p);
+    return NULL;
+  }
+  size_t have = usable("realloc", d, p);
+  if (size <= have && size >= have / 2)
+    return p;
+  void *q = domain_alloc(d, size, 16);
+  if (q) {
+    memcpy(q, p, size < have ? size : have);
+    free(p);
+  }
+  return q;
+}
+
+EXPORT void *reallocarray(void *p, size_t n, size_t size) {
+  if (size && n > (size_t)-1 / size) {
+    if (!running_domain())
+      errno = ENOMEM;
+    return NULL;
+  }
+  return realloc(p, n * size);
+}
+
+static void *aligned(size_t align, size_t size) {
+  uint32_t d = running_domain();
+  if (!d)
+    return __libc_memalign(align, size);
+  if (align > HEAP_MAX_ALIGN)
+    return NULL;
+  return domain_alloc(d, size, align < 16 ? 16 : align);
+}
+
+static int power_of_two(size_t a) { return a && !(a & (a - 1)); }
+
+EXPORT int posix_memalign(void **out, size_t align, size_t size) {
+  if (!power_of_two(align) || align % sizeof(void *))
+    return EINVAL;
+  void *p = aligned(align, size);
+  if (!p)
+    return ENOMEM;
+  *out = p;
+  return 0;
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t size) {
+  if (!power_of_two(align))
+    return NULL;
+  return aligned(align, size);
+}
+
+EXPORT void *memalign(size_t align, size_t size) {
+  return aligned(power_of_two(align) ? align : 16, size);
+}
+
+EXPORT void *valloc(size_t size) { return aligned(4096, size); }
+
+EXPORT void *pvalloc(size_t size) {
+  return aligned(4096, (size + 4095) & ~(size_t)4095);
+}
+
+EXPORT size_t malloc_usable_size(void *p) {
+  if (!p)
+    return 0;
+  uint32_t d = running_domain();
+  check_owner("malloc_usable_size", p, d);
+  if (d)
+    return usable("malloc_usable_size", d, p);
+  static size_t (*real)(void *);
+  if (!real)
+    real = (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
+  return real ? real(p) : 0;
+}
+
+EXPORT dom_t dipc_domain_named(const char *name) {
+  if (dipc_current_domain() != 0)
+    return -DIPC_EPERM;
+  return domains_handle_named(name);
+}

@@ -1,0 +1,376 @@
+/* heap_alloc.c - the allocator of one domain's heap region (heap_alloc.h).
+ *
+ * Region layout: a header page (lock, size-class lists, free runs, top),
+ * then the chunk map (one u32 per 64 KiB chunk), then data chunks. A chunk
+ * is a slab of one size class (a header, then equal blocks carved lazily),
+ * or part of a run of whole chunks: a large block in use or a free run.
+ * The map says which, so that free() checks a pointer before it trusts
+ * anything stored next to it. Free runs coalesce with their neighbours
+ * and give their pages back (MADV_DONTNEED). This code may not touch the
+ * default domain's memory for writing (no errno: raw system calls). */
+#define _GNU_SOURCE
+#include "heap_alloc.h"
+
+#include <dipc/abi.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#define CHUNK_SHIFT 16
+#define CHUNK ((uintptr_t)1 << CHUNK_SHIFT)
+#define NUM_CHUNKS (DIPC_HEAP_STRIDE >> CHUNK_SHIFT)
+#define PAGE 4096
+#define MAP_OFFSET PAGE
+#define FIRST_CHUNK ((MAP_OFFSET + NUM_CHUNKS * 4 + CHUNK - 1) >> CHUNK_SHIFT)
+#define SLAB_HEADER 64
+#define SMALL_MAX 8192
+
+/* Chunk map entries: kind in the top 4 bits, a count or class below. */
+enum {
+  KIND_SHIFT = 28,
+  K_UNUSED = 0,       /* above top */
+  K_SLAB = 1,         /* class */
+  K_LARGE = 2,        /* first chunk of a block in use: chunks */
+  K_INSIDE = 3,       /* other chunks of a block in use */
+  K_FREE = 4,         /* first chunk of a free run: chunks */
+  K_FREE_TAIL = 5,    /* last chunk of a free run: chunks */
+};
+#define ENTRY(kind, n) (((uint32_t)(kind) << KIND_SHIFT) | (uint32_t)(n))
+#define KIND(e) ((e) >> KIND_SHIFT)
+#define COUNT(e) ((e) & ((1u << KIND_SHIFT) - 1))
+
+/* 16-byte steps to 256, then four classes per power of two to 8 KiB: all
+ * above 256 are multiples of 64, so blocks of a class of 64 or more are
+ * 64-aligned (slab data starts 64 bytes into a chunk). */
+static const uint16_t class_size[] = {
+    16,   32,   48,   64,   80,   96,   112,  128,  144,  160,  176,
+    192,  208,  224,  240,  256,  320,  384,  448,  512,  640,  768,
+    896,  1024, 1280, 1536, 1792, 2048, 2560, 3072, 3584, 4096, 5120,
+    6144, 7168, 8192};
+#define NUM_CLASSES (sizeof class_size / sizeof class_size[0])
+
+struct slab {
+  uint32_t cls, nfree, cap, carved;
+  void *free; /* freed blocks, linked through their first word */
+  struct slab *next, *prev;
+};
+_Static_assert(sizeof(struct slab) <= SLAB_HEADER, "slab header");
+
+struct run {
+  struct run *next, *prev;
+};
+
+struct heap {
+  uint32_t lock; /* DIPC_HEAP_LOCK: 0 free, 1 held, 2 held with waiters */
+  uint32_t ready;
+  uint64_t top; /* chunks below it have map entries */
+  struct slab *partial[NUM_CLASSES];
+  struct run *runs;
+};
+_Static_assert(sizeof(struct heap) <= MAP_OFFSET, "heap header");
+_Static_assert(DIPC_HEAP_LOCK == 0, "the lock is the header's first word");
+
+/* A freed small block's second word: catches most double frees. */
+#define FREED_MARK 0x6672656564dcafe5ull
+
+static long raw_syscall(long nr, long a, long b, long c, long d) {
+  long r;
+  register long r10 __asm__("r10") = d;
+  __asm__ volatile("syscall"
+                   : "=a"(r)
+                   : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
+                   : "rcx", "r11", "memory");
+  return r;
+}
+
+static void lock(struct heap *h) {
+  uint32_t c = 0;
+  if (__atomic_compare_exchange_n(&h->lock, &c, 1, 0, __ATOMIC_ACQUIRE,
+                                  __ATOMIC_RELAXED))
+    return;
+  if (c != 2)
+    c = __atomic_exchange_n(&h->lock, 2, __ATOMIC_ACQUIRE);
+  while (c != 0) {
+    raw_syscall(SYS_futex, (long)&h->lock, 0x80 /* WAIT_PRIVATE */, 2, 0);
+    c = __atomic_exchange_n(&h->lock, 2, __ATOMIC_ACQUIRE);
+  }
+}
+
+static void unlock(struct heap *h) {
+  if (__atomic_exchange_n(&h->lock, 0, __ATOMIC_RELEASE) == 2)
+    raw_syscall(SYS_futex, (long)&h->lock, 0x81 /* WAKE_PRIVATE */, 1, 0);
+}
+
+static uint32_t *chunk_map(uintptr_t region) {
+  return (uint32_t *)(region + MAP_OFFSET);
+}
+
+static uintptr_t chunk_addr(uintptr_t region, uint64_t i) {
+  return region + (i << CHUNK_SHIFT);
+}
+
+static void give_back(uintptr_t lo, uintptr_t hi) {
+  if (hi > lo)
+    raw_syscall(SYS_madvise, (long)lo, (long)(hi - lo), MADV_DONTNEED, 0);
+}
+
+/* ---- runs of chunks ----------------------------------------------------- */
+
+static void run_mark(uintptr_t region, uint64_t i, uint64_t n, int kind) {
+  uint32_t *map = chunk_map(region);
+  if (kind == K_FREE) {
+    map[i] = ENTRY(K_FREE, n);
+    map[i + n - 1] = n > 1 ? ENTRY(K_FREE_TAIL, n) : ENTRY(K_FREE, n);
+    return;
+  }
+  map[i] = ENTRY(K_LARGE, n);
+  for (uint64_t j = 1; j < n; j++)
+    map[i + j] = ENTRY(K_INSIDE, 0);
+}
+
+static void run_unlink(struct heap *h, struct run *r) {
+  if (r->prev)
+    r->prev->next = r->next;
+  else
+    h->runs = r->next;
+  if (r->next)
+    r->next->prev = r->prev;
+}
+
+static void run_link(struct heap *h, struct run *r) {
+  r->prev = NULL;
+  r->next = h->runs;
+  if (h->runs)
+    h->runs->prev = r;
+  h->runs = r;
+}
+
+/* First index of n free chunks, marked in use; 0 when the region is full. */
+static uint64_t run_take(uintptr_t region, struct heap *h, uint64_t n) {
+  uint32_t *map = chunk_map(region);
+  for (struct run *r = h->runs; r; r = r->next) {
+    uint64_t i = ((uintptr_t)r - region) >> CHUNK_SHIFT, have = COUNT(map[i]);
+    if (have < n)
+      continue;
+    run_unlink(h, r);
+    if (have > n) {
+      run_mark(region, i + n, have - n, K_FREE);
+      run_link(h, (struct run *)chunk_addr(region, i + n));
+    }
+    run_mark(region, i, n, K_LARGE);
+    return i;
+  }
+  if (h->top + n > NUM_CHUNKS)
+    return 0;
+  uint64_t i = h->top;
+  h->top += n;
+  run_mark(region, i, n, K_LARGE);
+  return i;
+}
+
+/* Chunks [i, i + n) are free again: merged with free neighbours, their
+ * pages given back (but the first, which links the run), or the top
+ * lowered when they end at it. */
+static void run_put(uintptr_t region, struct heap *h, uint64_t i, uint64_t n) {
+  uint32_t *map = chunk_map(region);
+  if (i + n < h->top && KIND(map[i + n]) == K_FREE) {
+    uint64_t m = COUNT(map[i + n]);
+    run_unlink(h, (struct run *)chunk_addr(region, i + n));
+    map[i + n] = map[i + n + m - 1] = 0;
+    n += m;
+  }
+  if (i > FIRST_CHUNK &&
+      (KIND(map[i - 1]) == K_FREE_TAIL || KIND(map[i - 1]) == K_FREE)) {
+    uint64_t m = COUNT(map[i - 1]);
+    run_unlink(h, (struct run *)chunk_addr(region, i - m));
+    map[i - 1] = 0;
+    i -= m;
+    n += m;
+  }
+  give_back(chunk_addr(region, i) + PAGE, chunk_addr(region, i + n));
+  if (i + n == h->top) {
+    give_back(chunk_addr(region, i), chunk_addr(region, i) + PAGE);
+    for (uint64_t j = i; j < i + n; j++)
+      map[j] = 0;
+    h->top = i;
+    return;
+  }
+  for (uint64_t j = i; j < i + n; j++)
+    map[j] = 0;
+  run_mark(region, i, n, K_FREE);
+  run_link(h, (struct run *)chunk_addr(region, i));
+}
+
+/* ---- slabs -------------------------------------------------------------- */
+
+static unsigned class_of(size_t size) {
+  unsigned c = 0;
+  while (class_size[c] < size)
+    c++;
+  return c;
+}
+
+static struct slab *slab_new(uintptr_t region, struct heap *h, unsigned cls) {
+  uint64_t i = run_take(region, h, 1);
+  if (!i)
+    return NULL;
+  chunk_map(region)[i] = ENTRY(K_SLAB, cls);
+  struct slab *s = (struct slab *)chunk_addr(region, i);
+  s->cls = cls;
+  s->cap = (uint32_t)((CHUNK - SLAB_HEADER) / class_size[cls]);
+  s->nfree = s->cap;
+  s->carved = 0;
+  s->free = NULL;
+  s->prev = NULL;
+  s->next = h->partial[cls];
+  if (s->next)
+    s->next->prev = s;
+  h->partial[cls] = s;
+  return s;
+}
+
+static void slab_unlink(struct heap *h, struct slab *s) {
+  if (s->prev)
+    s->prev->next = s->next;
+  else
+    h->partial[s->cls] = s->next;
+  if (s->next)
+    s->next->prev = s->prev;
+  s->next = s->prev = NULL;
+}
+
+static void *slab_alloc(uintptr_t region, struct heap *h, unsigned cls) {
+  struct slab *s = h->partial[cls];
+  if (!s && !(s = slab_new(region, h, cls)))
+    return NULL;
+  uint64_t *b;
+  if (s->free) {
+    b = s->free;
+    s->free = (void *)b[0];
+  } else {
+    b = (uint64_t *)((uintptr_t)s + SLAB_HEADER +
+                     (uintptr_t)s->carved++ * class_size[cls]);
+  }
+  b[0] = b[1] = 0;
+  if (--s->nfree == 0)
+    slab_unlink(h, s);
+  return b;
+}
+
+/* ---- the interface ------------------------------------------------------ */
+
+static struct heap *heap_of(uintptr_t region) {
+  struct heap *h = (struct heap *)region;
+  if (!__atomic_load_n(&h->ready, __ATOMIC_ACQUIRE)) {
+    /* First use: the region is zero-filled; set up under the lock. */
+    lock(h);
+    if (!h->ready) {
+      h->top = FIRST_CHUNK;
+      __atomic_store_n(&h->ready, 1, __ATOMIC_RELEASE);
+    }
+    unlock(h);
+  }
+  return h;
+}
+
+void *heap_alloc(uintptr_t region, size_t size, size_t align) {
+  if (align > HEAP_MAX_ALIGN || size > DIPC_HEAP_STRIDE)
+    return NULL;
+  struct heap *h = heap_of(region);
+  if (size == 0)
+    size = 1;
+  if (align > 16 && align <= 64 && size <= SMALL_MAX)
+    size = (size + 63) & ~(size_t)63;
+  void *p = NULL;
+  lock(h);
+  if (size <= SMALL_MAX && align <= 64) {
+    p = slab_alloc(region, h, class_of(size));
+  } else {
+    uint64_t i = run_take(region, h, (size + CHUNK - 1) >> CHUNK_SHIFT);
+    p = i ? (void *)chunk_addr(region, i) : NULL;
+  }
+  unlock(h);
+  return p;
+}
+
+/* The chunk of p and its map entry; -1 if p lies outside the data. */
+static int64_t chunk_of(uintptr_t region, const struct heap *h, const void *p) {
+  uint64_t i = ((uintptr_t)p - region) >> CHUNK_SHIFT;
+  return i >= FIRST_CHUNK && i < h->top ? (int64_t)i : -1;
+}
+
+/* Checks p; its slab (small) or chunk count (large). Under the lock. */
+static int check(uintptr_t region, struct heap *h, const void *p,
+                 struct slab **slab, uint64_t *chunks, const char **why) {
+  int64_t i = chunk_of(region, h, p);
+  uint32_t e = i < 0 ? 0 : chunk_map(region)[i];
+  *slab = NULL;
+  *chunks = 0;
+  if (KIND(e) == K_LARGE && (uintptr_t)p == chunk_addr(region, i)) {
+    *chunks = COUNT(e);
+    return 0;
+  }
+  if (KIND(e) != K_SLAB) {
+    *why = "not a block of the domain's heap";
+    return -1;
+  }
+  struct slab *s = (struct slab *)chunk_addr(region, i);
+  uintptr_t off = (uintptr_t)p - (uintptr_t)s - SLAB_HEADER;
+  if ((uintptr_t)p < (uintptr_t)s + SLAB_HEADER ||
+      off % class_size[s->cls] != 0 || off / class_size[s->cls] >= s->carved) {
+    *why = "not the start of a block of the domain's heap";
+    return -1;
+  }
+  if (((const uint64_t *)p)[1] == FREED_MARK) {
+    *why = "freed twice";
+    return -1;
+  }
+  *slab = s;
+  return 0;
+}
+
+size_t heap_usable(uintptr_t region, const void *p, const char **why) {
+  struct heap *h = heap_of(region);
+  struct slab *s;
+  uint64_t chunks;
+  lock(h);
+  int bad = check(region, h, p, &s, &chunks, why);
+  unlock(h);
+  if (bad)
+    return 0;
+  return s ? class_size[s->cls] : chunks << CHUNK_SHIFT;
+}
+
+int heap_free(uintptr_t region, void *p, const char **why) {
+  struct heap *h = heap_of(region);
+  struct slab *s;
+  uint64_t chunks;
+  lock(h);
+  if (check(region, h, p, &s, &chunks, why) != 0) {
+    unlock(h);
+    return -1;
+  }
+  if (!s) {
+    run_put(region, h, ((uintptr_t)p - region) >> CHUNK_SHIFT, chunks);
+    unlock(h);
+    return 0;
+  }
+  uint64_t *b = p;
+  b[0] = (uint64_t)s->free;
+  b[1] = FREED_MARK;
+  s->free = b;
+  if (s->nfree++ == 0) {
+    s->next = h->partial[s->cls];
+    s->prev = NULL;
+    if (s->next)
+      s->next->prev = s;
+    h->partial[s->cls] = s;
+  }
+  /* An empty slab goes back unless it is its class's only one. */
+  if (s->nfree == s->cap && (s->prev || s->next)) {
+    slab_unlink(h, s);
+    run_put(region, h, ((uintptr_t)s - region) >> CHUNK_SHIFT, 1);
+  }
+  unlock(h);
+  return 0;
+}
