@@ -8,9 +8,10 @@
  *
  * Which domain runs comes from the heap hint of the thread's public page,
  * read without leaving the caller's rights. Any domain can write that
- * hint, so with protection keys a named domain's hint is used only when
- * the thread's PKRU is that domain's image; otherwise the runtime is
- * asked. Without keys nothing is isolated and the hint is taken as is. */
+ * hint, and runtime code (fopen of /proc files) runs with it unchanged,
+ * so under mpk a hint is used only when the thread's PKRU is that
+ * domain's image; otherwise the image decides. Without keys nothing is
+ * isolated and the hint is taken as is. */
 #define _GNU_SOURCE
 #include "heap.h"
 #include "domains.h"
@@ -40,13 +41,15 @@ void __libc_free(void *);
 /* Set once the runtime and the loader's domains are up; 2 when RDGSBASE
  * works and so the hint can be read. */
 static int heaps_state;
-static int cpu_pku;
+/* Whether PKRU says which domain runs (mpk backend on a CPU with PKU). */
+static int check_pkru;
 
 void heap_start(void) {
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1 << 1)
 #endif
-  cpu_pku = *(const volatile uint8_t *)RT_VECTOR_NO_PKU == 0;
+  check_pkru = *(const volatile uint8_t *)RT_VECTOR_NO_PKU == 0 &&
+               strcmp(dipc_backend(), "mpk") == 0;
   __atomic_store_n(&heaps_state,
                    getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE ? 2 : 1,
                    __ATOMIC_RELEASE);
@@ -58,12 +61,25 @@ static uint32_t rdpkru(void) {
   return eax;
 }
 
+/* The named domain whose PKRU image is pkru, 0 if none is: the default
+ * domain, the runtime's own code (libc calls it makes) or a signal
+ * handler's entry. A running domain is resident: its own key makes its
+ * image unlike any other's. */
+static uint32_t domain_of_pkru(uint32_t pkru) {
+  const volatile uint32_t *image = (const volatile uint32_t *)RT_RO_TABLE_ADDR;
+  for (uint32_t d = 1; d < RT_MAX_DOMAINS; d++)
+    if (image[d] == pkru)
+      return d;
+  return 0;
+}
+
 /* The domain whose heap serves this thread: the domain it runs as, or 0
  * (the C library's heap) for the default domain, for a thread that never
  * crossed a domain (it has no state in the runtime), and for a domain that
  * may write the default domain's memory (it shares the C library's state,
- * stdio buffers say, with the default domain). */
-static uint32_t running_domain(void) {
+ * stdio buffers say, with the default domain). *slot is the thread's slot
+ * + 1 (the heap lock's owner). */
+static uint32_t running_domain(uint32_t *slot) {
   if (__atomic_load_n(&heaps_state, __ATOMIC_ACQUIRE) != 2)
     return 0;
   uintptr_t gs, fs;
@@ -76,16 +92,16 @@ static uint32_t running_domain(void) {
   if (*(const volatile uintptr_t *)(gs + DIPC_FSBASE_GS_OFFSET) != fs)
     return 0;
   uint32_t d = *(const volatile uint32_t *)(gs + DIPC_DOM_GS_OFFSET);
-  if (d == 0)
-    return 0; /* a named domain that lies here gets libc's heap: it faults */
-  if (d >= RT_MAX_DOMAINS ||
-      (cpu_pku &&
-       rdpkru() != ((const volatile uint32_t *)RT_RO_TABLE_ADDR)[d])) {
-    long real = dipc_current_domain();
-    d = real > 0 ? (uint32_t)real : 0;
-    /* Forged or stale: put the truth back, sparing later calls the gate. */
-    *(volatile uint32_t *)(gs + DIPC_DOM_GS_OFFSET) = d;
+  if (check_pkru) {
+    uint32_t pkru = rdpkru();
+    if (d >= RT_MAX_DOMAINS ||
+        pkru != ((const volatile uint32_t *)RT_RO_TABLE_ADDR)[d])
+      d = domain_of_pkru(pkru); /* forged, or runtime code: the truth */
+  } else if (d >= RT_MAX_DOMAINS) {
+    d = 0;
   }
+  if (slot)
+    *slot = (uint32_t)((gs - lo) / RT_THREAD_STRIDE) + 1;
   return ((const volatile uint8_t *)RT_VECTOR_DEFAULT_WRITERS)[d] ? 0 : d;
 }
 
@@ -144,67 +160,68 @@ static void check_owner(const char *fn, const void *p, uint32_t d) {
     bad_block(fn, p, d, owner, NULL);
 }
 
-static void *domain_alloc(uint32_t d, size_t size, size_t align) {
-  /* No errno: it is the default domain's memory (thread-local). */
-  return heap_alloc(region_of(d), size, align);
+/* No errno on failure here: it is the default domain's memory. */
+static void *domain_alloc(uint32_t d, uint32_t me, size_t size,
+                          size_t align) {
+  return heap_alloc(region_of(d), me, size, align);
 }
 
 EXPORT void *malloc(size_t size) {
-  uint32_t d = running_domain();
-  return d ? domain_alloc(d, size, 16) : __libc_malloc(size);
+  uint32_t me, d = running_domain(&me);
+  return d ? domain_alloc(d, me, size, 16) : __libc_malloc(size);
 }
 
 EXPORT void free(void *p) {
   if (!p)
     return;
-  uint32_t d = running_domain();
+  uint32_t me, d = running_domain(&me);
   check_owner("free", p, d);
   if (!d) {
     __libc_free(p);
     return;
   }
   const char *why = NULL;
-  if (heap_free(region_of(d), p, &why) != 0)
+  if (heap_free(region_of(d), me, p, &why) != 0)
     bad_block("free", p, d, d, why);
 }
 
 EXPORT void *calloc(size_t n, size_t size) {
-  uint32_t d = running_domain();
+  uint32_t me, d = running_domain(&me);
   if (!d)
     return __libc_calloc(n, size);
   if (size && n > (size_t)-1 / size)
     return NULL;
-  void *p = domain_alloc(d, n * size, 16);
+  void *p = domain_alloc(d, me, n * size, 16);
   if (p)
     memset(p, 0, n * size);
   return p;
 }
 
 /* malloc_usable_size of p in domain d (p checked). */
-static size_t usable(const char *fn, uint32_t d, void *p) {
+static size_t usable(const char *fn, uint32_t d, uint32_t me, void *p) {
   const char *why = NULL;
-  size_t have = heap_usable(region_of(d), p, &why);
+  size_t have = heap_usable(region_of(d), me, p, &why);
   if (!have)
     bad_block(fn, p, d, d, why);
   return have;
 }
 
 EXPORT void *realloc(void *p, size_t size) {
-  uint32_t d = running_domain();
+  uint32_t me, d = running_domain(&me);
   if (p)
     check_owner("realloc", p, d);
   if (!d)
     return __libc_realloc(p, size);
   if (!p)
-    return domain_alloc(d, size, 16);
+    return domain_alloc(d, me, size, 16);
   if (size == 0) {
     free(p);
     return NULL;
   }
-  size_t have = usable("realloc", d, p);
+  size_t have = usable("realloc", d, me, p);
   if (size <= have && size >= have / 2)
     return p;
-  void *q = domain_alloc(d, size, 16);
+  void *q = domain_alloc(d, me, size, 16);
   if (q) {
     memcpy(q, p, size < have ? size : have);
     free(p);
@@ -214,7 +231,7 @@ EXPORT void *realloc(void *p, size_t size) {
 
 EXPORT void *reallocarray(void *p, size_t n, size_t size) {
   if (size && n > (size_t)-1 / size) {
-    if (!running_domain())
+    if (!running_domain(NULL))
       errno = ENOMEM;
     return NULL;
   }
@@ -222,12 +239,12 @@ EXPORT void *reallocarray(void *p, size_t n, size_t size) {
 }
 
 static void *aligned(size_t align, size_t size) {
-  uint32_t d = running_domain();
+  uint32_t me, d = running_domain(&me);
   if (!d)
     return __libc_memalign(align, size);
   if (align > HEAP_MAX_ALIGN)
     return NULL;
-  return domain_alloc(d, size, align < 16 ? 16 : align);
+  return domain_alloc(d, me, size, align < 16 ? 16 : align);
 }
 
 static int power_of_two(size_t a) { return a && !(a & (a - 1)); }
@@ -261,10 +278,10 @@ EXPORT void *pvalloc(size_t size) {
 EXPORT size_t malloc_usable_size(void *p) {
   if (!p)
     return 0;
-  uint32_t d = running_domain();
+  uint32_t me, d = running_domain(&me);
   check_owner("malloc_usable_size", p, d);
   if (d)
-    return usable("malloc_usable_size", d, p);
+    return usable("malloc_usable_size", d, me, p);
   static size_t (*real)(void *);
   if (!real)
     real = (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");

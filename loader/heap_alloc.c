@@ -61,14 +61,16 @@ struct run {
 };
 
 struct heap {
-  uint32_t lock; /* DIPC_HEAP_LOCK: 0 free, 1 held, 2 held with waiters */
+  uint32_t lock;  /* DIPC_HEAP_LOCK: 0 free, 1 held, 2 held with waiters */
+  uint32_t owner; /* DIPC_HEAP_OWNER: the holder's thread slot + 1 */
   uint32_t ready;
   uint64_t top; /* chunks below it have map entries */
   struct slab *partial[NUM_CLASSES];
   struct run *runs;
 };
 _Static_assert(sizeof(struct heap) <= MAP_OFFSET, "heap header");
-_Static_assert(DIPC_HEAP_LOCK == 0, "the lock is the header's first word");
+_Static_assert(DIPC_HEAP_LOCK == 0 && DIPC_HEAP_OWNER == 4,
+               "the runtime finds the lock and its owner (dipc/abi.h)");
 
 /* A freed small block's second word: catches most double frees. */
 #define FREED_MARK 0x6672656564dcafe5ull
@@ -83,20 +85,25 @@ static long raw_syscall(long nr, long a, long b, long c, long d) {
   return r;
 }
 
-static void lock(struct heap *h) {
+/* A futex lock (Drepper's "mutex 2") that records its holder, so that
+ * the runtime can release it when it unwinds a call of the holder that
+ * died inside the allocator (recovery.c). */
+static void lock(struct heap *h, uint32_t me) {
   uint32_t c = 0;
-  if (__atomic_compare_exchange_n(&h->lock, &c, 1, 0, __ATOMIC_ACQUIRE,
-                                  __ATOMIC_RELAXED))
-    return;
-  if (c != 2)
-    c = __atomic_exchange_n(&h->lock, 2, __ATOMIC_ACQUIRE);
-  while (c != 0) {
-    raw_syscall(SYS_futex, (long)&h->lock, 0x80 /* WAIT_PRIVATE */, 2, 0);
-    c = __atomic_exchange_n(&h->lock, 2, __ATOMIC_ACQUIRE);
+  if (!__atomic_compare_exchange_n(&h->lock, &c, 1, 0, __ATOMIC_ACQUIRE,
+                                   __ATOMIC_RELAXED)) {
+    if (c != 2)
+      c = __atomic_exchange_n(&h->lock, 2, __ATOMIC_ACQUIRE);
+    while (c != 0) {
+      raw_syscall(SYS_futex, (long)&h->lock, 0x80 /* WAIT_PRIVATE */, 2, 0);
+      c = __atomic_exchange_n(&h->lock, 2, __ATOMIC_ACQUIRE);
+    }
   }
+  __atomic_store_n(&h->owner, me, __ATOMIC_RELAXED);
 }
 
 static void unlock(struct heap *h) {
+  __atomic_store_n(&h->owner, 0, __ATOMIC_RELAXED);
   if (__atomic_exchange_n(&h->lock, 0, __ATOMIC_RELEASE) == 2)
     raw_syscall(SYS_futex, (long)&h->lock, 0x81 /* WAKE_PRIVATE */, 1, 0);
 }
@@ -259,11 +266,11 @@ static void *slab_alloc(uintptr_t region, struct heap *h, unsigned cls) {
 
 /* ---- the interface ------------------------------------------------------ */
 
-static struct heap *heap_of(uintptr_t region) {
+static struct heap *heap_of(uintptr_t region, uint32_t me) {
   struct heap *h = (struct heap *)region;
   if (!__atomic_load_n(&h->ready, __ATOMIC_ACQUIRE)) {
     /* First use: the region is zero-filled; set up under the lock. */
-    lock(h);
+    lock(h, me);
     if (!h->ready) {
       h->top = FIRST_CHUNK;
       __atomic_store_n(&h->ready, 1, __ATOMIC_RELEASE);
@@ -273,16 +280,16 @@ static struct heap *heap_of(uintptr_t region) {
   return h;
 }
 
-void *heap_alloc(uintptr_t region, size_t size, size_t align) {
+void *heap_alloc(uintptr_t region, uint32_t me, size_t size, size_t align) {
   if (align > HEAP_MAX_ALIGN || size > DIPC_HEAP_STRIDE)
     return NULL;
-  struct heap *h = heap_of(region);
+  struct heap *h = heap_of(region, me);
   if (size == 0)
     size = 1;
   if (align > 16 && align <= 64 && size <= SMALL_MAX)
     size = (size + 63) & ~(size_t)63;
   void *p = NULL;
-  lock(h);
+  lock(h, me);
   if (size <= SMALL_MAX && align <= 64) {
     p = slab_alloc(region, h, class_of(size));
   } else {
@@ -329,11 +336,12 @@ static int check(uintptr_t region, struct heap *h, const void *p,
   return 0;
 }
 
-size_t heap_usable(uintptr_t region, const void *p, const char **why) {
-  struct heap *h = heap_of(region);
+size_t heap_usable(uintptr_t region, uint32_t me, const void *p,
+                   const char **why) {
+  struct heap *h = heap_of(region, me);
   struct slab *s;
   uint64_t chunks;
-  lock(h);
+  lock(h, me);
   int bad = check(region, h, p, &s, &chunks, why);
   unlock(h);
   if (bad)
@@ -341,11 +349,11 @@ size_t heap_usable(uintptr_t region, const void *p, const char **why) {
   return s ? class_size[s->cls] : chunks << CHUNK_SHIFT;
 }
 
-int heap_free(uintptr_t region, void *p, const char **why) {
-  struct heap *h = heap_of(region);
+int heap_free(uintptr_t region, uint32_t me, void *p, const char **why) {
+  struct heap *h = heap_of(region, me);
   struct slab *s;
   uint64_t chunks;
-  lock(h);
+  lock(h, me);
   if (check(region, h, p, &s, &chunks, why) != 0) {
     unlock(h);
     return -1;

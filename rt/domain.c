@@ -9,6 +9,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include <linux/futex.h>
+
 #include "internal.h"
 
 #define RT_FIRST_DOMAIN_KEY 3
@@ -354,13 +356,23 @@ int dipc_domain_map_heap(uint32_t d) {
                    PROT_READ | PROT_WRITE);
 }
 
-/* In a forked child only the forking thread runs: a heap lock another
- * thread held at fork is nobody's now (dipc/abi.h DIPC_HEAP_LOCK). */
-void dipc_domain_heaps_after_fork(void) {
-  for (uint32_t d = 1; d < RT_MAX_DOMAINS; d++)
-    if (doms[d].live && doms[d].heap)
-      __atomic_store_n((uint32_t *)(dipc_domain_heap(d) + DIPC_HEAP_LOCK), 0,
-                       __ATOMIC_RELEASE);
+/* Releases the heap locks held by thread slot + 1 `holder` (every lock
+ * when 0): its call died inside a domain's allocator, or (after fork) the
+ * holder is gone (dipc/abi.h DIPC_HEAP_LOCK). The heap may lose the block
+ * being allocated; it stays the domain's. */
+void dipc_domain_heaps_release(uint32_t holder) {
+  for (uint32_t d = 1; d < RT_MAX_DOMAINS; d++) {
+    if (!doms[d].live || !doms[d].heap)
+      continue;
+    uint32_t *lock = (uint32_t *)(dipc_domain_heap(d) + DIPC_HEAP_LOCK);
+    uint32_t *owner = (uint32_t *)(dipc_domain_heap(d) + DIPC_HEAP_OWNER);
+    if (__atomic_load_n(lock, __ATOMIC_ACQUIRE) == 0 ||
+        (holder && __atomic_load_n(owner, __ATOMIC_RELAXED) != holder))
+      continue;
+    __atomic_store_n(owner, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+    dipc_sys(SYS_futex, (long)lock, FUTEX_WAKE_PRIVATE, INT32_MAX, 0, 0);
+  }
 }
 
 struct remap_ctx {

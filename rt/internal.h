@@ -280,7 +280,7 @@ DIPC_HIDDEN int dipc_domain_pkey_of(uint32_t dom);
 DIPC_HIDDEN unsigned dipc_domain_resident_count(void);
 DIPC_HIDDEN long dipc_op_dom_mmap(uint32_t dom, const uint64_t *a);
 DIPC_HIDDEN int dipc_domain_map_heap(uint32_t dom);
-DIPC_HIDDEN void dipc_domain_heaps_after_fork(void);
+DIPC_HIDDEN void dipc_domain_heaps_release(uint32_t holder);
 /* First byte of dom's heap region (dipc/abi.h). */
 static inline uintptr_t dipc_domain_heap(uint32_t dom) {
   return DIPC_HEAP_ADDR + (uintptr_t)dom * DIPC_HEAP_STRIDE;

@@ -276,6 +276,7 @@ int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
     r[REG_RIP] = (greg_t)__dipc_raise_trampoline;
     r[REG_RDI] = (greg_t)x;
   }
+  dipc_domain_heaps_release(st->index + 1);
   dipc_fault_hook_divert(e, uc);
   uint32_t *pkru = pkru_in_frame(uc);
   if (pkru)

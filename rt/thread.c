@@ -491,6 +491,6 @@ void dipc_fork_child(struct dipc_thread *self) {
   self->tid = (pid_t)syscall(SYS_gettid);
   self->timer = 0; /* timers are not inherited */
   self->timeout_ns = 0;
-  dipc_domain_heaps_after_fork();
+  dipc_domain_heaps_release(0);
   __atomic_store_n(&dipc_boot_lock, 0, __ATOMIC_RELEASE);
 }

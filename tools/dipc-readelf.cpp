@@ -299,6 +299,22 @@ Error Reader::dump(raw_ostream &OS) {
          << ", 0x" << utohexstr(End) << ") " << (End - *Begin) / DIPC_PAGE_SIZE
          << " page(s)\n";
     }
+    if (D.flags & DIPC_DOMAIN_DEFAULT)
+      continue;
+    // Which heap its malloc uses at run time (docs/loader.md, "Heaps").
+    bool WritesDefault = false;
+    for (auto &[GAddr, G] : *Grants) {
+      auto From = string(FIELD(G, GAddr, from), "grant domain");
+      auto To = string(FIELD(G, GAddr, to), "granted domain");
+      if (!From || !To)
+        return joinErrors(From.takeError(), To.takeError());
+      WritesDefault |= *From == *Name && *To == DIPC_DEFAULT_DOMAIN &&
+                       G.perm >= DIPC_PERM_WRITE;
+    }
+    OS << "  heap " << (WritesDefault ? "the C library's (write grant on "
+                                        "default)"
+                                      : "own (run-time region, dom_heap)")
+       << "\n";
   }
   for (auto &[Addr, E] : *Entries) {
     auto Name = string(FIELD(E, Addr, name), "entry name");

@@ -54,10 +54,11 @@
  * Domain heaps: domain d (1 <= d < 1024) allocates from its own region
  * [DIPC_HEAP_ADDR + d * DIPC_HEAP_STRIDE, + DIPC_HEAP_STRIDE), mapped by
  * the runtime under the domain's key when the domain is made (pages cost
- * memory once touched; docs/loader.md, "Heaps"). The first u32 of a region is the
- * lock of the allocator in it (loader/heap_alloc.c), 0 when free: the
- * runtime clears it in a child after fork, where the thread that held it
- * is gone. */
+ * memory once touched; docs/loader.md, "Heaps"). A region starts with the
+ * lock of the allocator in it (loader/heap_alloc.c; u32, 0 when free) and
+ * the holder's thread slot + 1 (u32): the runtime releases the lock when
+ * it unwinds a call of the holder (the call died inside malloc) and in a
+ * child after fork, where the holder is gone. */
 #ifndef DIPC_ABI_H
 #define DIPC_ABI_H
 
@@ -80,5 +81,6 @@
 #define DIPC_HEAP_ADDR 0x200000000000  /* 32 TiB: above ASan's shadow */
 #define DIPC_HEAP_STRIDE 0x400000000   /* 16 GiB per domain */
 #define DIPC_HEAP_LOCK 0                /* offset of the allocator's lock */
+#define DIPC_HEAP_OWNER 4               /* and of its holder's slot + 1 */
 
 #endif /* DIPC_ABI_H */

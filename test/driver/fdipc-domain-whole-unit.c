@@ -31,6 +31,7 @@
 // RECORDS-NEXT: rodata dipc_rodata_lib
 // RECORDS-NEXT: data dipc_data_lib
 // RECORDS-NEXT: bss dipc_bss_lib
+// RECORDS-NEXT: heap own (run-time region, dom_heap)
 // RECORDS-NEXT: domain other
 // RECORDS-NOT: entry not_an_entry
 // RECORDS: entry lib_add domain=lib

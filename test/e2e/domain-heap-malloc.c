@@ -9,7 +9,14 @@
 // RUN: %dipc-bin-dir/dipc-run %t0 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t0 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -O2 %s -o %t2
+// RUN: %dipc-bin-dir/dipc-readelf %t2 | FileCheck %s --check-prefix=ELF
+// RUN: %dipc-bin-dir/dipc-run --info %t2 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: %dipc-bin-dir/dipc-run %t2 2>&1 | FileCheck %s
+// ELF: domain lib
+// ELF: heap own (run-time region, dom_heap)
+// ELF: domain trusted
+// ELF: heap the C library's (write grant on default)
+// INFO: dipc: domain lib: {{[0-9]+}} pages, protection key {{-?[0-9]+}}, heap 0x2{{[0-9a-f]+}}-0x2{{[0-9a-f]+}}
 // CHECK: lib blocks in lib's heap: 6 of 6
 // CHECK-NEXT: churn: 20000 operations, 0 corrupted, calloc dirty 0, misaligned 0, errno 0
 // CHECK-NEXT: after free-all: 0 corrupted

@@ -28,8 +28,7 @@
 #define OP_THREAD_RESERVE 29
 #define OP_FORK 31
 #define OP_ANYCALL_REGISTER 32
-#define OP_DOM_HEAP 36
-#define OP_COUNT 37
+#define OP_COUNT 38
 #define PAGE 4096UL
 
 int __dipc_recover_from_fault(void *ucontext);
