@@ -16,29 +16,47 @@
 
 #include "internal.h"
 
-/* Proxies of the hooks, per domain (0: none): runtime memory. */
-static uintptr_t *hook_proxy;
+/* Each proxy takes a page of a limited supply (proxy.c): a domain gets
+ * proxies for this many different hooks, then -DIPC_ENOSPC. */
+#define MAX_HOOKS 8
+
+/* Per domain (runtime memory): the hook in use (0: none) and the proxies
+ * made for its hooks so far. */
+static struct hooks {
+  uintptr_t proxy;
+  uintptr_t made[MAX_HOOKS][2]; /* hook, its proxy */
+} *hooks;
 
 long dipc_op_set_fault_hook(const struct dipc_thread *st, uintptr_t hook) {
   uint32_t d = st->cur_dom;
   if (d == 0)
     return -DIPC_EPERM; /* the default domain is nobody's callee */
-  if (!hook_proxy)
-    hook_proxy = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *hook_proxy);
+  if (!hooks)
+    hooks = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *hooks);
+  struct hooks *h = &hooks[d];
   if (!hook) {
-    hook_proxy[d] = 0;
+    h->proxy = 0;
     return 0;
   }
   if (!dipc_domain_code(d, hook))
     return -DIPC_EINVAL; /* only code of the domain runs as the domain */
-  struct dipc_entry_desc desc = {.address = (void *)hook};
-  dipc_policy_t policy = 0;
-  void *proxy;
-  int err = dipc_proxy_generate(d, DIPC_PROXY_ANYCALL, 1, &desc, &policy,
-                                &proxy);
-  if (err)
-    return err;
-  hook_proxy[d] = (uintptr_t)proxy;
+  unsigned i = 0;
+  while (i < MAX_HOOKS && h->made[i][0] && h->made[i][0] != hook)
+    i++;
+  if (i == MAX_HOOKS)
+    return -DIPC_ENOSPC;
+  if (!h->made[i][0]) {
+    struct dipc_entry_desc desc = {.address = (void *)hook};
+    dipc_policy_t policy = 0;
+    void *proxy;
+    int err = dipc_proxy_generate(d, DIPC_PROXY_ANYCALL, 1, &desc, &policy,
+                                  &proxy);
+    if (err)
+      return err;
+    h->made[i][0] = hook;
+    h->made[i][1] = (uintptr_t)proxy;
+  }
+  h->proxy = h->made[i][1];
   return 0;
 }
 
@@ -48,7 +66,7 @@ long dipc_op_set_fault_hook(const struct dipc_thread *st, uintptr_t hook) {
 
 void dipc_fault_hook_divert(const struct dipc_kcs_entry *e, void *ucv) {
   ucontext_t *uc = ucv;
-  uintptr_t proxy = hook_proxy ? hook_proxy[e->callee_dom] : 0;
+  uintptr_t proxy = hooks ? hooks[e->callee_dom].proxy : 0;
   if (!proxy || e->proxy == proxy)
     return;
   extern const char __dipc_fault_hook_tramp[];

@@ -556,6 +556,7 @@ __dipc_fault_hook_tramp:
         mov eax, gs:[DIPC_ERRNO_GS_OFFSET]
         mov [rsp + 32], eax
         call qword ptr [rbx + 128]      /* the hook, through its proxy */
+        mov qword ptr [rbx + 128], 0    /* not left for the caller to find */
         mov eax, [rsp + 32]
         mov gs:[DIPC_ERRNO_GS_OFFSET], eax
         movdqu xmm0, [rsp]
