@@ -18,6 +18,11 @@ int domains_apply(const struct object_metadata *object);
  * Reads only loader tables: safe in a signal handler. */
 const char *domains_owner_of(uintptr_t addr);
 
+/* Checks that each domain DIPC_CALLEE_STACK names (dipc-run
+ * --callee-stack=NAME=SIZE) is one of the program's, at start (the runtime
+ * checks the rest of the setting). Returns 0, or -1 after printing why. */
+int domains_check_settings(void);
+
 /* Prints the backend, domains, entries, imports and grants (--info). */
 void domains_print(FILE *out);
 

@@ -384,6 +384,7 @@ void dipc_runtime_init(void) {
   xstate_init();
   reserve_thread_region();
   dipc_thread_limits_init();
+  dipc_dstack_config_init();
   dipc_domains_init();
   dipc_proxy_init();
   dipc_recovery_init();
