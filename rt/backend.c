@@ -374,6 +374,7 @@ void dipc_runtime_init(void) {
   if (done)
     return;
   done = 1;
+  dipc_dstack_config_init(); /* a bad setting stops the process first */
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
   dipc_machine.shared_stacks = shared_stacks();
@@ -384,7 +385,6 @@ void dipc_runtime_init(void) {
   xstate_init();
   reserve_thread_region();
   dipc_thread_limits_init();
-  dipc_dstack_config_init();
   dipc_domains_init();
   dipc_proxy_init();
   dipc_recovery_init();
