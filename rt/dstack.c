@@ -61,16 +61,20 @@ static size_t parse_size(const char *item, const char *s, size_t len) {
     refuse(item, "expected a size: a number with an optional K, M or G "
                  "suffix");
   unsigned long long n = strtoull(s, NULL, 10);
+  unsigned shift = 0;
   if (digits < len) {
     switch (s[digits]) {
-    case 'K': case 'k': n <<= 10; break;
-    case 'M': case 'm': n <<= 20; break;
-    case 'G': case 'g': n <<= 30; break;
+    case 'K': case 'k': shift = 10; break;
+    case 'M': case 'm': shift = 20; break;
+    case 'G': case 'g': shift = 30; break;
     default:
       refuse(item, "unknown size suffix (expected K, M or G)");
     }
   }
-  if (n < RT_CALLEE_STACK_MIN || n > RT_CALLEE_STACK_MAX)
+  if (n > RT_CALLEE_STACK_MAX >> shift) /* before shifting: no wrap-around */
+    refuse(item, "a callee stack is 64K to 1G");
+  n <<= shift;
+  if (n < RT_CALLEE_STACK_MIN)
     refuse(item, "a callee stack is 64K to 1G");
   return (size_t)((n + RT_PAGE - 1) & ~(RT_PAGE - 1));
 }
