@@ -430,8 +430,8 @@ int domains_check_settings(void) {
                 (name == strlen(DIPC_DEFAULT_DOMAIN) &&
                  !strncmp(p, DIPC_DEFAULT_DOMAIN, name));
     for (unsigned i = 0; !known && i < num_domains; ++i)
-      known = strlen(domains[i].name) == name &&
-              !strncmp(domains[i].name, p, name);
+      known =
+          strlen(domains[i].name) == name && !strncmp(domains[i].name, p, name);
     if (!known) {
       fprintf(stderr,
               "dipc-loader: DIPC_CALLEE_STACK=%s (dipc-run --callee-stack): "

@@ -50,7 +50,7 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                  ? sizeof a
              : op == OP_IMPORT_REGISTER || op == OP_DOM_NAME
                  ? sizeof(struct dipc_gate_import_args)
-                                        : sizeof a.base;
+                 : sizeof a.base;
   /* The gate let through a block at or above rsp on the stack in use, or
    * one in the unsafe-stack region: there it must be this thread's. */
   uintptr_t lo = (uintptr_t)user, hi = lo + n;

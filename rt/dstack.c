@@ -61,16 +61,11 @@ static size_t parse_size(const char *item, const char *s, size_t len) {
     refuse(item, "expected a size: a number with an optional K, M or G "
                  "suffix");
   unsigned long long n = strtoull(s, NULL, 10);
-  unsigned shift = 0;
-  if (digits < len) {
-    switch (s[digits]) {
-    case 'K': case 'k': shift = 10; break;
-    case 'M': case 'm': shift = 20; break;
-    case 'G': case 'g': shift = 30; break;
-    default:
-      refuse(item, "unknown size suffix (expected K, M or G)");
-    }
-  }
+  static const char suffixes[] = "KkMmGg"; /* 2^10, 2^20, 2^30 */
+  const char *suffix = digits < len ? strchr(suffixes, s[digits]) : NULL;
+  if (digits < len && (!suffix || !*suffix))
+    refuse(item, "unknown size suffix (expected K, M or G)");
+  unsigned shift = suffix ? 10 * (1 + (unsigned)(suffix - suffixes) / 2) : 0;
   if (n > RT_CALLEE_STACK_MAX >> shift) /* before shifting: no wrap-around */
     refuse(item, "a callee stack is 64K to 1G");
   n <<= shift;

@@ -303,8 +303,7 @@ DIPC_HIDDEN void dipc_dstack_config_init(void);
 DIPC_HIDDEN size_t dipc_dstack_size(uint32_t dom);
 /* OP_DOM_NAME: names domain dom (once; the loader does it for each
  * annotated domain), which picks its configured callee stack size. */
-DIPC_HIDDEN long dipc_op_dom_name(uint32_t dom, const char *name,
-                                  size_t room);
+DIPC_HIDDEN long dipc_op_dom_name(uint32_t dom, const char *name, size_t room);
 /* If the fault in uc hit the guard below the running domain's callee
  * stack, says so on stderr (domain, size, the setting to raise). */
 DIPC_HIDDEN void dipc_dstack_report_overflow(const struct dipc_thread *st,
