@@ -84,11 +84,18 @@ static int domain_index(const char *name, const char *object) {
             object);
     return -1;
   }
-  dom_t owner =
-      strcmp(name, DIPC_DEFAULT_DOMAIN) == 0 ? dom_default() : dom_create();
+  int is_default = strcmp(name, DIPC_DEFAULT_DOMAIN) == 0;
+  dom_t owner = is_default ? dom_default() : dom_create();
   if (owner < 0) {
     fprintf(stderr, "dipc-loader: %s: cannot create domain '%s': error %ld\n",
             object, name, (long)-owner);
+    return -1;
+  }
+  /* The runtime knows it by name too: reports, its callee stack size. */
+  long err = is_default ? 0 : dipc_domain_name(owner, name);
+  if (err < 0) {
+    fprintf(stderr, "dipc-loader: %s: cannot name domain '%s': error %ld\n",
+            object, name, -err);
     return -1;
   }
   struct domain *d = &domains[num_domains];
@@ -449,4 +456,29 @@ void domains_print(FILE *out) {
     fprintf(out, "dipc: grant %s -> %s: %s\n", domains[grants[i].from].name,
             domains[grants[i].to].name, perm_name(grants[i].perm));
   pthread_mutex_unlock(&lock);
+}
+
+int domains_check_settings(void) {
+  const char *setting = getenv("DIPC_CALLEE_STACK");
+  for (const char *p = setting; p && *p;) {
+    size_t len = strcspn(p, ","), name = strcspn(p, "=");
+    int known = name >= len || /* the default size */
+                (name == strlen(DIPC_DEFAULT_DOMAIN) &&
+                 !strncmp(p, DIPC_DEFAULT_DOMAIN, name));
+    for (unsigned i = 0; !known && i < num_domains; ++i)
+      known =
+          strlen(domains[i].name) == name && !strncmp(domains[i].name, p, name);
+    if (!known) {
+      fprintf(stderr,
+              "dipc-loader: DIPC_CALLEE_STACK=%s (dipc-run --callee-stack): "
+              "'%.*s': the program has no domain '%.*s' (its domains:",
+              setting, (int)len, p, (int)name, p);
+      for (unsigned i = 0; i < num_domains; ++i)
+        fprintf(stderr, " %s", domains[i].name);
+      fprintf(stderr, "%s)\n", num_domains ? "" : " none");
+      return -1;
+    }
+    p += len + (p[len] == ',');
+  }
+  return 0;
 }

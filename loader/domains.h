@@ -25,6 +25,11 @@ const char *domains_name_of_heap(uintptr_t region);
 /* An owner handle to the domain called name, -DIPC_ENOENT if none is. */
 dom_t domains_handle_named(const char *name);
 
+/* Checks that each domain DIPC_CALLEE_STACK names (dipc-run
+ * --callee-stack=NAME=SIZE) is one of the program's, at start (the runtime
+ * checks the rest of the setting). Returns 0, or -1 after printing why. */
+int domains_check_settings(void);
+
 /* Prints the backend, domains, entries, imports and grants (--info). */
 void domains_print(FILE *out);
 

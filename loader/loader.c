@@ -135,7 +135,7 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
 }
 
 __attribute__((constructor)) static void loader_init(void) {
-  if (load_new_objects() != 0)
+  if (load_new_objects() != 0 || domains_check_settings() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);
   if (signals_install(recover, report) != 0)

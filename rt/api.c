@@ -99,6 +99,14 @@ DIPC_EXPORT long dipc_import_register(dom_t caller, void **slot,
   return dipc_gate(OP_IMPORT_REGISTER, &a.base);
 }
 
+DIPC_EXPORT int dipc_domain_name(dom_t dom, const char *name) {
+  if (!name)
+    return -DIPC_EINVAL;
+  struct dipc_gate_import_args a = {.base = {.arg = {(uint64_t)dom}}};
+  strncpy(a.what, name, sizeof a.what - 1);
+  return (int)dipc_gate(OP_DOM_NAME, &a.base);
+}
+
 DIPC_EXPORT int dipc_import_bind(long import, entry_t entry) {
   ARGS((uint64_t)import, (uint64_t)entry);
   return (int)dipc_gate(OP_IMPORT_BIND, &a);

@@ -382,6 +382,7 @@ void dipc_runtime_init(void) {
   if (done)
     return;
   done = 1;
+  dipc_dstack_config_init(); /* a bad setting stops the process first */
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
   dipc_machine.shared_stacks = shared_stacks();

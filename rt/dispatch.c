@@ -48,8 +48,9 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
   size_t n = op == OP_ENTRY_REGISTER || op == OP_ENTRY_REQUEST ||
                      op == OP_ANYCALL_REGISTER
                  ? sizeof a
-             : op == OP_IMPORT_REGISTER ? sizeof(struct dipc_gate_import_args)
-                                        : sizeof a.base;
+             : op == OP_IMPORT_REGISTER || op == OP_DOM_NAME
+                 ? sizeof(struct dipc_gate_import_args)
+                 : sizeof a.base;
   /* The gate let through a block at or above rsp on the stack in use, or
    * one in the unsafe-stack region: there it must be this thread's. */
   uintptr_t lo = (uintptr_t)user, hi = lo + n;
@@ -125,6 +126,17 @@ static long op_dom_remap(int64_t hdst, int64_t hsrc, uintptr_t addr,
   if (!err)
     err = get_dom(hsrc, &src, NULL, DIPC_PERM_OWNER);
   return err ? err : dipc_op_dom_remap(dst, src, addr, size);
+}
+
+/* Only the default domain names domains (the loader, from the records):
+ * a name picks a callee stack size (dstack.c). */
+static long op_dom_name(struct dipc_gate_import_args *na,
+                        const struct dipc_thread *st) {
+  uint32_t d;
+  if (st->cur_dom != 0)
+    return -DIPC_EPERM;
+  long err = get_dom((int64_t)na->base.arg[0], &d, NULL, DIPC_PERM_OWNER);
+  return err ? err : dipc_op_dom_name(d, na->what, sizeof na->what);
 }
 
 /* ---- grants ------------------------------------------------------------- */
@@ -361,6 +373,8 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     long err = get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);
     return err ? err : d == 0 ? -DIPC_ENOENT : (long)dipc_domain_heap(d);
   }
+  case OP_DOM_NAME:
+    return op_dom_name((struct dipc_gate_import_args *)a, st);
   }
   return -DIPC_EINVAL;
 }

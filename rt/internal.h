@@ -34,7 +34,14 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 _Static_assert(RT_TRUSTED_STACK >= RT_XSAVE_MAX + 32 * 1024 &&
                    RT_BOOT_STACK >= RT_XSAVE_MAX + 32 * 1024,
                "trusted and bootstrap stacks hold an XSAVE area");
-#define RT_CALLEE_STACK (256 * 1024)
+/* Callee stacks (dstack.c): the default size, the bounds a setting may
+ * take, and the inaccessible guard below each one. */
+#define RT_CALLEE_STACK_DEFAULT (8UL << 20)
+#define RT_CALLEE_STACK_MIN (64UL << 10)
+#define RT_CALLEE_STACK_MAX (1UL << 30)
+#define RT_CALLEE_GUARD (64UL << 10)
+/* A domain's name in the runtime (dipc_domain_name), with its NUL. */
+#define RT_DOMAIN_NAME 64
 #define RT_MAX_HANDLES 16384
 #define RT_MAX_GRANTS 4096
 #define RT_MAX_ENTRY_OBJS 512
@@ -310,6 +317,20 @@ DIPC_HIDDEN void dipc_fork_handlers_install(void); /* api.c */
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
+
+/* ---- dstack.c: callee stack sizes, domain names ------------------------- */
+/* Reads DIPC_CALLEE_STACK (dipc-run --callee-stack); a bad setting stops
+ * the process with DIPC_EXIT_REFUSED. At init. */
+DIPC_HIDDEN void dipc_dstack_config_init(void);
+/* The size of dom's callee stacks allocated from now on. */
+DIPC_HIDDEN size_t dipc_dstack_size(uint32_t dom);
+/* OP_DOM_NAME: names domain dom (once; the loader does it for each
+ * annotated domain), which picks its configured callee stack size. */
+DIPC_HIDDEN long dipc_op_dom_name(uint32_t dom, const char *name, size_t room);
+/* If the fault in uc hit the guard below the running domain's callee
+ * stack, says so on stderr (domain, size, the setting to raise). */
+DIPC_HIDDEN void dipc_dstack_report_overflow(const struct dipc_thread *st,
+                                             const void *uc);
 /* 1 if addr lies in the unsafe-stack region (any thread's, or a guard). */
 DIPC_HIDDEN int dipc_in_unsafe_region(uintptr_t addr);
 /* Whether [lo, hi) overlaps the unsafe-stack region. */
@@ -435,6 +456,7 @@ enum dipc_op {
   OP_UNWIND_JUMP,          /* arg: the jump's stack pointer (timeout.c) */
   OP_DOM_HEAP,             /* arg: domain handle; its heap region */
   OP_SET_FAULT_HOOK,       /* arg: the hook, 0 = none (fault_hook.c) */
+  OP_DOM_NAME,             /* arg: dom; import block's `what`: the name */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");

@@ -292,6 +292,7 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
       !dipc_recovery_buffer_ok(e))
     return 0;
   dipc_lock();
+  dipc_dstack_report_overflow(st, uc);
   dipc_kcs_pop(st);
   dipc_unlock();
   return dipc_resume_caller(st, e, uc, failure_code(uc));

@@ -107,7 +107,7 @@ static int stack_owner(uintptr_t lo, uintptr_t hi) {
       return within(lo, hi, st->own_lo, st->own_hi) ? 0 : STACK_MIXED;
     for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
       const struct dipc_dstack *ds = &st->dstacks[d];
-      if (ds->hi && overlap(lo, hi, ds->lo - RT_PAGE, ds->hi))
+      if (ds->hi && overlap(lo, hi, ds->lo - RT_CALLEE_GUARD, ds->hi))
         return within(lo, hi, ds->lo, ds->hi) ? (int)d : STACK_MIXED;
     }
   }

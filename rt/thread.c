@@ -383,8 +383,8 @@ static void release_slot(struct dipc_thread *st) {
   for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
     struct dipc_dstack *ds = &st->dstacks[d];
     if (ds->hi)
-      dipc_sys(SYS_munmap, (long)(ds->lo - RT_PAGE),
-               (long)(ds->hi - ds->lo + RT_PAGE), 0, 0, 0);
+      dipc_sys(SYS_munmap, (long)(ds->lo - RT_CALLEE_GUARD),
+               (long)(ds->hi - ds->lo + RT_CALLEE_GUARD), 0, 0, 0);
     *ds = (struct dipc_dstack){0};
   }
   st->live = 0;
@@ -412,18 +412,22 @@ static int key_of_pages(uint32_t dom) {
   return key >= 0 ? key : RT_PKEY_RUNTIME;
 }
 
-/* A callee stack of dom for this thread, under dom's key like its other
- * pages (the lock orders it with re-keying, dipc_thread_rekey_dstacks). */
+/* A callee stack of dom for this thread (dstack.c says how large), under
+ * dom's key like its other pages (the lock orders it with re-keying,
+ * dipc_thread_rekey_dstacks), above an inaccessible guard. Reserved: its
+ * pages are committed as they are touched. */
 void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
-  size_t size = RT_CALLEE_STACK + RT_PAGE; /* + guard page */
-  char *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  DIPC_CHECK(p != MAP_FAILED, "cannot map a callee stack");
   dipc_lock();
-  DIPC_CHECK(dipc_tag_pages(p + RT_PAGE, RT_CALLEE_STACK,
-                            PROT_READ | PROT_WRITE, key_of_pages(dom)) == 0,
+  size_t stack = dipc_dstack_size(dom), size = RT_CALLEE_GUARD + stack;
+  char *p = mmap(NULL, size, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  DIPC_CHECK(p != MAP_FAILED, "cannot map a %zu KiB callee stack of domain %u",
+             stack >> 10, dom);
+  DIPC_CHECK(dipc_tag_pages(p + RT_CALLEE_GUARD, stack, PROT_READ | PROT_WRITE,
+                            key_of_pages(dom)) == 0,
              "cannot tag a callee stack");
   struct dipc_dstack *ds = &st->dstacks[dom];
-  ds->lo = (uintptr_t)p + RT_PAGE;
+  ds->lo = (uintptr_t)p + RT_CALLEE_GUARD;
   ds->hi = ds->cur = (uintptr_t)p + size;
   dipc_unlock();
 }

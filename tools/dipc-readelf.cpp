@@ -19,7 +19,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace llvm;
@@ -356,11 +358,16 @@ Error Reader::dump(raw_ostream &OS) {
        << " callee_policy=" << policyString(C.callee_policy) << "\n";
   }
   static const char *const Perms[] = {"?", "call", "read", "write"};
+  // Each translation unit that sees a __perm declaration emits its record;
+  // the loader applies a repeated grant once, so it is printed once.
+  std::set<std::tuple<std::string, unsigned, std::string>> Printed;
   for (auto &[Addr, G] : *Grants) {
     auto From = string(FIELD(G, Addr, from), "grant domain");
     auto To = string(FIELD(G, Addr, to), "granted domain");
     if (!From || !To)
       return joinErrors(From.takeError(), To.takeError());
+    if (!Printed.emplace(*From, G.perm, *To).second)
+      continue;
     OS << "grant " << *From << " " << (G.perm < 4 ? Perms[G.perm] : "?") << " "
        << *To << "\n";
   }

@@ -164,6 +164,14 @@ long dipc_kcs_depth(void);
 void *dipc_thread_state(void);
 /* Index of the domain the calling thread runs in (0 = default). */
 long dipc_current_domain(void);
+/* Names domain dom (an owner handle) once, from the default domain: the
+ * loader names each annotated domain. The name (an identifier, under 64
+ * bytes) picks the domain's callee stack size from DIPC_CALLEE_STACK
+ * (`dipc-run --callee-stack=NAME=SIZE`) and names it in the runtime's
+ * reports. -DIPC_EPERM from a named domain or without owner rights,
+ * -DIPC_EEXIST if dom or another domain already has the name,
+ * -DIPC_EINVAL for a bad name. */
+int dipc_domain_name(dom_t dom, const char *name);
 
 /* ---- Time-outs (docs/loader.md, "Signals, jumps and time-outs") ---------- */
 

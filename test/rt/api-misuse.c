@@ -28,7 +28,8 @@
 #define OP_THREAD_RESERVE 29
 #define OP_FORK 31
 #define OP_ANYCALL_REGISTER 32
-#define OP_COUNT 38
+#define OP_DOM_NAME 38
+#define OP_COUNT 39
 #define PAGE 4096UL
 
 int __dipc_recover_from_fault(void *ucontext);
@@ -500,6 +501,28 @@ static void loader_calls(void) {
   CALL(-DIPC_EINVAL,
        (dipc_import_bind(import_id, e), dipc_import_bind(import_id, e)));
   CALL_INT(-DIPC_EPERM, IN_B(dipc_import_bind, import_id, e, 0, 0, 0));
+  /* dipc_domain_name: the default domain's, an owner handle, once */
+  CALL(-DIPC_EINVAL, dipc_domain_name(b, NULL));
+  for (unsigned i = 0; i < sizeof junk / sizeof junk[0]; i++)
+    CALL(-DIPC_EBADF, dipc_domain_name(junk[i], "x"));
+  CALL(-DIPC_ESTALE, dipc_domain_name(stale_dom, "x"));
+  CALL(-DIPC_EPERM, dipc_domain_name(b_read, "x"));
+  CALL(-DIPC_EBADF, dipc_domain_name(e, "x"));
+  const char *bad_names[] = {"", "9lives", "has space", "a=b", "a,b",
+                             /* 64 bytes: no room for the NUL */
+                             "x123456789012345678901234567890123456789012345"
+                             "678901234567890123"};
+  for (unsigned i = 0; i < sizeof bad_names / sizeof bad_names[0]; i++)
+    CALL(-DIPC_EINVAL, dipc_domain_name(b, bad_names[i]));
+  CALL(-DIPC_EEXIST, dipc_domain_name(b, "default"));
+  CALL(-DIPC_EEXIST, dipc_domain_name(def, "other"));
+  CALL(0, dipc_domain_name(b, "b_named"));
+  CALL(-DIPC_EEXIST,
+       (dipc_domain_name(b, "b_named"), dipc_domain_name(b, "again")));
+  CALL(-DIPC_EEXIST, (dipc_domain_name(b, "b_named"),
+                      dipc_domain_name(dom_create(), "b_named")));
+  CALL(-DIPC_EPERM, IN_C(dipc_domain_name, IN_C(dom_create, 0, 0, 0, 0, 0),
+                         (long)what, 0, 0, 0));
   /* the crash handler's calls */
   CALL(0, dipc_import_fault(NULL));
   CALL(0, dipc_import_fault(&zero));
@@ -525,6 +548,14 @@ static void gate_ops(void) {
   a.arg[0] = 0;
   CALL(-DIPC_EINVAL, gate(UINT_MAX, &a));
   CALL(-DIPC_EINVAL, gate(OP_IMPORT_RESOLVE, &a));
+  /* a name block with no NUL in it */
+  struct {
+    struct gate_args base;
+    char rest[4096];
+  } named;
+  memset(&named, 'a', sizeof named);
+  named.base.arg[0] = (uint64_t)dom_create();
+  CALL(-DIPC_EINVAL, gate(OP_DOM_NAME, &named.base));
   CALL(-EPERM, gate(OP_MEMORY, &a)); /* asks for no PROT_EXEC */
   /* fork's lock release without the prepare step, a bad phase; giving
    * back a slot never set aside */
