@@ -17,6 +17,7 @@
 #include "argument.h"
 #include "count_calls.h"
 #include "domain_entries.h"
+#include "heap_entries.h"
 
 #include <benchmark/benchmark.h>
 #include <dipc/abi.h>
@@ -35,6 +36,20 @@ void DomainCall(benchmark::State &state, int (*call)(int)) {
   if (countCalls(state, call) &&
       (dipc_current_domain() != 0 || dipc_kcs_depth() != 0))
     state.SkipWithError("the calls did not return to the default domain");
+}
+
+// heap/own and heap/libc: HEAP_PAIRS_PER_CALL malloc/free pairs of
+// state.range(0) bytes per call into a domain with its own heap and one
+// using glibc's; items are pairs.
+void HeapChurn(benchmark::State &state,
+               std::uint64_t (*churn)(unsigned, std::size_t)) {
+  const auto size = static_cast<std::size_t>(state.range(0));
+  for (auto _ : state)
+    if (churn(HEAP_PAIRS_PER_CALL, size) != HEAP_PAIRS_PER_CALL) {
+      state.SkipWithError("a malloc in the domain failed");
+      return;
+    }
+  state.SetItemsProcessed(state.iterations() * HEAP_PAIRS_PER_CALL);
 }
 
 void DomainCallWithArgument(benchmark::State &state,
@@ -104,6 +119,12 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("stack/lend_own_stack", DomainCall,
                                dipc_lend_call_own_stack)
       ->UseRealTime();
+  for (std::int64_t size : {32, 1024, 16384, 262144}) {
+    benchmark::RegisterBenchmark("heap/own", HeapChurn, heap_own_churn)
+        ->Arg(size);
+    benchmark::RegisterBenchmark("heap/libc", HeapChurn, heap_libc_churn)
+        ->Arg(size);
+  }
   benchmark::RegisterBenchmark("errno/read", ErrnoRead, false)->UseRealTime();
   benchmark::RegisterBenchmark("errno/gate", ErrnoRead, true)->UseRealTime();
   return true;

@@ -24,6 +24,8 @@ import sys
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 SIZE_RE = re.compile(r"/bytes:(\d+)$")
 
+HEAP_PAIRS_PER_CALL = 256  # bench/heap_entries.h
+
 PRIMITIVES = [  # (name in the benchmark, label in the paper's style)
     ("semaphore", "Sem."),
     ("pipe", "Pipe"),
@@ -163,6 +165,28 @@ def errno_section(runs):
         return []
     return ["| backend | `dipc_errno` read | read | gate | gate ÷ read |",
             "|---|---|---:|---:|---:|"] + lines
+
+
+def heap_section(runs):
+    """malloc/free in a domain: its own heap against glibc's, per size."""
+    lines = []
+    for run in sorted(find_runs(runs, "heap/own/32"),
+                      key=lambda r: r.backend or ""):
+        for size in sorted(int(n.split("/")[-1]) for n in run.results
+                           if n.startswith("heap/own/")):
+            own = run.mean(f"heap/own/{size}")
+            libc = run.mean(f"heap/libc/{size}")
+            if own is None or libc is None:
+                continue
+            per_own = own / HEAP_PAIRS_PER_CALL
+            per_libc = libc / HEAP_PAIRS_PER_CALL
+            lines.append(f"| `{run.backend}` | {size} | {fmt_time(per_own)} "
+                         f"| {fmt_time(per_libc)} | "
+                         f"{fmt_ratio(per_own / per_libc)} |")
+    if not lines:
+        return []
+    return ["| backend | bytes | own heap | glibc's heap | own ÷ glibc |",
+            "|---|---:|---:|---:|---:|"] + lines
 
 
 def stack_section(runs):
@@ -488,6 +512,15 @@ def main():
                "same caller built with `-mllvm -dipc-unsafe-stack=false`.",
                ""]
         md += stack_lines + [""]
+    heap_lines = heap_section(runs)
+    if heap_lines:
+        md += ["## Domain heaps", "",
+               "One malloc/free pair (and a byte written) in a domain with "
+               "its own heap (`loader/heap_alloc.c`) and in a domain that "
+               "may write the default domain and so uses glibc's; each call "
+               f"makes {HEAP_PAIRS_PER_CALL} pairs, so the entry call adds "
+               "little.", ""]
+        md += heap_lines + [""]
     errno_lines = errno_section(runs)
     if errno_lines:
         md += ["## Reading dipc_errno", "",
