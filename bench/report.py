@@ -150,6 +150,28 @@ def recovery_figures(runs):
     return groups
 
 
+def sqlite_section(runs):
+    """examples/sqlite-domain: SQLite in domain db against its plain build,
+    both measured by one process (one per backend)."""
+    lines = []
+    for run in sorted(find_runs(runs, "sqlite/query/dipc"),
+                      key=lambda r: r.backend or ""):
+        for what, label in (("workload", "whole run: open, 10,000 inserts "
+                             "and 10,000 queries, close"),
+                            ("query", "one query (one entry call)")):
+            dipc, plain = (run.mean(f"sqlite/{what}/{b}")
+                           for b in ("dipc", "plain"))
+            if dipc is None or plain is None:
+                continue
+            lines.append(f"| `{run.backend}` | {label} | {fmt_time(dipc)} | "
+                         f"{fmt_time(plain)} | {fmt_ratio(dipc / plain)} | "
+                         f"{fmt_time(dipc - plain)} |")
+    if not lines:
+        return []
+    return ["| backend | figure | dIPC build | plain build | × plain | "
+            "dIPC − plain |", "|---|---|---:|---:|---:|---:|"] + lines
+
+
 def errno_section(runs):
     """Reading dipc_errno: the runtime vector's entry against the gate."""
     lines = []
@@ -530,6 +552,15 @@ def main():
         md += errno_lines + [""]
     md += ["## Recovery stubs (paper §5.3.1)", ""]
     md += recovery_section(recovery) or ["Not measured in this run."]
+    sqlite_lines = sqlite_section(runs)
+    if sqlite_lines:
+        md += ["", "## SQLite in a domain (examples/sqlite-domain)", "",
+               "SQLite's amalgamation compiled with `-fdipc "
+               "-fdipc-domain=db`, called through the example's entries, "
+               "against the same wrapper and SQLite built without `-fdipc`, "
+               "in the same process (`bench/sqlite.cc`). *dIPC − plain* of "
+               "a query is the cost of one entry call.", ""]
+        md += sqlite_lines
     md += ["", "## Argument size sweep (Figure 6)", ""]
     if series:
         md += [f"![Figure 6]({fig6})", "",

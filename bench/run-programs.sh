@@ -41,7 +41,7 @@ host_has_pku() { grep -qw pku /proc/cpuinfo && grep -qw ospke /proc/cpuinfo; }
 
 run ipc dipc-bench-ipc
 # The dIPC programs run isolated, under the loader, with each backend.
-for program in domains recovery; do
+for program in domains recovery sqlite; do
   [[ -x "$build/bin/dipc-bench-$program" ]] || continue
   run "$program-none" "dipc-bench-$program" "$build/bin/dipc-run" \
     --backend=none --

@@ -55,3 +55,9 @@ config.substitutions.append(
                            config.dipc_include_dir,
                            os.path.join(config.test_source_root, "rt", "Inputs"),
                            lib, lib)))
+# examples/sqlite-domain, built when its SQLite source was fetched
+# (examples/sqlite-domain/fetch.py); its tests are unsupported otherwise.
+sqlite_example = os.path.join(config.dipc_obj_root, "examples", "sqlite-domain")
+if os.path.exists(os.path.join(sqlite_example, "sqlite-domain")):
+    config.available_features.add("sqlite-example")
+config.substitutions.append(("%sqlite-example", sqlite_example))

@@ -249,12 +249,18 @@ Error Reader::dump(raw_ostream &OS) {
         return true;
     return false;
   };
+  auto HasKind = [&](size_t I, unsigned K) {
+    const dipc_domain_record &D = (*Domains)[I].second;
+    return D.ranges[K][0] || D.ranges[K][1];
+  };
   std::map<std::string, size_t> Chosen;
+  std::vector<std::string> Names;
   for (size_t I = 0; I < Domains->size(); ++I) {
     auto Name = string(FIELD((*Domains)[I].second, (*Domains)[I].first, name),
                        "domain name");
     if (!Name)
       return Name.takeError();
+    Names.push_back(*Name);
     auto [It, New] = Chosen.try_emplace(*Name, I);
     if (!New && !HasRanges((*Domains)[It->second].second) &&
         HasRanges((*Domains)[I].second))
@@ -270,12 +276,21 @@ Error Reader::dump(raw_ostream &OS) {
     OS << "domain " << *Name
        << ((D.flags & DIPC_DOMAIN_DEFAULT) ? " (default)" : "") << "\n";
     for (unsigned K = 0; K < DIPC_NUM_SECTION_KINDS; ++K) {
-      uint64_t FieldAddr = Addr + offsetof(dipc_domain_record, ranges) +
-                           K * 2 * sizeof(dipc_rel_t);
-      if (!D.ranges[K][0] && !D.ranges[K][1])
+      // Records of one domain name the same linked sections, but an object
+      // names only the kinds it populates (a wrapper with no initialised
+      // data has no data range): take each kind from a record that has it.
+      size_t J = I;
+      for (size_t O = 0; O < Domains->size() && !HasKind(J, K); ++O)
+        if (Names[O] == *Name && HasKind(O, K))
+          J = O;
+      if (!HasKind(J, K))
         continue;
-      auto Begin = target(FieldAddr, D.ranges[K][0], "domain range");
-      auto Stop = target(FieldAddr + 8, D.ranges[K][1], "domain range");
+      uint64_t KAddr = (*Domains)[J].first;
+      const dipc_domain_record &KD = (*Domains)[J].second;
+      uint64_t FieldAddr = KAddr + offsetof(dipc_domain_record, ranges) +
+                           K * 2 * sizeof(dipc_rel_t);
+      auto Begin = target(FieldAddr, KD.ranges[K][0], "domain range");
+      auto Stop = target(FieldAddr + 8, KD.ranges[K][1], "domain range");
       if (!Begin)
         return Begin.takeError();
       if (!Stop)
