@@ -5,29 +5,39 @@
  * unchanged and unannotated. */
 #include "db.h"
 #include "sqlite3.h"
+#ifdef __DIPC__
+#include <dipc/rt.h>
+#endif
 #include <stdint.h>
 
 /* db reads what main passes (SQL text, row text), libc's data and the GOT:
- * all in the default domain. */
-#define DB_READS_DEFAULT __perm("default", read)
-#ifdef DB_OWN_HEAP
-/* SQLite allocates from a buffer of db's own (memsys5, SQLite's
- * power-of-two allocator, over db's zero-fill data): no write grant. */
-#define DB_GRANTS DB_READS_DEFAULT
-#else
-/* TODO(#13 item 2): drop the write grant once malloc called from db code
- * allocates from db's own pages. Today SQLite's heap is libc's malloc
- * arena, default-domain memory that db must write. */
-#define DB_GRANTS DB_READS_DEFAULT __perm("default", write)
-#endif
-DB_GRANTS int db_open(void);
+ * all in the default domain. It writes none of it: SQLite's malloc gets
+ * db's own heap (docs/loader.md, "Heaps"). */
+__perm("default", read) int db_open(void);
 
-#ifdef DB_OWN_HEAP
-static char heap[64 << 20] __attribute__((aligned(64)));
-#endif
 static sqlite3 *conn;
 static sqlite3_stmt *insert_stmt, *query_stmt;
+static sqlite3_stmt *crash_stmt; /* db_crashme's, while it steps */
 static char *row_copy; /* db_row_address's answer, in SQLite's heap */
+
+/* db's fault hook (dipc_set_fault_hook): runs in db, on the thread whose
+ * call crashed, before that thread's caller goes on. The dead call may
+ * have died inside sqlite3_step, holding the connection's mutex (a
+ * recursive pthread mutex: unlocking it from a thread that does not hold
+ * it fails harmlessly) with its statement running: release the one,
+ * reset every statement, drop the crashed one. */
+static void db_on_fault(void) {
+  if (!conn)
+    return;
+  sqlite3_mutex_leave(sqlite3_db_mutex(conn));
+  for (sqlite3_stmt *s = sqlite3_next_stmt(conn, 0); s;
+       s = sqlite3_next_stmt(conn, s))
+    sqlite3_reset(s);
+  if (crash_stmt) {
+    sqlite3_finalize(crash_stmt);
+    crash_stmt = 0;
+  }
+}
 
 /* crashme(x) returns x + 1, except for x == 666: a wild write, a bug in
  * the library's code that crashes inside sqlite3_step. */
@@ -41,16 +51,9 @@ static void crashme(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 
 int db_open(void) {
   int rc;
-#ifdef DB_OWN_HEAP
-  /* Once: SQLite takes its configuration before its first initialisation
-   * only (a reopened connection, the benchmark's, uses the same heap). */
-  static int heap_given;
-  if (!heap_given) {
-    rc = sqlite3_config(SQLITE_CONFIG_HEAP, heap, (int)sizeof heap, 64);
-    if (rc != SQLITE_OK)
-      return rc;
-    heap_given = 1;
-  }
+#ifdef __DIPC__
+  if (dipc_set_fault_hook(db_on_fault) != 0)
+    return SQLITE_ERROR;
 #endif
   if ((rc = sqlite3_open(":memory:", &conn)) != SQLITE_OK)
     return rc;
@@ -105,13 +108,13 @@ long long db_summary(void) {
 }
 
 int db_crashme(int x) {
-  sqlite3_stmt *s;
-  int rc = sqlite3_prepare_v2(conn, "SELECT crashme(?1)", -1, &s, 0);
+  int rc = sqlite3_prepare_v2(conn, "SELECT crashme(?1)", -1, &crash_stmt, 0);
   if (rc != SQLITE_OK)
     return rc;
-  sqlite3_bind_int(s, 1, x);
-  rc = sqlite3_step(s);
-  sqlite3_finalize(s);
+  sqlite3_bind_int(crash_stmt, 1, x);
+  rc = sqlite3_step(crash_stmt);
+  sqlite3_finalize(crash_stmt);
+  crash_stmt = 0;
   return rc == SQLITE_ROW ? SQLITE_OK : rc;
 }
 

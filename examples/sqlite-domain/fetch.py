@@ -60,7 +60,11 @@ def cached_crate():
 
 
 def main():
-    if len(sys.argv) > 2:
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and
+                             sys.argv[1].startswith("-")):
+        if sys.argv[1:] in (["-h"], ["--help"]):
+            print(__doc__.strip())
+            return
         fail("usage: fetch.py [OUT_DIR]")
     root = os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))
