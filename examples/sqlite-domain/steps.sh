@@ -51,9 +51,14 @@ if [[ $backend == mpk ]]; then
   if [[ $rc -eq 0 ]] && says "dipc_errno 14 (DIPC_EFAULT" &&
     says "main: still running"; then
     verdict "db crashed inside sqlite3_step; main got DIPC_EFAULT and went on"
-    says "still blocked" &&
-      verdict "(another thread blocks on the connection mutex the crash" \
-        "left held: no domain recovery hook yet, issue #13 item 5)"
+    if says "second thread: db_query(1) returned" &&
+      says "COMMIT: rc 0" && says "before the crash: committed"; then
+      verdict "db's fault hook released the connection: another thread" \
+        "queried it and COMMIT committed"
+    else
+      verdict "WRONG: the connection is not usable after the crash"
+      wrong=1
+    fi
   else
     verdict "main did NOT survive the crash (exit status $rc)"
     wrong=1
