@@ -17,7 +17,8 @@
 // ELF: domain trusted
 // ELF: heap the C library's (write grant on default)
 // INFO: dipc: domain lib: {{[0-9]+}} pages, protection key {{-?[0-9]+}}, heap 0x2{{[0-9a-f]+}}-0x2{{[0-9a-f]+}}
-// CHECK: lib blocks in lib's heap: 6 of 6
+// CHECK: by name: unknown -2, from lib -1, default's heap -2
+// CHECK-NEXT: lib blocks in lib's heap: 6 of 6
 // CHECK-NEXT: churn: 20000 operations, 0 corrupted, calloc dirty 0, misaligned 0, errno 0
 // CHECK-NEXT: after free-all: 0 corrupted
 // CHECK-NEXT: trusted blocks in domain heaps: 0 of 2, errno 0
@@ -129,6 +130,10 @@ long lib_free_all(void) {
   return corrupted;
 }
 
+// Only the default domain gets handles by name.
+long lib_named(void) __dom("lib") __entry __perm("default", read);
+long lib_named(void) { return dipc_domain_named("lib"); }
+
 // A domain trusted with the default domain's memory shares glibc's heap.
 long trusted_alloc(uintptr_t *out) __dom("trusted") __entry
     __perm("default", write);
@@ -150,6 +155,9 @@ int main(void) {
            dipc_ptr_err((void *)heap));
     return 1;
   }
+  printf("by name: unknown %ld, from lib %ld, default's heap %ld\n",
+         (long)dipc_domain_named("nope"), lib_named(),
+         dipc_ptr_err(dom_heap(dom_default())));
   uintptr_t got[6] = {0};
   long n = lib_first(got), inside = 0;
   for (long i = 0; i < n; i++)
