@@ -216,8 +216,9 @@ unsigned dipc_proxy_forget(uintptr_t lo, uintptr_t hi) {
   unsigned n = 0;
   for (unsigned i = 0; i < nproxy_pages; i++) {
     struct proxy_pages *p = &proxy_pages[i];
-    if (!((p->callee_lo >= lo && p->callee_lo < hi) ||
-          (p->callee_hi >= lo && p->callee_hi < hi)))
+    /* Its callees' span meets the object: a set with an entry there is
+     * dead; one whose entries only straddle it loses these proxies too. */
+    if (p->callee_hi < lo || p->callee_lo >= hi)
       continue;
     /* Still the runtime's and still proxy pages (recovery.c), but no
      * longer executable: a call through a proxy kept from before faults
@@ -229,7 +230,8 @@ unsigned dipc_proxy_forget(uintptr_t lo, uintptr_t hi) {
                     : dipc_sys_pkey_mprotect(at, len, PROT_NONE,
                                              RT_PKEY_RUNTIME)) == 0,
                "cannot retire proxy pages");
-    p->callee_lo = p->callee_hi = 0;
+    p->callee_lo = UINTPTR_MAX; /* an empty span: retired once */
+    p->callee_hi = 0;
     n++;
   }
   return n;
