@@ -365,6 +365,53 @@ int domains_apply(const struct object_metadata *object) {
   return status;
 }
 
+static int inside(const void *p, uintptr_t lo, uintptr_t hi) {
+  return (uintptr_t)p >= lo && (uintptr_t)p < hi;
+}
+
+void domains_forget(uintptr_t lo, uintptr_t hi) {
+  pthread_mutex_lock(&lock);
+  unsigned n = 0;
+  for (unsigned i = 0; i < num_ranges; ++i)
+    if (ranges[i].begin >= lo && ranges[i].end <= hi)
+      domains[ranges[i].domain].pages -=
+          (ranges[i].end - ranges[i].begin) / DIPC_PAGE_SIZE;
+    else
+      ranges[n++] = ranges[i];
+  __atomic_store_n(&num_ranges, n, __ATOMIC_RELEASE);
+  n = 0;
+  for (unsigned i = 0; i < num_entries; ++i)
+    if (!inside(entries[i].name, lo, hi))
+      entries[n++] = entries[i];
+    else
+      dipc_handle_close(entries[i].set); /* stale already: the runtime */
+  num_entries = n;
+  n = 0;
+  for (unsigned i = 0; i < num_imports; ++i) {
+    struct import *m = &imports[i];
+    if (inside(m->record, lo, hi))
+      continue;
+    /* The runtime unbound it with its entry's set. */
+    if (m->bound && !loaded_entry(name_of(&m->record->name)))
+      m->bound = 0;
+    imports[n++] = *m;
+  }
+  num_imports = n;
+  n = 0;
+  for (unsigned i = 0; i < num_anycalls; ++i) {
+    struct anycall *c = &anycalls[i];
+    if (inside(c->record, lo, hi)) {
+      free(c->object);
+      continue;
+    }
+    if (c->registered && !loaded_entry(name_of(&c->record->name)))
+      c->registered = 0;
+    anycalls[n++] = *c;
+  }
+  num_anycalls = n;
+  pthread_mutex_unlock(&lock);
+}
+
 const char *domains_owner_of(uintptr_t addr) {
   for (unsigned i = 0; i < num_ranges; ++i)
     if (addr >= ranges[i].begin && addr < ranges[i].end)

@@ -14,6 +14,13 @@
  * loaded. Returns 0, or -1 after printing why. */
 int domains_apply(const struct object_metadata *object);
 
+/* Forgets what the records of an object that spanned [lo, hi), now
+ * unloaded, left in the loader's tables: its entries, imports and entry
+ * addresses, its domains' page ranges; imports and entry addresses of
+ * other objects that named its entries are unbound again (a later load
+ * binds them). Domains and grants stay. */
+void domains_forget(uintptr_t lo, uintptr_t hi);
+
 /* The domain whose pages hold addr, NULL for the default domain's memory.
  * Reads only loader tables: safe in a signal handler. */
 const char *domains_owner_of(uintptr_t addr);

@@ -29,6 +29,9 @@ enum { MAX_OBJECTS = 512 };
 
 static struct {
   uintptr_t base;
+  uintptr_t lo, hi; /* pages its segments span */
+  int records;      /* it had dIPC records */
+  int present;      /* scratch for forget_unloaded */
   char name[256];
 } seen[MAX_OBJECTS];
 static unsigned num_seen;
@@ -53,9 +56,20 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data) {
   struct pending *p = data;
   if (already_seen(info) || num_seen == MAX_OBJECTS)
     return 0;
-  seen[num_seen].base = info->dlpi_addr;
-  snprintf(seen[num_seen].name, sizeof seen[0].name, "%s", info->dlpi_name);
-  ++num_seen;
+  unsigned me = num_seen++;
+  seen[me].base = info->dlpi_addr;
+  seen[me].records = 0;
+  snprintf(seen[me].name, sizeof seen[0].name, "%s", info->dlpi_name);
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (unsigned i = 0; i < info->dlpi_phnum; ++i)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+      uintptr_t b = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+      uintptr_t e = b + info->dlpi_phdr[i].p_memsz;
+      lo = b < lo ? b : lo;
+      hi = e > hi ? e : hi;
+    }
+  seen[me].lo = lo & -(uintptr_t)DIPC_PAGE_SIZE;
+  seen[me].hi = (hi + DIPC_PAGE_SIZE - 1) & -(uintptr_t)DIPC_PAGE_SIZE;
   /* The vDSO has no file to read section headers from. */
   if (strncmp(info->dlpi_name, "linux-vdso", 10) == 0)
     return 0;
@@ -67,8 +81,10 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data) {
     p->failed = 1;
     return 1;
   }
-  if (found)
+  if (found) {
     ++p->count;
+    seen[me].records = 1;
+  }
   return 0;
 }
 
@@ -84,6 +100,51 @@ static int load_new_objects(void) {
     status = domains_apply(&p.objects[i]);
   pthread_mutex_unlock(&load_lock);
   return status;
+}
+
+static int mark_present(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  (void)data;
+  for (unsigned i = 0; i < num_seen; ++i)
+    if (seen[i].base == info->dlpi_addr &&
+        strncmp(seen[i].name, info->dlpi_name, sizeof seen[i].name) == 0)
+      seen[i].present = 1;
+  return 0;
+}
+
+/* After a dlclose: objects no longer loaded are forgotten, so that one
+ * opened again (often at the same address) is set up as the first time.
+ * For one with dIPC records the runtime drops its pages, entries, imports
+ * and anycall stubs (dipc_forget_object) and the loader its tables. */
+static void forget_unloaded(void) {
+  pthread_mutex_lock(&load_lock);
+  for (unsigned i = 0; i < num_seen; ++i)
+    seen[i].present = 0;
+  dl_iterate_phdr(mark_present, NULL);
+  unsigned n = 0;
+  for (unsigned i = 0; i < num_seen; ++i) {
+    if (seen[i].present) {
+      seen[n++] = seen[i];
+      continue;
+    }
+    if (!seen[i].records || seen[i].hi <= seen[i].lo)
+      continue;
+    long err = dipc_forget_object((void *)seen[i].lo, seen[i].hi - seen[i].lo);
+    if (err < 0)
+      fprintf(stderr,
+              "dipc-loader: warning: %s was unloaded but the runtime keeps "
+              "its state (error %ld: pages %#lx-%#lx are mapped again)\n",
+              seen[i].name, -err, (unsigned long)seen[i].lo,
+              (unsigned long)seen[i].hi);
+    domains_forget(seen[i].lo, seen[i].hi);
+  }
+  int forgot = n != num_seen;
+  num_seen = n;
+  pthread_mutex_unlock(&load_lock);
+  if (forgot && getenv("DIPC_INFO")) {
+    fputs("dipc: after dlclose:\n", stderr);
+    domains_print(stderr);
+  }
 }
 
 /* A first call through an import's slot faults on the slot's guard and
@@ -166,4 +227,70 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
     _exit(DIPC_EXIT_REFUSED);
   }
   return handle;
+}
+
+typedef int (*dlclose_fn)(void *);
+
+/* The object may be unloaded: what the loader and the runtime know of it
+ * goes with it (forget_unloaded). */
+__attribute__((visibility("default"))) int dlclose(void *handle) {
+  static dlclose_fn real;
+  if (!real)
+    real = (dlclose_fn)dlsym(RTLD_NEXT, "dlclose");
+  int status = real(handle);
+  if (status == 0)
+    forget_unloaded();
+  return status;
+}
+
+typedef void *(*dlmopen_fn)(Lmid_t, const char *, int);
+
+/* Whether file, as dlopen would find it, has dIPC records: a name with a
+ * slash is the file; a bare name is looked up in LD_LIBRARY_PATH and the
+ * system directories (not in DT_RUNPATH or the ld.so cache). */
+static int file_has_records(const char *file) {
+  char err[256];
+  if (strchr(file, '/'))
+    return metadata_file_has_records(file, err, sizeof err) == 1;
+  static const char *const system_dirs[] = {
+      "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
+      "/usr/lib64", "/lib", "/usr/lib"};
+  const char *env = getenv("LD_LIBRARY_PATH");
+  char path[4096];
+  for (const char *p = env; p && *p;) {
+    size_t len = strcspn(p, ":");
+    snprintf(path, sizeof path, "%.*s/%s", (int)len, len ? p : ".", file);
+    if (access(path, R_OK) == 0)
+      return metadata_file_has_records(path, err, sizeof err) == 1;
+    p += len + (p[len] == ':');
+  }
+  for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i) {
+    snprintf(path, sizeof path, "%s/%s", system_dirs[i], file);
+    if (access(path, R_OK) == 0)
+      return metadata_file_has_records(path, err, sizeof err) == 1;
+  }
+  return 0;
+}
+
+/* The base namespace is dlopen's. Another namespace would get its own copy
+ * of libc and libdipc, outside the loader and the runtime: an object with
+ * dIPC records is refused there (NULL, with the reason on stderr and from
+ * dlerror's point of view no error); one without is loaded, and under mpk
+ * the runtime still checks its executable mappings (rt/exec.c). */
+__attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid,
+                                                     const char *file,
+                                                     int mode) {
+  if (lmid == LM_ID_BASE)
+    return dlopen(file, mode);
+  static dlmopen_fn real;
+  if (!real)
+    real = (dlmopen_fn)dlsym(RTLD_NEXT, "dlmopen");
+  if (file && file_has_records(file)) {
+    fprintf(stderr,
+            "dipc-loader: dlmopen(\"%s\") refused: an object with dIPC "
+            "records can only be loaded in the base namespace (LM_ID_BASE)\n",
+            file);
+    return NULL;
+  }
+  return real(lmid, file, mode);
 }

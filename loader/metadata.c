@@ -333,3 +333,43 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
                  out->grants.count + out->anycalls.count >
              0;
 }
+
+int metadata_file_has_records(const char *path, char *err, size_t errlen) {
+  static const char *const names[] = {
+      DIPC_DOMAINS_SECTION, DIPC_ENTRIES_SECTION, DIPC_IMPORTS_SECTION,
+      DIPC_GRANTS_SECTION,  DIPC_SLOTS_SECTION,   DIPC_ANYCALLS_SECTION};
+  const uint8_t *file = NULL;
+  size_t fsize = 0;
+  if (map_file(path, &file, &fsize, err, errlen))
+    return -1;
+  const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)file;
+  int found = -1;
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh->e_shentsize != sizeof(ElfW(Shdr)) || eh->e_shoff > fsize ||
+      eh->e_shnum > (fsize - eh->e_shoff) / sizeof(ElfW(Shdr)) ||
+      eh->e_shstrndx >= eh->e_shnum) {
+    fail(err, errlen, "malformed ELF header or section table");
+  } else {
+    const ElfW(Shdr) *sh = (const ElfW(Shdr) *)(file + eh->e_shoff);
+    const ElfW(Shdr) *strtab = &sh[eh->e_shstrndx];
+    if (strtab->sh_offset > fsize ||
+        strtab->sh_size > fsize - strtab->sh_offset) {
+      fail(err, errlen, "malformed section name table");
+    } else {
+      found = 0;
+      for (unsigned i = 0; !found && i < eh->e_shnum; ++i) {
+        if (sh[i].sh_name >= strtab->sh_size)
+          continue;
+        const char *sname =
+            (const char *)file + strtab->sh_offset + sh[i].sh_name;
+        size_t room = strtab->sh_size - sh[i].sh_name;
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
+          if (strnlen(sname, room) < room && strcmp(sname, names[k]) == 0)
+            found = 1;
+      }
+    }
+  }
+  munmap((void *)file, fsize);
+  return found;
+}

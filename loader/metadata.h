@@ -29,6 +29,11 @@ struct object_metadata {
 int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
                   char *err, size_t errlen);
 
+/* Whether the ELF file at path has a dIPC record section (any section
+ * named in dipc/metadata.h), from its section headers alone: 1, 0, or -1
+ * if it cannot be read as ELF (reason in err). */
+int metadata_file_has_records(const char *path, char *err, size_t errlen);
+
 /* Resolves a verified self-relative reference. */
 static inline const void *metadata_ref(const dipc_rel_t *field) {
   return *field ? (const char *)field + *field : NULL;

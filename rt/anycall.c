@@ -9,7 +9,9 @@
  * every domain, so it is under the shared key and read-only there; only
  * the runtime writes it, through its alias under the runtime key: a domain
  * that could write it could make another domain's pointer call run code of
- * its choosing. Entries are never replaced or removed. */
+ * its choosing. Entries are never replaced; they are removed (left as a
+ * tombstone the lookup steps over) only when the object of their stub or
+ * of their entry is unloaded (dipc_op_forget). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +21,11 @@
 #include "internal.h"
 
 uintptr_t *dipc_anycall_rw; /* backend.c maps it */
-static unsigned anycall_count;
+static unsigned anycall_count; /* slots ever used: tombstones count */
+/* The entry set of each slot's proxy; runtime key (dipc_anycall_forget). */
+static uint32_t *anycall_set;
+/* A removed stub: never a stub address, never 0 (which ends a lookup). */
+#define TOMBSTONE UINTPTR_MAX
 
 /* Must match gate.S's dipc_vector_anycall. */
 static unsigned first_slot(uintptr_t stub) {
@@ -69,18 +75,43 @@ long dipc_anycall_check_stub(uintptr_t stub) {
   return dipc_anycall_rw[2 * i] ? -DIPC_EEXIST : 0;
 }
 
-long dipc_anycall_insert(uintptr_t stub, void *proxy) {
-  if (anycall_count >= RT_ANYCALL_SLOTS / 2) /* a lookup always ends */
-    return -DIPC_ENOSPC;
+long dipc_anycall_insert(uintptr_t stub, void *proxy, uint32_t set) {
   unsigned i = find_slot(stub);
   if (dipc_anycall_rw[2 * i])
     return -DIPC_EEXIST;
+  /* A tombstone on the way is reused; a new slot keeps a lookup ending. */
+  unsigned t = first_slot(stub);
+  while (dipc_anycall_rw[2 * t] && dipc_anycall_rw[2 * t] != TOMBSTONE)
+    t = (t + 1) & (RT_ANYCALL_SLOTS - 1);
+  if (dipc_anycall_rw[2 * t] != TOMBSTONE) {
+    if (anycall_count >= RT_ANYCALL_SLOTS / 2) /* a lookup always ends */
+      return -DIPC_ENOSPC;
+    anycall_count++;
+  }
+  i = t;
+  if (!anycall_set)
+    anycall_set = dipc_alloc_runtime(RT_ANYCALL_SLOTS * sizeof *anycall_set);
+  anycall_set[i] = set;
   /* The proxy first: a lookup that finds the key finds its proxy. */
   __atomic_store_n(&dipc_anycall_rw[2 * i + 1], (uintptr_t)proxy,
                    __ATOMIC_RELEASE);
   __atomic_store_n(&dipc_anycall_rw[2 * i], stub, __ATOMIC_RELEASE);
-  anycall_count++;
   return 0;
+}
+
+unsigned dipc_anycall_forget(uintptr_t lo, uintptr_t hi, const uint8_t *dead) {
+  unsigned n = 0;
+  for (unsigned i = 0; anycall_set && i < RT_ANYCALL_SLOTS; i++) {
+    uintptr_t stub = dipc_anycall_rw[2 * i];
+    if (!stub || stub == TOMBSTONE ||
+        !((stub >= lo && stub < hi) || dead[anycall_set[i]]))
+      continue;
+    /* The key first: a lookup that still finds it finds the old proxy,
+     * whose entry fails cleanly (dipc_op_forget). */
+    __atomic_store_n(&dipc_anycall_rw[2 * i], TOMBSTONE, __ATOMIC_RELEASE);
+    n++;
+  }
+  return n;
 }
 
 /* OP_ANYCALL_MISS: a jump to the vector with an r11 that is no registered

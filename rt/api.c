@@ -121,6 +121,11 @@ DIPC_EXPORT long dipc_anycall_register(entry_t entry, void *stub,
   return dipc_gate(OP_ANYCALL_REGISTER, &a.base);
 }
 
+DIPC_EXPORT long dipc_forget_object(void *addr, size_t size) {
+  ARGS((uint64_t)addr, (uint64_t)addr + size);
+  return dipc_gate(OP_FORGET, &a);
+}
+
 DIPC_EXPORT int dipc_handle_close(int64_t handle) {
   ARGS((uint64_t)handle);
   return (int)dipc_gate(OP_HANDLE_CLOSE, &a);

@@ -4,7 +4,9 @@
  * global lock, and
  * leaves the image of the thread's current domain in st->cur_pkru for the
  * gate to install on the way out. */
+#include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -285,7 +287,56 @@ static long op_anycall_register(struct dipc_gate_entry_args *ea,
   if ((err = dipc_proxy_generate(e->dom, DIPC_PROXY_ANYCALL, 1, e->desc,
                                  &policy, &proxy)))
     return err;
-  return dipc_anycall_insert(stub, proxy);
+  return dipc_anycall_insert(stub, proxy, s);
+}
+
+/* 1 if no page of [lo, hi) is mapped. */
+static int unmapped(uintptr_t lo, uintptr_t hi) {
+  unsigned char v;
+  for (uintptr_t p = lo; p < hi; p += RT_PAGE)
+    if (mincore((void *)p, RT_PAGE, &v) == 0 || errno != ENOMEM)
+      return 0;
+  return 1;
+}
+
+/* OP_FORGET: the loader unloaded (dlclose) an object that spanned
+ * [lo, hi), now unmapped. Its pages leave their domains' ranges, and every
+ * way to call into it goes: its entry sets die (with every handle to
+ * them), imports bound to them are unbound (their next call stops the
+ * process, as an undefined import does, unless the entry is loaded again
+ * first), imports whose slot was in it are dropped, and anycall stubs in it
+ * or calling its entries are removed (a call through such an address
+ * stops the process: dipc_anycall_miss). Proxies already handed out lose
+ * their execute permission: a call through one kept faults there. Only the
+ * default domain (the loader) may ask; nothing mapped may lose its owner. */
+static long op_forget(uintptr_t lo, uintptr_t hi, const struct dipc_thread *st) {
+  if (st->cur_dom != 0)
+    return -DIPC_EPERM;
+  if ((lo | hi) & (RT_PAGE - 1) || hi <= lo)
+    return -DIPC_EINVAL;
+  if (!unmapped(lo, hi))
+    return -DIPC_EBUSY;
+  static uint8_t dead[RT_MAX_ENTRY_OBJS]; /* under dipc_lock */
+  memset(dead, 0, sizeof dead);
+  unsigned n = dipc_domain_forget_pages(lo, hi);
+  for (uint32_t s = 0; entry_sets && s < RT_MAX_ENTRY_OBJS; s++) {
+    struct entry_set *e = &entry_sets[s];
+    for (unsigned i = 0; e->live && i < e->count; i++) {
+      uintptr_t at = (uintptr_t)e->desc[i].address;
+      if (at >= lo && at < hi)
+        dead[s] = 1;
+    }
+  }
+  n += dipc_import_forget(lo, hi, dead);
+  n += dipc_anycall_forget(lo, hi, dead);
+  n += dipc_proxy_forget(lo, hi);
+  for (uint32_t s = 0; s < RT_MAX_ENTRY_OBJS; s++)
+    if (dead[s]) {
+      dipc_handle_drop_obj(H_ENTRY, s);
+      entry_sets[s].live = 0;
+      n++;
+    }
+  return n;
 }
 
 /* ---- dispatch ----------------------------------------------------------- */
@@ -368,6 +419,8 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_op_unwind_jump(st, x[0]);
   case OP_SET_FAULT_HOOK:
     return dipc_op_set_fault_hook(st, x[0]);
+  case OP_FORGET:
+    return op_forget(x[0], x[1], st);
   case OP_DOM_HEAP: {
     uint32_t d;
     long err = get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);

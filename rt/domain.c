@@ -294,6 +294,18 @@ static int add_range(uintptr_t lo, uintptr_t hi, uint32_t d, int prot) {
   return 0;
 }
 
+unsigned dipc_domain_forget_pages(uintptr_t lo, uintptr_t hi) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < nranges;)
+    if (ranges[i].dom != 0 && ranges[i].lo >= lo && ranges[i].hi <= hi) {
+      ranges[i] = ranges[--nranges];
+      n++;
+    } else {
+      i++;
+    }
+  return n;
+}
+
 static int key_for_pages(uint32_t d) {
   return doms[d].key >= 0 ? doms[d].key : RT_PKEY_RUNTIME;
 }

@@ -115,4 +115,18 @@ int dipc_handle_close_locked(int64_t h) {
   return 0;
 }
 
+/* Closes every handle of `kind` naming obj, whoever holds it: the object
+ * is gone and its slot may be reused (dipc_op_forget). */
+void dipc_handle_drop_obj(enum dipc_handle_kind kind, uint32_t obj) {
+  init_once();
+  for (uint32_t i = 1; i < RT_MAX_HANDLES; i++) {
+    struct slot *s = &slots[i];
+    if (s->live && s->kind == kind && s->obj == obj) {
+      s->live = 0;
+      s->gen++;
+      live_count--;
+    }
+  }
+}
+
 unsigned dipc_handle_live_count(void) { return live_count; }

@@ -23,6 +23,7 @@ struct import {
   uint32_t registrar;   /* domain that registered it, the one that binds */
   int64_t caller_owner; /* its owner handle, to create the call grant */
   int64_t entry;        /* entry-set handle, -1 until bound */
+  uint32_t set;         /* its entry set, once bound */
   void **slot;
   void *proxy; /* requested on the first call */
   struct dipc_signature signature;
@@ -86,7 +87,7 @@ static long op_register(struct dipc_gate_import_args *ia,
   if (num_imports == RT_MAX_IMPORTS)
     return -DIPC_ENOSPC;
   struct import *m = &imports[num_imports];
-  *m = (struct import){caller, st->cur_dom,        owner,           -1, slot,
+  *m = (struct import){caller, st->cur_dom, owner, -1, 0, slot,
                        NULL,   ia->desc.signature, ia->desc.policy, ""};
   memcpy(m->what, ia->what, sizeof m->what);
   m->what[sizeof m->what - 1] = '\0';
@@ -108,7 +109,35 @@ static long op_bind(uint64_t id, int64_t entry, const struct dipc_thread *st) {
   if (err)
     return err;
   imports[id].entry = entry;
+  imports[id].set = set;
   return 0;
+}
+
+/* A dropped import keeps its table row (ids stay valid) but no slot: its
+ * guard is never reached again, and it is never bound or resolved. */
+#define NO_DOMAIN UINT32_MAX
+
+unsigned dipc_import_forget(uintptr_t lo, uintptr_t hi, const uint8_t *dead) {
+  unsigned n = 0;
+  for (uint32_t id = 0; id < num_imports; id++) {
+    struct import *m = &imports[id];
+    if (m->caller == NO_DOMAIN)
+      continue;
+    if ((uintptr_t)m->slot >= lo && (uintptr_t)m->slot < hi) {
+      m->caller = m->registrar = NO_DOMAIN;
+      m->slot = NULL;
+      n++;
+    } else if (m->entry >= 0 && dead[m->set]) {
+      /* Unbound, as before its entry was loaded: the next call faults on
+       * the guard and stops the process, unless the entry is loaded (and
+       * bound) again first. */
+      m->entry = -1;
+      m->proxy = NULL;
+      __atomic_store_n(m->slot, (void *)(guard_base + id), __ATOMIC_RELEASE);
+      n++;
+    }
+  }
+  return n;
 }
 
 /* An import that cannot be resolved is like an undefined symbol at its

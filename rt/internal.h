@@ -259,6 +259,7 @@ DIPC_HIDDEN int dipc_handle_close_locked(int64_t h);
 DIPC_HIDDEN void dipc_handle_act_for(uint32_t dom);
 DIPC_HIDDEN uint32_t dipc_handle_acting(void);
 DIPC_HIDDEN unsigned dipc_handle_live_count(void);
+DIPC_HIDDEN void dipc_handle_drop_obj(enum dipc_handle_kind kind, uint32_t obj);
 
 /* ---- domain.c ----------------------------------------------------------- */
 DIPC_HIDDEN void dipc_domains_init(void);
@@ -292,6 +293,9 @@ DIPC_HIDDEN void dipc_domain_heaps_release(uint32_t holder);
 static inline uintptr_t dipc_domain_heap(uint32_t dom) {
   return DIPC_HEAP_ADDR + (uintptr_t)dom * DIPC_HEAP_STRIDE;
 }
+/* Drops the range-table rows of named domains that lie inside [lo, hi)
+ * (unmapped: the caller checked); returns how many. */
+DIPC_HIDDEN unsigned dipc_domain_forget_pages(uintptr_t lo, uintptr_t hi);
 DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
                                   size_t size);
 
@@ -396,6 +400,9 @@ DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, uint32_t proxy_dom,
 
 /* 1 if addr lies in a proxy; if [lo, hi) overlaps proxy pages. */
 DIPC_HIDDEN int dipc_proxy_contains(uintptr_t addr);
+/* Makes the proxy pages whose callees lie in [lo, hi) inaccessible
+ * (dipc_op_forget); returns how many mappings. */
+DIPC_HIDDEN unsigned dipc_proxy_forget(uintptr_t lo, uintptr_t hi);
 DIPC_HIDDEN int dipc_proxy_overlaps(uintptr_t lo, uintptr_t hi);
 
 /* ---- gate.S ------------------------------------------------------------- */
@@ -457,6 +464,7 @@ enum dipc_op {
   OP_DOM_HEAP,             /* arg: domain handle; its heap region */
   OP_SET_FAULT_HOOK,       /* arg: the hook, 0 = none (fault_hook.c) */
   OP_DOM_NAME,             /* arg: dom; import block's `what`: the name */
+  OP_FORGET,               /* args: lo, hi of an unmapped object (dispatch.c) */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");
@@ -478,6 +486,11 @@ DIPC_HIDDEN long dipc_op_grant_create(int64_t hsrc, int64_t hdst);
 /* ---- import.c ----------------------------------------------------------- */
 DIPC_HIDDEN long dipc_op_import(unsigned op, struct dipc_gate_args *a,
                                 struct dipc_thread *st);
+/* dipc_op_forget: imports whose slot lies in [lo, hi) are dropped; those
+ * bound to a set with dead[set] are unbound, their slot back on its guard.
+ * Returns how many were dropped or unbound. */
+DIPC_HIDDEN unsigned dipc_import_forget(uintptr_t lo, uintptr_t hi,
+                                        const uint8_t *dead);
 
 /* ---- anycall.c ---------------------------------------------------------- */
 /* The anycall table's writable alias (backend.c maps it). */
@@ -485,7 +498,13 @@ DIPC_HIDDEN extern uintptr_t *dipc_anycall_rw;
 /* 0 if stub is an anycall stub of the default domain's text not in the
  * table yet; -DIPC_EINVAL, -DIPC_EEXIST otherwise. */
 DIPC_HIDDEN long dipc_anycall_check_stub(uintptr_t stub);
-DIPC_HIDDEN long dipc_anycall_insert(uintptr_t stub, void *proxy);
+/* set: the entry set whose proxy it is (dipc_anycall_forget). */
+DIPC_HIDDEN long dipc_anycall_insert(uintptr_t stub, void *proxy,
+                                     uint32_t set);
+/* Removes the stubs in [lo, hi) and those of sets with dead[set]; returns
+ * how many. */
+DIPC_HIDDEN unsigned dipc_anycall_forget(uintptr_t lo, uintptr_t hi,
+                                         const uint8_t *dead);
 DIPC_HIDDEN _Noreturn long dipc_anycall_miss(uintptr_t r11);
 
 /* ---- recovery.c -------------------------------------------------------- */

@@ -35,6 +35,7 @@ static size_t template_size[4];
 /* Every proxy mapping, so that fault recovery can tell proxy code apart. */
 struct proxy_pages {
   uintptr_t lo, hi;
+  uintptr_t callee_lo, callee_hi; /* its callees' addresses */
 };
 static struct proxy_pages *proxy_pages;
 static unsigned nproxy_pages;
@@ -200,7 +201,38 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
   }
   DIPC_CHECK(dipc_seal_runtime_code(page, size) == 0,
              "cannot seal proxy pages");
+  uintptr_t clo = UINTPTR_MAX, chi = 0;
+  for (unsigned i = 0; i < count; i++) {
+    uintptr_t at = (uintptr_t)callee[i].address;
+    clo = at < clo ? at : clo;
+    chi = at > chi ? at : chi;
+  }
   proxy_pages[nproxy_pages++] =
-      (struct proxy_pages){(uintptr_t)page, (uintptr_t)page + size};
+      (struct proxy_pages){(uintptr_t)page, (uintptr_t)page + size, clo, chi};
   return 0;
+}
+
+unsigned dipc_proxy_forget(uintptr_t lo, uintptr_t hi) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < nproxy_pages; i++) {
+    struct proxy_pages *p = &proxy_pages[i];
+    /* Its callees' span meets the object: a set with an entry there is
+     * dead; one whose entries only straddle it loses these proxies too. */
+    if (p->callee_hi < lo || p->callee_lo >= hi)
+      continue;
+    /* Still the runtime's and still proxy pages (recovery.c), but no
+     * longer executable: a call through a proxy kept from before faults
+     * on the proxy instead of jumping to whatever is mapped there next. */
+    void *at = (void *)p->lo;
+    size_t len = p->hi - p->lo;
+    DIPC_CHECK((dipc_machine.backend == DIPC_BACKEND_NONE
+                    ? mprotect(at, len, PROT_NONE)
+                    : dipc_sys_pkey_mprotect(at, len, PROT_NONE,
+                                             RT_PKEY_RUNTIME)) == 0,
+               "cannot retire proxy pages");
+    p->callee_lo = UINTPTR_MAX; /* an empty span: retired once */
+    p->callee_hi = 0;
+    n++;
+  }
+  return n;
 }

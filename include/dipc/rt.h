@@ -43,6 +43,7 @@ extern "C" {
 #define DIPC_EINVAL                                                            \
   22                    /* malformed argument (count, signature, perm, flags)  \
                          */
+#define DIPC_EBUSY 16   /* dipc_forget_object: some page is still mapped */
 #define DIPC_EEXIST 17  /* dipc_anycall_register: stub already registered */
 #define DIPC_ENOSPC 28  /* a runtime table is full */
 #define DIPC_EPROTO 71  /* entry_request: signature mismatch (P4) */
@@ -266,6 +267,18 @@ int dipc_import_bind(long import, entry_t entry);
  * text. */
 long dipc_anycall_register(entry_t entry, void *stub,
                            const struct dipc_signature *signature);
+/* The loader unloaded (dlclose) an object that spanned [addr, addr + size),
+ * page-aligned and now wholly unmapped (-DIPC_EBUSY otherwise): the runtime
+ * forgets it. Its pages leave their domains; its entry sets die, with
+ * every handle to them; imports bound to them are unbound (their slot is
+ * back on its guard: the next call stops the process as an undefined
+ * import does, unless the entry is loaded and bound again first); imports
+ * whose slot was in it are dropped; anycall stubs in it, or calling its
+ * entries, are removed (a call through one stops the process); proxies
+ * to its entries stop being executable (a call through one kept faults).
+ * Domains, their keys and heaps stay. Only the default domain may ask
+ * (-DIPC_EPERM). Returns how many runtime objects it dropped. */
+long dipc_forget_object(void *addr, size_t size);
 /* Rewrites a fault on an import's guard address to resume in the
  * trampoline; 1 if it did, 0 if the fault is not one. Signal-safe. */
 int dipc_import_fault(void *ucontext);

@@ -29,7 +29,7 @@
 #define OP_FORK 31
 #define OP_ANYCALL_REGISTER 32
 #define OP_DOM_NAME 38
-#define OP_COUNT 39
+#define OP_COUNT 40
 #define PAGE 4096UL
 
 int __dipc_recover_from_fault(void *ucontext);
@@ -569,6 +569,16 @@ static void gate_ops(void) {
   CALL(0, gate(OP_THREAD_RESERVE, &a));
   memset(&a, 0, sizeof a);
   CALL(-DIPC_EPERM, IN_B(b_gate, (long)gate, OP_THREAD_EXIT, 0, 0, 0));
+  /* dipc_forget_object: the default domain's (the loader's), and only for
+   * memory no longer mapped: b's pages stay b's. */
+  CALL(-DIPC_EPERM, IN_B(dipc_forget_object, (long)unmapped, PAGE, 0, 0, 0));
+  CALL(-DIPC_EPERM, IN_B(dipc_forget_object, (long)b_page, 2 * PAGE, 0, 0, 0));
+  CALL(-DIPC_EBUSY, dipc_forget_object(b_page, 2 * PAGE));
+  CALL(-DIPC_EBUSY, dipc_forget_object(b_ro_page, PAGE));
+  CALL(-DIPC_EBUSY, dipc_forget_object(page_of(&victim), PAGE));
+  CALL(-DIPC_EINVAL, dipc_forget_object(b_page + 8, PAGE));
+  CALL(-DIPC_EINVAL, dipc_forget_object(b_page, 0));
+  CALL(-DIPC_EINVAL, dipc_forget_object(b_page, (size_t)-PAGE));
 }
 
 /* A setjmp buffer armed outside the caller's stack is not honoured: the

@@ -1,0 +1,1 @@
+int plain_twice(int x) { return 2 * x; }
