@@ -28,20 +28,4 @@ step "dipc-readelf sqlite-domain: db owns SQLite's code, data and heap"
 step "the plain build (no -fdipc)"
 "$out/sqlite-domain-plain" || exit 1
 
-status=0
-if grep -qw pku /proc/cpuinfo && grep -qw ospke /proc/cpuinfo; then
-  bash "$here/steps.sh" mpk "$bin" "$out" || status=1
-else
-  step "this CPU has no protection keys: the mpk steps run in a QEMU guest" \
-    "whose CPU has them (scripts/vm.sh; boots in ~10 s)"
-  (cd "$root" && bash scripts/vm.sh --rw "$build" -- bash "$here/steps.sh" \
-    mpk "$bin" "$out") || status=1
-fi
-bash "$here/steps.sh" none "$bin" "$out" || status=1
-
-if [[ $status -eq 0 ]]; then
-  printf '\nsqlite-domain: every outcome was the one its backend promises\n'
-else
-  printf '\nsqlite-domain: FAILED: an outcome above is not the one its backend promises\n'
-fi
-exit "$status"
+exec bash "$root/scripts/demo-backends.sh" sqlite-domain "$build" "$here/steps.sh" "$bin" "$out"

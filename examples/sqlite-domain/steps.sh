@@ -8,19 +8,9 @@ set -uo pipefail
 [[ $# -eq 3 && ($1 == mpk || $1 == none) ]] ||
   { echo "usage: steps.sh mpk|none BIN_DIR EXAMPLE_DIR" >&2; exit 2; }
 backend=$1 bin=$2 dir=$3
-log=$(mktemp)
+. "$(dirname "$0")/../steps-common.sh"
 plain=$(mktemp)
 trap 'rm -f "$log" "$plain"' EXIT
-wrong=0
-
-step() { printf '\n== %s\n' "$*"; }
-run() { # run ARGS...: dipc-run's output shown and left in $log, status in $rc
-  { "$bin/dipc-run" "$@"; } >"$log" 2>&1
-  rc=$?
-  cat "$log"
-}
-says() { grep -qF -- "$1" "$log"; }
-verdict() { printf -- '-> %s\n' "$*"; }
 
 if [[ $backend == mpk ]]; then
   "$dir/sqlite-domain-plain" >"$plain" 2>&1

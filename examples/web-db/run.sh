@@ -20,20 +20,4 @@ step "dipc-clang -fdipc -O2 web.c db.c -o web-db"
 step "dipc-readelf web-db: the domains, entries, imports and grants"
 "$bin/dipc-readelf" "$out/web-db" || exit 1
 
-status=0
-if grep -qw pku /proc/cpuinfo && grep -qw ospke /proc/cpuinfo; then
-  bash "$here/steps.sh" mpk "$bin" "$out/web-db" || status=1
-else
-  step "this CPU has no protection keys: the mpk steps run in a QEMU guest" \
-    "whose CPU has them (scripts/vm.sh; boots in ~10 s)"
-  (cd "$root" && bash scripts/vm.sh --rw "$build" -- bash "$here/steps.sh" \
-    mpk "$bin" "$out/web-db") || status=1
-fi
-bash "$here/steps.sh" none "$bin" "$out/web-db" || status=1
-
-if [[ $status -eq 0 ]]; then
-  printf '\ndemo: every outcome was the one its backend promises\n'
-else
-  printf '\ndemo: FAILED: an outcome above is not the one its backend promises\n'
-fi
-exit "$status"
+exec bash "$root/scripts/demo-backends.sh" demo "$build" "$here/steps.sh" "$bin" "$out/web-db"

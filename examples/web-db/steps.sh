@@ -8,20 +8,7 @@ set -uo pipefail
 [[ $# -eq 3 && ($1 == mpk || $1 == none) ]] ||
   { echo "usage: steps.sh mpk|none BIN_DIR PROGRAM" >&2; exit 2; }
 backend=$1 bin=$2 prog=$3
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-wrong=0
-
-step() { printf '\n== %s\n' "$*"; }
-# run ARGS...: runs dipc-run, shows its output, leaves it in $log, the exit
-# status in $rc.
-run() {
-  { "$bin/dipc-run" "$@"; } >"$log" 2>&1 # the shell's "Segmentation fault" too
-  rc=$?
-  cat "$log"
-}
-says() { grep -qF -- "$1" "$log"; }
-verdict() { printf -- '-> %s\n' "$*"; }
+. "$(dirname "$0")/../steps-common.sh"
 expect() { # expect WANTED GOT: a wrong outcome fails the demo
   [[ $1 == "$2" ]] && return
   verdict "UNEXPECTED under $backend: wanted $1"
