@@ -6,18 +6,18 @@
 // program holds the page where the library was, so that it is loaded at
 // another address (a loader that kept the old object's entry refuses the
 // new one as a redefinition). 100 cycles with a call
-// each keep the mapping count and RSS flat; 3000 cycles (a call every
-// 100th) would fill the runtime's entry-set (512) and range tables without
-// that cleanup.
+// each keep the mapping count and RSS flat; 700 cycles (a call every
+// 100th) would fill the runtime's entry-set table (512) without that
+// cleanup.
 // RUN: %dipc-clang -fdipc -O2 -shared -fPIC %S/Inputs/dlopen-plugin.c -o %t.so
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run %t %t.so 100 1 2>&1 | FileCheck %s
-// RUN: %dipc-bin-dir/dipc-run %t %t.so 3000 100 2>&1 | FileCheck %s --check-prefix=MANY
+// RUN: %dipc-bin-dir/dipc-run %t %t.so 700 100 2>&1 | FileCheck %s --check-prefix=MANY
 // CHECK: 100 cycles, 100 calls: every call returned 1 with errno 0
 // CHECK: reopened at another address: every other cycle
 // CHECK: mappings flat: yes
 // CHECK: rss flat: yes
-// MANY: 3000 cycles, 30 calls: every call returned 1 with errno 0
+// MANY: 700 cycles, 7 calls: every call returned 1 with errno 0
 #include <dipc.h>
 #define _GNU_SOURCE
 #include <dlfcn.h>
