@@ -30,11 +30,12 @@
 #include "rt-symbol.h"
 
 /* loader/domains.c's table: struct domain {char name[64]; dom_t owner;
- * size_t pages;} */
+ * size_t pages; uintptr_t heap;} */
 struct loader_domain {
   char name[64];
   dom_t owner;
   size_t pages;
+  uintptr_t heap;
 };
 
 static long victim = 42; /* default domain */
