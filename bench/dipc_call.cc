@@ -46,7 +46,7 @@ void HeapChurn(benchmark::State &state,
   const auto size = static_cast<std::size_t>(state.range(0));
   for (auto _ : state)
     if (churn(HEAP_PAIRS_PER_CALL, size) != HEAP_PAIRS_PER_CALL) {
-      state.SkipWithError("a malloc in the domain failed");
+      state.SkipWithError("a block did not come from the heap expected");
       return;
     }
   state.SetItemsProcessed(state.iterations() * HEAP_PAIRS_PER_CALL);
@@ -120,9 +120,9 @@ const bool registered = [] {
                                dipc_lend_call_own_stack)
       ->UseRealTime();
   for (std::int64_t size : {32, 1024, 16384, 262144}) {
-    benchmark::RegisterBenchmark("heap/own", HeapChurn, heap_own_churn)
+    benchmark::RegisterBenchmark("heap/own", HeapChurn, heap_own_call)
         ->Arg(size);
-    benchmark::RegisterBenchmark("heap/libc", HeapChurn, heap_libc_churn)
+    benchmark::RegisterBenchmark("heap/libc", HeapChurn, heap_libc_call)
         ->Arg(size);
   }
   benchmark::RegisterBenchmark("errno/read", ErrnoRead, false)->UseRealTime();

@@ -6,7 +6,7 @@
  * or part of a run of whole chunks: a large block in use or a free run.
  * The map says which, so that free() checks a pointer before it trusts
  * anything stored next to it. Free runs coalesce with their neighbours
- * and give their pages back (MADV_DONTNEED). This code may not touch the
+ * and, from 1 MiB, give their pages back (MADV_DONTNEED). This code may not touch the
  * default domain's memory for writing (no errno: raw system calls). */
 #define _GNU_SOURCE
 #include "heap_alloc.h"
@@ -24,6 +24,7 @@
 #define FIRST_CHUNK ((MAP_OFFSET + NUM_CHUNKS * 4 + CHUNK - 1) >> CHUNK_SHIFT)
 #define SLAB_HEADER 64
 #define SMALL_MAX 8192
+#define GIVE_BACK_CHUNKS 16 /* free runs of 1 MiB and more go back */
 
 /* Chunk map entries: kind in the top 4 bits, a count or class below. */
 enum {
@@ -194,9 +195,14 @@ static void run_put(uintptr_t region, struct heap *h, uint64_t i, uint64_t n) {
     i -= m;
     n += m;
   }
-  give_back(chunk_addr(region, i) + PAGE, chunk_addr(region, i + n));
+  /* Smaller free runs keep their pages: a block freed and allocated again
+   * (a loop's buffer) would otherwise fault them all in each time. */
+  int back = n >= GIVE_BACK_CHUNKS;
+  if (back)
+    give_back(chunk_addr(region, i) + PAGE, chunk_addr(region, i + n));
   if (i + n == h->top) {
-    give_back(chunk_addr(region, i), chunk_addr(region, i) + PAGE);
+    if (back)
+      give_back(chunk_addr(region, i), chunk_addr(region, i) + PAGE);
     for (uint64_t j = i; j < i + n; j++)
       map[j] = 0;
     h->top = i;
