@@ -23,8 +23,7 @@ static uint64_t churn(unsigned pairs, size_t size, void *volatile *sink,
     p[0] = (char)i;
     *sink = p;
     uintptr_t a = (uintptr_t)p;
-    right += (a >= DIPC_HEAP_ADDR &&
-              a < DIPC_HEAP_ADDR + 1024 * DIPC_HEAP_STRIDE) == own;
+    right += (a >= DIPC_HEAP_ADDR && a < DIPC_HEAP_END) == own;
     free(*sink);
   }
   return right;

@@ -36,7 +36,6 @@ void *__libc_memalign(size_t, size_t);
 void __libc_free(void *);
 
 #define EXPORT __attribute__((visibility("default")))
-#define HEAPS_END (DIPC_HEAP_ADDR + RT_MAX_DOMAINS * DIPC_HEAP_STRIDE)
 
 /* Set once the runtime and the loader's domains are up; 2 when RDGSBASE
  * works and so the hint can be read. */
@@ -105,14 +104,12 @@ static uint32_t running_domain(uint32_t *slot) {
   return ((const volatile uint8_t *)RT_VECTOR_DEFAULT_WRITERS)[d] ? 0 : d;
 }
 
-static uintptr_t region_of(uint32_t d) {
-  return DIPC_HEAP_ADDR + (uintptr_t)d * DIPC_HEAP_STRIDE;
-}
+static uintptr_t region_of(uint32_t d) { return DIPC_HEAP_REGION(d); }
 
 /* The domain whose heap holds p, -1 if none does. */
 static long owner_of(const void *p) {
   uintptr_t a = (uintptr_t)p;
-  if (a < DIPC_HEAP_ADDR + DIPC_HEAP_STRIDE || a >= HEAPS_END)
+  if (a < DIPC_HEAP_ADDR + DIPC_HEAP_STRIDE || a >= DIPC_HEAP_END)
     return -1;
   return (long)((a - DIPC_HEAP_ADDR) / DIPC_HEAP_STRIDE);
 }

@@ -291,7 +291,7 @@ DIPC_HIDDEN int dipc_domain_map_heap(uint32_t dom);
 DIPC_HIDDEN void dipc_domain_heaps_release(uint32_t holder);
 /* First byte of dom's heap region (dipc/abi.h). */
 static inline uintptr_t dipc_domain_heap(uint32_t dom) {
-  return DIPC_HEAP_ADDR + (uintptr_t)dom * DIPC_HEAP_STRIDE;
+  return DIPC_HEAP_REGION(dom);
 }
 /* Drops the range-table rows of named domains that lie inside [lo, hi)
  * (unmapped: the caller checked); returns how many. */

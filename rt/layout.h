@@ -80,6 +80,9 @@
 #if DIPC_VECTOR_ADDR != RT_RO_TABLE_ADDR + RT_MAX_DOMAINS * 4
 #error "dipc/abi.h: the runtime vector must follow the PKRU image table"
 #endif
+#if DIPC_HEAP_END != DIPC_HEAP_ADDR + RT_MAX_DOMAINS * DIPC_HEAP_STRIDE
+#error "dipc/abi.h: the heap regions end after RT_MAX_DOMAINS of them"
+#endif
 #if RT_ANYCALL_ADDR != DIPC_VECTOR_ADDR + 4096 ||                             \
     RT_RW_TABLE_ADDR != RT_ANYCALL_ADDR + RT_ANYCALL_BYTES
 #error "layout.h: the anycall table follows the runtime vector"

@@ -80,6 +80,8 @@
 
 #define DIPC_HEAP_ADDR 0x200000000000  /* 32 TiB: above ASan's shadow */
 #define DIPC_HEAP_STRIDE 0x400000000   /* 16 GiB per domain */
+#define DIPC_HEAP_REGION(d) (DIPC_HEAP_ADDR + (d) * DIPC_HEAP_STRIDE)
+#define DIPC_HEAP_END DIPC_HEAP_REGION(1024) /* rt/layout.h RT_MAX_DOMAINS */
 #define DIPC_HEAP_LOCK 0                /* offset of the allocator's lock */
 #define DIPC_HEAP_OWNER 4               /* and of its holder's slot + 1 */
 
