@@ -14,6 +14,7 @@
 #include "DomainLayout.h"
 #include "DomainModel.h"
 #include "MetadataRecords.h"
+#include "ObjectNote.h"
 #include "RecoveryOption.h"
 #include "llvm/IR/Module.h"
 
@@ -32,6 +33,7 @@ static bool lowerModule(Module &M, DomainModel &Model) {
   adoptPrivateGlobals(M, Model);
   DomainSections Sections = layOutDomains(M, Model);
   emitMetadataRecords(M, Model, Sections, Entries, Imports, Anycalls);
+  emitObjectNote(M);
   return true;
 }
 

@@ -245,13 +245,14 @@ __attribute__((visibility("default"))) int dlclose(void *handle) {
 
 typedef void *(*dlmopen_fn)(Lmid_t, const char *, int);
 
-/* Whether file, as dlopen would find it, has dIPC records: a name with a
+/* Whether file, as dlopen would find it, is a dIPC object, or one the
+ * validator refuses (either way it must not load unisolated): a name with a
  * slash is the file; a bare name is looked up in LD_LIBRARY_PATH and the
  * system directories (not in DT_RUNPATH or the ld.so cache). */
 static int file_has_records(const char *file) {
   char err[256];
   if (strchr(file, '/'))
-    return metadata_file_has_records(file, err, sizeof err) == 1;
+    return metadata_file_has_records(file, err, sizeof err) != 0;
   static const char *const system_dirs[] = {
       "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
       "/usr/lib64", "/lib", "/usr/lib"};
@@ -261,13 +262,13 @@ static int file_has_records(const char *file) {
     size_t len = strcspn(p, ":");
     snprintf(path, sizeof path, "%.*s/%s", (int)len, len ? p : ".", file);
     if (access(path, R_OK) == 0)
-      return metadata_file_has_records(path, err, sizeof err) == 1;
+      return metadata_file_has_records(path, err, sizeof err) != 0;
     p += len + (p[len] == ':');
   }
   for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i) {
     snprintf(path, sizeof path, "%s/%s", system_dirs[i], file);
     if (access(path, R_OK) == 0)
-      return metadata_file_has_records(path, err, sizeof err) == 1;
+      return metadata_file_has_records(path, err, sizeof err) != 0;
   }
   return 0;
 }

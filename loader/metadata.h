@@ -3,6 +3,8 @@
 #define DIPC_LOADER_METADATA_H
 
 #include <dipc/metadata.h>
+#include "elf_image.h"
+#include "validate.h"
 #include <link.h>
 #include <stddef.h>
 
@@ -21,17 +23,16 @@ struct object_metadata {
   struct record_array domains, entries, imports, grants, anycalls;
 };
 
-/* Reads the section headers of the object behind `info` from its file and
- * verifies every record in memory: version, sizes, references inside the
- * object's loaded segments, NUL-terminated names, page-aligned domain
- * ranges. Returns 1 if the object has dIPC records, 0 if it has none, and
- * -1 after writing the reason into err. */
+/* Validates the file of the object behind `info` (validate.h) and checks
+ * that its loaded segments and record sections are the file's. Returns 1
+ * if the object has dIPC records, 0 if it is no dIPC object, and -1 after
+ * writing the reason (the record and the rule) into err. */
 int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
                   char *err, size_t errlen);
 
-/* Whether the ELF file at path has a dIPC record section (any section
- * named in dipc/metadata.h), from its section headers alone: 1, 0, or -1
- * if it cannot be read as ELF (reason in err). */
+/* Whether the ELF file at path is a dIPC object with valid records: 1, 0
+ * if it is no dIPC object, or -1 if it cannot be read or breaks a rule of
+ * validate.h (reason in err). */
 int metadata_file_has_records(const char *path, char *err, size_t errlen);
 
 /* Resolves a verified self-relative reference. */

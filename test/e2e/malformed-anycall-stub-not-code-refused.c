@@ -9,7 +9,7 @@
 // RUN: not %dipc-bin-dir/dipc-run %t.bad 2>&1 | FileCheck %s
 // RUN: not %dipc-bin-dir/dipc-readelf %t.bad 2>&1 | FileCheck %s --check-prefix=READELF
 // RUN: %dipc-bin-dir/dipc-run %t | FileCheck %s --check-prefix=GOOD
-// CHECK: malformed dIPC metadata: the anycall stub of 'lookup' is not in code
+// CHECK: anycall record 0 ('lookup'): stub: 0x{{[0-9a-f]+}} is not in shared code
 // READELF: anycall stub of 'lookup' (0x{{[0-9A-Fa-f]+}}) is not in code
 // GOOD: lookup through its address=3
 #include <dipc.h>

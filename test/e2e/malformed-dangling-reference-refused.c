@@ -7,7 +7,7 @@
 // RUN: llvm-objcopy --update-section=dipc_imports=%t.sec %t %t.bad
 // RUN: not %dipc-bin-dir/dipc-run %t.bad 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run %t | FileCheck %s --check-prefix=GOOD
-// CHECK: malformed dIPC metadata: an import's slot points outside the object
+// CHECK: import record 0 ('lookup'): slot: 0x{{[0-9a-f]+}} is not a slot in the memory of its calling domain 'default' (dipc_slots)
 // GOOD: lookup=3
 #include <dipc.h>
 #include <stdio.h>

@@ -11,7 +11,12 @@
 // RUN: sh -c '"$0" "$1"; echo "status $?"' %dipc-bin-dir/dipc-run %t.bad > %t.out 2>&1
 // RUN: FileCheck %s < %t.out
 // RUN: %dipc-bin-dir/dipc-run %t | FileCheck %s --check-prefix=GOOD
-// CHECK: dipc-loader: refusing {{.*}}: malformed dIPC metadata: an import's slot is not in writable data (0x{{[0-9a-f]+}})
+// The loader itself, without dipc-run's check of the program file first:
+// RUN: sh -c 'env LD_PRELOAD="$0" LD_BIND_NOW=1 DIPC_BACKEND=none "$1"; echo "status $?"' %dipc-lib-dir/libdipc-loader.so %t.bad > %t.loader.out 2>&1
+// RUN: FileCheck %s --check-prefix=LOADER < %t.loader.out
+// LOADER: dipc-loader: refusing {{.*}}: import record 0 ('lookup'): slot: 0x{{[0-9a-f]+}} is not a slot in the memory of its calling domain 'default' (dipc_slots)
+// LOADER: status 78
+// CHECK: dipc-check: refusing {{.*}}: import record 0 ('lookup'): slot: 0x{{[0-9a-f]+}} is not a slot in the memory of its calling domain 'default' (dipc_slots)
 // CHECK: status 78
 // GOOD: lookup=3
 #include <dipc.h>

@@ -6,7 +6,7 @@
 // RUN: llvm-objcopy --update-section=dipc_grants=%t.sec %t %t.bad
 // RUN: not %dipc-bin-dir/dipc-run %t.bad 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run %t | FileCheck %s --check-prefix=GOOD
-// CHECK: malformed dIPC metadata: grant record 0 has size 255; version 1 records have 32
+// CHECK: grant record 0: size 255; version 1 grant records have 32
 // GOOD: lookup=3
 #include <dipc.h>
 #include <stdio.h>

@@ -1,0 +1,775 @@
+/* validate.c - the rules of validate.h, over the file image of one object.
+ * A refusal names the record and the rule; callers add the object. */
+#define _GNU_SOURCE
+#include "validate.h"
+#include "elf_image.h"
+
+#include <dipc/metadata.h>
+#include <dipc/note.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *const dipc_record_kind_names[DIPC_NUM_RECORD_KINDS] = {
+    "domain", "entry", "import", "grant", "anycall"};
+const char *const dipc_record_sections[DIPC_NUM_RECORD_KINDS] = {
+    DIPC_DOMAINS_SECTION, DIPC_ENTRIES_SECTION, DIPC_IMPORTS_SECTION,
+    DIPC_GRANTS_SECTION, DIPC_ANYCALLS_SECTION};
+const size_t dipc_record_sizes[DIPC_NUM_RECORD_KINDS] = {
+    sizeof(struct dipc_domain_record), sizeof(struct dipc_entry_record),
+    sizeof(struct dipc_import_record), sizeof(struct dipc_grant_record),
+    sizeof(struct dipc_anycall_record)};
+const char *const dipc_section_kind_names[DIPC_NUM_SECTION_KINDS] = {
+    "text", "rodata", "data", "bss"};
+
+/* Policy bits a record may carry: one per DIPC_ISO_PROPERTY_NAMES. */
+static const char *const iso_property_names[] = {DIPC_ISO_PROPERTY_NAMES};
+#define KNOWN_POLICY_BITS                                                     \
+  ((1u << (sizeof iso_property_names / sizeof iso_property_names[0])) - 1)
+
+struct validator {
+  const struct dipc_elf_image *img;
+  struct dipc_validated *out;
+  char *err;
+  size_t errlen;
+};
+
+static int fail(struct validator *v, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(v->err, v->errlen, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* Record i of a kind, copied out of the file (records are 8-aligned in
+ * memory, but nothing promises it of a file offset). */
+static void record(const struct validator *v, enum dipc_record_kind k,
+                   size_t i, void *to) {
+  const struct dipc_record_table *t = &v->out->tables[k];
+  memcpy(to, t->bytes + i * dipc_record_sizes[k], dipc_record_sizes[k]);
+}
+
+/* The address a self-relative field at offset `field` of record i points
+ * to (wrapping, as the hardware would). */
+static uint64_t target(const struct validator *v, enum dipc_record_kind k,
+                       size_t i, size_t field, dipc_rel_t rel) {
+  return v->out->tables[k].vaddr + i * dipc_record_sizes[k] + field +
+         (uint64_t)rel;
+}
+
+/* Prefix of every refusal about record i of kind k. */
+#define RECORD_FMT "%s record %zu%s%s%s: "
+#define RECORD_ARGS(k, i, name)                                               \
+  dipc_record_kind_names[k], (size_t)(i), (name) ? " ('" : "",               \
+      (name) ? (name) : "", (name) ? "')" : ""
+
+static int is_ident_char(char c, int symbol) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || (symbol && (c == '.' || c == '$'));
+}
+
+/* A name field: a NUL-terminated identifier in the object's file bytes.
+ * Domain names make up section names (identifier characters only); entry
+ * names are symbols (also '.' and '$'). */
+static int name_at(struct validator *v, enum dipc_record_kind k, size_t i,
+                   size_t field, dipc_rel_t rel, const char *what, int symbol,
+                   const char *label, const char **name) {
+  if (rel == 0)
+    return fail(v, RECORD_FMT "%s: missing", RECORD_ARGS(k, i, label), what);
+  uint64_t at = target(v, k, i, field, rel);
+  const Elf64_Phdr *p = dipc_elf_segment(v->img, at, 1);
+  if (!p || at - p->p_vaddr >= p->p_filesz)
+    return fail(v, RECORD_FMT "%s: points to %#llx, outside the object's "
+                "loaded bytes", RECORD_ARGS(k, i, label), what,
+                (unsigned long long)at);
+  const char *s = (const char *)v->img->file + p->p_offset + (at - p->p_vaddr);
+  uint64_t room = p->p_filesz - (at - p->p_vaddr);
+  for (uint64_t n = 0; n < room && n <= DIPC_MAX_NAME_LEN; ++n) {
+    if (s[n] == '\0') {
+      if (n == 0)
+        return fail(v, RECORD_FMT "%s: empty name", RECORD_ARGS(k, i, label),
+                    what);
+      *name = s;
+      return 0;
+    }
+    if (!is_ident_char(s[n], symbol))
+      return fail(v, RECORD_FMT "%s: not a name (character %#x at %llu)",
+                  RECORD_ARGS(k, i, label), what, (unsigned char)s[n],
+                  (unsigned long long)n);
+  }
+  return fail(v, RECORD_FMT "%s: not a NUL-terminated name of at most %d "
+              "characters", RECORD_ARGS(k, i, label), what,
+              DIPC_MAX_NAME_LEN);
+}
+
+static int header_ok(struct validator *v, enum dipc_record_kind k, size_t i,
+                     const struct dipc_record_header *h) {
+  if (h->version != DIPC_METADATA_VERSION)
+    return fail(v, "%s record %zu: version %u; this reader reads version %d",
+                dipc_record_kind_names[k], i, h->version,
+                DIPC_METADATA_VERSION);
+  if (h->size != dipc_record_sizes[k])
+    return fail(v, "%s record %zu: size %u; version %d %s records have %zu",
+                dipc_record_kind_names[k], i, h->size, DIPC_METADATA_VERSION,
+                dipc_record_kind_names[k], dipc_record_sizes[k]);
+  return 0;
+}
+
+static int signature_ok(struct validator *v, enum dipc_record_kind k,
+                        size_t i, const char *name,
+                        const struct dipc_signature *s) {
+  if (!DIPC_SIGNATURE_OK(s))
+    return fail(v, RECORD_FMT "signature: outside the calling convention's "
+                "limits (int_args %u, vec_args %u, stack_bytes %u, "
+                "int_results %u, vec_results %u, x87 %u, reserved %u)",
+                RECORD_ARGS(k, i, name), s->int_args, s->vec_args,
+                s->stack_bytes, s->int_results, s->vec_results,
+                s->x87_results, s->reserved);
+  return 0;
+}
+
+static int policy_ok(struct validator *v, enum dipc_record_kind k, size_t i,
+                     const char *name, const char *what, dipc_policy_t p) {
+  if (p & ~KNOWN_POLICY_BITS)
+    return fail(v, RECORD_FMT "%s: unknown isolation property bits %#x",
+                RECORD_ARGS(k, i, name), what, p & ~KNOWN_POLICY_BITS);
+  return 0;
+}
+
+static int reserved_ok(struct validator *v, enum dipc_record_kind k, size_t i,
+                       const char *name, uint32_t reserved) {
+  if (reserved)
+    return fail(v, RECORD_FMT "reserved: must be 0, is %#x",
+                RECORD_ARGS(k, i, name), reserved);
+  return 0;
+}
+
+/* The section dipc_<kind>_<domain>, or NULL. */
+static const Elf64_Shdr *domain_section(const struct validator *v,
+                                        unsigned kind, const char *domain) {
+  char name[DIPC_MAX_NAME_LEN + 32];
+  snprintf(name, sizeof name, "dipc_%s_%s", dipc_section_kind_names[kind],
+           domain);
+  int duplicate;
+  return dipc_elf_section(v->img, name, &duplicate);
+}
+
+/* A domain's pages of one kind: [start, stop rounded down to a page). */
+static uint64_t pages_end(const Elf64_Shdr *s) {
+  return (s->sh_addr + s->sh_size) & ~(uint64_t)(DIPC_PAGE_SIZE - 1);
+}
+
+static int in_section_pages(const Elf64_Shdr *s, uint64_t at, uint64_t size) {
+  return s && at >= s->sh_addr && at <= pages_end(s) &&
+         size <= pages_end(s) - at;
+}
+
+/* Is the section one of a named domain's (dipc_<kind>_<name>)? Sets *kind
+ * and *domain (inside the name table). */
+static int parse_domain_section(const char *name, unsigned *kind,
+                                const char **domain) {
+  for (unsigned k = 0; k < DIPC_NUM_SECTION_KINDS; ++k) {
+    size_t n = strlen(dipc_section_kind_names[k]);
+    if (strncmp(name, "dipc_", 5) == 0 &&
+        strncmp(name + 5, dipc_section_kind_names[k], n) == 0 &&
+        name[5 + n] == '_' && name[6 + n]) {
+      *kind = k;
+      *domain = name + 6 + n;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Code of the default domain: executable, outside every named domain. */
+static int in_shared_code(const struct validator *v, uint64_t at) {
+  const Elf64_Phdr *p = dipc_elf_segment(v->img, at, 1);
+  if (!p || !(p->p_flags & PF_X) || at - p->p_vaddr >= p->p_filesz)
+    return 0;
+  for (unsigned i = 0; i < v->img->shnum; ++i) {
+    const Elf64_Shdr *s = &v->img->sh[i];
+    unsigned kind;
+    const char *domain;
+    if ((s->sh_flags & SHF_ALLOC) && at >= s->sh_addr &&
+        at - s->sh_addr < s->sh_size)
+      return (s->sh_flags & SHF_EXECINSTR) &&
+             !parse_domain_section(dipc_elf_section_name(v->img, s), &kind,
+                                   &domain);
+  }
+  return 0;
+}
+
+/* Code of a domain: its text pages, or shared code for the default one. */
+static int in_domain_code(const struct validator *v, const char *domain,
+                          uint64_t at) {
+  if (strcmp(domain, DIPC_DEFAULT_DOMAIN) == 0)
+    return in_shared_code(v, at);
+  return in_section_pages(domain_section(v, DIPC_SECTION_TEXT, domain), at, 1);
+}
+
+/* Does some domain record of the object carry this name? */
+static int has_domain_record(const struct validator *v, const char *domain) {
+  const struct dipc_record_table *t = &v->out->tables[DIPC_RECORD_DOMAIN];
+  for (size_t i = 0; i < t->count; ++i) {
+    struct dipc_domain_record d;
+    record(v, DIPC_RECORD_DOMAIN, i, &d);
+    const char *name = (const char *)dipc_elf_bytes(
+        v->img, target(v, DIPC_RECORD_DOMAIN, i,
+                       offsetof(struct dipc_domain_record, name), d.name),
+        strlen(domain) + 1);
+    if (name && strcmp(name, domain) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* Page ownership (DESIGN §5) and the section's kind, for one section of a
+ * named domain. */
+static int domain_section_ok(struct validator *v, const Elf64_Shdr *s,
+                             const char *sname, unsigned kind) {
+  static const struct {
+    uint64_t set, clear;
+    uint32_t type;
+  } want[DIPC_NUM_SECTION_KINDS] = {
+      [DIPC_SECTION_TEXT] = {SHF_ALLOC | SHF_EXECINSTR, SHF_WRITE,
+                             SHT_PROGBITS},
+      [DIPC_SECTION_RODATA] = {SHF_ALLOC, SHF_WRITE | SHF_EXECINSTR,
+                               SHT_PROGBITS},
+      [DIPC_SECTION_DATA] = {SHF_ALLOC | SHF_WRITE, SHF_EXECINSTR,
+                             SHT_PROGBITS},
+      [DIPC_SECTION_BSS] = {SHF_ALLOC | SHF_WRITE, SHF_EXECINSTR,
+                            SHT_NOBITS},
+  };
+  if ((s->sh_flags & want[kind].set) != want[kind].set ||
+      (s->sh_flags & want[kind].clear) || s->sh_type != want[kind].type)
+    return fail(v, "section %s: flags %#llx or type %u do not fit a domain's "
+                "%s", sname, (unsigned long long)s->sh_flags, s->sh_type,
+                dipc_section_kind_names[kind]);
+  if (s->sh_addr % DIPC_PAGE_SIZE)
+    return fail(v, "section %s: does not start on a page boundary (%#llx): "
+                "its pages would be shared with other code or data",
+                sname, (unsigned long long)s->sh_addr);
+  uint64_t end = pages_end(s);
+  if (end == s->sh_addr)
+    return 0; /* only the markers are left */
+  const Elf64_Phdr *p = dipc_elf_segment(v->img, s->sh_addr, end - s->sh_addr);
+  int px = kind == DIPC_SECTION_TEXT, pw = kind >= DIPC_SECTION_DATA;
+  if (!p || !!(p->p_flags & PF_X) != px || !!(p->p_flags & PF_W) != pw)
+    return fail(v, "section %s: not in one loadable segment with the "
+                "access of a domain's %s", sname,
+                dipc_section_kind_names[kind]);
+  for (unsigned i = 0; i < v->img->shnum; ++i) {
+    const Elf64_Shdr *o = &v->img->sh[i];
+    if (o == s || !(o->sh_flags & SHF_ALLOC) || !o->sh_size)
+      continue;
+    if (o->sh_addr < end && o->sh_addr + o->sh_size > s->sh_addr)
+      return fail(v, "section %s: section %s shares its pages [%#llx, "
+                  "%#llx)", sname, dipc_elf_section_name(v->img, o),
+                  (unsigned long long)s->sh_addr, (unsigned long long)end);
+  }
+  return 0;
+}
+
+static int check_domains(struct validator *v) {
+  const enum dipc_record_kind k = DIPC_RECORD_DOMAIN;
+  for (size_t i = 0; i < v->out->tables[k].count; ++i) {
+    struct dipc_domain_record d;
+    record(v, k, i, &d);
+    const char *name = NULL;
+    if (header_ok(v, k, i, &d.header) ||
+        name_at(v, k, i, offsetof(struct dipc_domain_record, name), d.name,
+                "name", 0, NULL, &name) ||
+        reserved_ok(v, k, i, name, d.reserved))
+      return -1;
+    int is_default = strcmp(name, DIPC_DEFAULT_DOMAIN) == 0;
+    if (d.flags & ~DIPC_DOMAIN_DEFAULT)
+      return fail(v, RECORD_FMT "flags: unknown bits %#x",
+                  RECORD_ARGS(k, i, name), d.flags & ~DIPC_DOMAIN_DEFAULT);
+    if (!!(d.flags & DIPC_DOMAIN_DEFAULT) != is_default)
+      return fail(v, RECORD_FMT "flags: the default flag belongs to the "
+                  "domain '" DIPC_DEFAULT_DOMAIN "' alone",
+                  RECORD_ARGS(k, i, name));
+    for (unsigned kind = 0; kind < DIPC_NUM_SECTION_KINDS; ++kind) {
+      const dipc_rel_t *range = d.ranges[kind];
+      if (!range[0] && !range[1])
+        continue;
+      if (is_default)
+        return fail(v, RECORD_FMT "ranges: the default domain has none",
+                    RECORD_ARGS(k, i, name));
+      size_t field = offsetof(struct dipc_domain_record, ranges) +
+                     kind * 2 * sizeof(dipc_rel_t);
+      uint64_t begin = target(v, k, i, field, range[0]);
+      uint64_t end = target(v, k, i, field + sizeof(dipc_rel_t), range[1]);
+      const Elf64_Shdr *s = domain_section(v, kind, name);
+      if (!s)
+        return fail(v, RECORD_FMT "%s range: no section dipc_%s_%s",
+                    RECORD_ARGS(k, i, name), dipc_section_kind_names[kind],
+                    dipc_section_kind_names[kind], name);
+      if (!range[0] || !range[1] || begin != s->sh_addr ||
+          end != s->sh_addr + s->sh_size)
+        return fail(v, RECORD_FMT "%s range: [%#llx, %#llx) is not its "
+                    "section dipc_%s_%s [%#llx, %#llx)",
+                    RECORD_ARGS(k, i, name), dipc_section_kind_names[kind],
+                    (unsigned long long)begin, (unsigned long long)end,
+                    dipc_section_kind_names[kind], name,
+                    (unsigned long long)s->sh_addr,
+                    (unsigned long long)(s->sh_addr + s->sh_size));
+    }
+  }
+  return 0;
+}
+
+static int check_entries(struct validator *v) {
+  const enum dipc_record_kind k = DIPC_RECORD_ENTRY;
+  for (size_t i = 0; i < v->out->tables[k].count; ++i) {
+    struct dipc_entry_record e;
+    record(v, k, i, &e);
+    const char *name = NULL, *domain = NULL;
+    if (header_ok(v, k, i, &e.header) ||
+        name_at(v, k, i, offsetof(struct dipc_entry_record, name), e.name,
+                "name", 1, NULL, &name) ||
+        name_at(v, k, i, offsetof(struct dipc_entry_record, domain), e.domain,
+                "domain", 0, name, &domain) ||
+        signature_ok(v, k, i, name, &e.signature) ||
+        policy_ok(v, k, i, name, "callee_policy", e.callee_policy) ||
+        reserved_ok(v, k, i, name, e.reserved))
+      return -1;
+    if (!has_domain_record(v, domain))
+      return fail(v, RECORD_FMT "domain: '%s' has no domain record",
+                  RECORD_ARGS(k, i, name), domain);
+    uint64_t stub = target(v, k, i, offsetof(struct dipc_entry_record,
+                                             callee_stub), e.callee_stub);
+    uint64_t fn = target(v, k, i, offsetof(struct dipc_entry_record, function),
+                         e.function);
+    if (!e.callee_stub || !in_domain_code(v, domain, stub))
+      return fail(v, RECORD_FMT "callee_stub: %#llx is not in the code of "
+                  "domain '%s'", RECORD_ARGS(k, i, name),
+                  (unsigned long long)stub, domain);
+    if (!e.function || !in_domain_code(v, domain, fn))
+      return fail(v, RECORD_FMT "function: %#llx is not in the code of "
+                  "domain '%s'", RECORD_ARGS(k, i, name),
+                  (unsigned long long)fn, domain);
+    for (size_t j = 0; j < i; ++j) {
+      struct dipc_entry_record o;
+      record(v, k, j, &o);
+      const char *oname = (const char *)dipc_elf_bytes(
+          v->img, target(v, k, j, offsetof(struct dipc_entry_record, name),
+                         o.name),
+          strlen(name) + 1);
+      if (oname && strcmp(oname, name) == 0)
+        return fail(v, RECORD_FMT "name: entry records %zu and %zu define "
+                    "the same entry", RECORD_ARGS(k, i, name), j, i);
+    }
+  }
+  return 0;
+}
+
+/* An import of an entry the object defines itself is checked now, as the
+ * runtime would at its first call (P4): same domain, signature and callee
+ * policy. */
+static int matches_own_entry(struct validator *v, size_t i,
+                             const struct dipc_import_record *m,
+                             const char *name, const char *callee) {
+  const enum dipc_record_kind ke = DIPC_RECORD_ENTRY;
+  for (size_t j = 0; j < v->out->tables[ke].count; ++j) {
+    struct dipc_entry_record e;
+    record(v, ke, j, &e);
+    const char *ename = (const char *)dipc_elf_bytes(
+        v->img, target(v, ke, j, offsetof(struct dipc_entry_record, name),
+                       e.name), strlen(name) + 1);
+    if (!ename || strcmp(ename, name) != 0)
+      continue;
+    const char *edomain = (const char *)dipc_elf_bytes(
+        v->img, target(v, ke, j, offsetof(struct dipc_entry_record, domain),
+                       e.domain), strlen(callee) + 1);
+    if (!edomain || strcmp(edomain, callee) != 0)
+      return fail(v, RECORD_FMT "callee_domain: '%s', but entry record %zu "
+                  "defines it in another domain", RECORD_ARGS(
+                      DIPC_RECORD_IMPORT, i, name), callee, j);
+    if (memcmp(&e.signature, &m->signature, sizeof e.signature) != 0)
+      return fail(v, RECORD_FMT "signature: differs from entry record %zu's "
+                  "(P4)", RECORD_ARGS(DIPC_RECORD_IMPORT, i, name), j);
+    if (e.callee_policy != m->callee_policy)
+      return fail(v, RECORD_FMT "callee_policy: %#x, entry record %zu says "
+                  "%#x", RECORD_ARGS(DIPC_RECORD_IMPORT, i, name),
+                  m->callee_policy, j, e.callee_policy);
+    return 0;
+  }
+  return 0;
+}
+
+/* Is [at, at + 8) writable data that stays writable (not RELRO)? */
+static int writable_pointer(const struct validator *v, uint64_t at) {
+  const Elf64_Phdr *p = dipc_elf_segment(v->img, at, sizeof(void *));
+  if (!p || !(p->p_flags & PF_W))
+    return 0;
+  for (unsigned i = 0; i < v->img->eh->e_phnum; ++i) {
+    const Elf64_Phdr *r = &v->img->ph[i];
+    if (r->p_type == PT_GNU_RELRO && at + sizeof(void *) > r->p_vaddr &&
+        at < r->p_vaddr + r->p_memsz)
+      return 0;
+  }
+  return 1;
+}
+
+static int check_imports(struct validator *v) {
+  const enum dipc_record_kind k = DIPC_RECORD_IMPORT;
+  int duplicate;
+  const Elf64_Shdr *slots = dipc_elf_section(v->img, DIPC_SLOTS_SECTION,
+                                             &duplicate);
+  for (size_t i = 0; i < v->out->tables[k].count; ++i) {
+    struct dipc_import_record m;
+    record(v, k, i, &m);
+    const char *name = NULL, *domain = NULL, *callee = NULL;
+    if (header_ok(v, k, i, &m.header) ||
+        name_at(v, k, i, offsetof(struct dipc_import_record, name), m.name,
+                "name", 1, NULL, &name) ||
+        name_at(v, k, i, offsetof(struct dipc_import_record, domain),
+                m.domain, "domain", 0, name, &domain) ||
+        name_at(v, k, i, offsetof(struct dipc_import_record, callee_domain),
+                m.callee_domain, "callee_domain", 0, name, &callee) ||
+        signature_ok(v, k, i, name, &m.signature) ||
+        policy_ok(v, k, i, name, "caller_policy", m.caller_policy) ||
+        policy_ok(v, k, i, name, "callee_policy", m.callee_policy))
+      return -1;
+    if (!has_domain_record(v, domain))
+      return fail(v, RECORD_FMT "domain: '%s' has no domain record",
+                  RECORD_ARGS(k, i, name), domain);
+    uint64_t slot = target(v, k, i, offsetof(struct dipc_import_record, slot),
+                           m.slot);
+    /* Where the calling domain's stubs read it: its own memory. */
+    int is_default = strcmp(domain, DIPC_DEFAULT_DOMAIN) == 0;
+    const Elf64_Shdr *home =
+        is_default ? slots : domain_section(v, DIPC_SECTION_DATA, domain);
+    if (is_default && slots &&
+        (slots->sh_type != SHT_PROGBITS ||
+         (slots->sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR)) !=
+             (SHF_ALLOC | SHF_WRITE)))
+      return fail(v, "section " DIPC_SLOTS_SECTION ": not writable loaded "
+                  "data");
+    int inside = home && (is_default ? slot >= home->sh_addr &&
+                                           slot - home->sh_addr < home->sh_size
+                                     : in_section_pages(home, slot, 8));
+    if (!m.slot || slot % 8 || !inside)
+      return fail(v, RECORD_FMT "slot: %#llx is not a slot in the memory of "
+                  "its calling domain '%s' (%s)", RECORD_ARGS(k, i, name),
+                  (unsigned long long)slot, domain,
+                  is_default ? DIPC_SLOTS_SECTION : "its dipc_data_ pages");
+    if (!writable_pointer(v, slot))
+      return fail(v, RECORD_FMT "slot: %#llx is not in data that stays "
+                  "writable", RECORD_ARGS(k, i, name),
+                  (unsigned long long)slot);
+    if (matches_own_entry(v, i, &m, name, callee))
+      return -1;
+    /* Several translation units' records share one slot: they must be the
+     * same import, or two imports would be bound through one slot. */
+    for (size_t j = 0; j < i; ++j) {
+      struct dipc_import_record o;
+      record(v, k, j, &o);
+      if (target(v, k, j, offsetof(struct dipc_import_record, slot), o.slot) !=
+          slot)
+        continue;
+      const size_t fields[] = {offsetof(struct dipc_import_record, name),
+                               offsetof(struct dipc_import_record, domain),
+                               offsetof(struct dipc_import_record,
+                                        callee_domain)};
+      int same = !memcmp(&o.signature, &m.signature, sizeof m.signature) &&
+                 o.caller_policy == m.caller_policy &&
+                 o.callee_policy == m.callee_policy;
+      for (unsigned f = 0; same && f < 3; ++f) {
+        dipc_rel_t ri, rj;
+        memcpy(&ri, (const char *)&m + fields[f], sizeof ri);
+        memcpy(&rj, (const char *)&o + fields[f], sizeof rj);
+        const char *a = (const char *)dipc_elf_bytes(
+            v->img, target(v, k, i, fields[f], ri), 1);
+        const char *b = (const char *)dipc_elf_bytes(
+            v->img, target(v, k, j, fields[f], rj), 1);
+        /* a is a validated name; b is compared within a's length + 1. */
+        size_t n = strlen(a) + 1;
+        same = b && dipc_elf_bytes(v->img, target(v, k, j, fields[f], rj),
+                                   n) &&
+               memcmp(a, b, n) == 0;
+      }
+      if (!same)
+        return fail(v, RECORD_FMT "slot: shared with import record %zu, "
+                    "which describes another import",
+                    RECORD_ARGS(k, i, name), j);
+    }
+  }
+  return 0;
+}
+
+static int check_anycalls(struct validator *v) {
+  const enum dipc_record_kind k = DIPC_RECORD_ANYCALL;
+  for (size_t i = 0; i < v->out->tables[k].count; ++i) {
+    struct dipc_anycall_record c;
+    record(v, k, i, &c);
+    const char *name = NULL, *domain = NULL;
+    if (header_ok(v, k, i, &c.header) ||
+        name_at(v, k, i, offsetof(struct dipc_anycall_record, name), c.name,
+                "name", 1, NULL, &name) ||
+        name_at(v, k, i, offsetof(struct dipc_anycall_record, domain),
+                c.domain, "domain", 0, name, &domain) ||
+        signature_ok(v, k, i, name, &c.signature) ||
+        policy_ok(v, k, i, name, "callee_policy", c.callee_policy) ||
+        reserved_ok(v, k, i, name, c.reserved))
+      return -1;
+    uint64_t stub = target(v, k, i, offsetof(struct dipc_anycall_record, stub),
+                           c.stub);
+    if (!c.stub || !in_shared_code(v, stub))
+      return fail(v, RECORD_FMT "stub: %#llx is not in shared code",
+                  RECORD_ARGS(k, i, name), (unsigned long long)stub);
+    for (size_t j = 0; j < i; ++j) {
+      struct dipc_anycall_record o;
+      record(v, k, j, &o);
+      if (target(v, k, j, offsetof(struct dipc_anycall_record, stub),
+                 o.stub) == stub)
+        return fail(v, RECORD_FMT "stub: also the stub of anycall record "
+                    "%zu", RECORD_ARGS(k, i, name), j);
+    }
+  }
+  return 0;
+}
+
+static int check_grants(struct validator *v) {
+  const enum dipc_record_kind k = DIPC_RECORD_GRANT;
+  for (size_t i = 0; i < v->out->tables[k].count; ++i) {
+    struct dipc_grant_record g;
+    record(v, k, i, &g);
+    const char *from = NULL, *to = NULL;
+    if (header_ok(v, k, i, &g.header) ||
+        name_at(v, k, i, offsetof(struct dipc_grant_record, from), g.from,
+                "from", 0, NULL, &from) ||
+        name_at(v, k, i, offsetof(struct dipc_grant_record, to), g.to, "to",
+                0, from, &to) ||
+        reserved_ok(v, k, i, from, g.reserved))
+      return -1;
+    if (g.perm < DIPC_PERM_CALL || g.perm > DIPC_PERM_WRITE)
+      return fail(v, RECORD_FMT "perm: %u is not call (%d), read (%d) or "
+                  "write (%d)", RECORD_ARGS(k, i, from), g.perm,
+                  DIPC_PERM_CALL, DIPC_PERM_READ, DIPC_PERM_WRITE);
+    if (!has_domain_record(v, from))
+      return fail(v, RECORD_FMT "from: '%s' has no domain record",
+                  RECORD_ARGS(k, i, from), from);
+  }
+  return 0;
+}
+
+/* Locates one kind's record section: loaded data, whole records, address
+ * and file offset agreeing with its segment. (Writable in a shared object
+ * whose records refer to preemptible symbols: the loader checks that no
+ * relocation changed them, loader/metadata.c.) */
+static int find_table(struct validator *v, enum dipc_record_kind k) {
+  const char *sname = dipc_record_sections[k];
+  int duplicate;
+  const Elf64_Shdr *s = dipc_elf_section(v->img, sname, &duplicate);
+  struct dipc_record_table *t = &v->out->tables[k];
+  if (duplicate)
+    return fail(v, "section %s: appears more than once", sname);
+  if (!s)
+    return 0;
+  if (s->sh_type != SHT_PROGBITS || !(s->sh_flags & SHF_ALLOC) ||
+      (s->sh_flags & SHF_EXECINSTR) || s->sh_addr % 8)
+    return fail(v, "section %s: not aligned loaded data (type %u, "
+                "flags %#llx, address %#llx)", sname, s->sh_type,
+                (unsigned long long)s->sh_flags,
+                (unsigned long long)s->sh_addr);
+  if (s->sh_size % dipc_record_sizes[k])
+    return fail(v, "section %s: %llu bytes, not a whole number of %zu-byte "
+                "%s records", sname, (unsigned long long)s->sh_size,
+                dipc_record_sizes[k], dipc_record_kind_names[k]);
+  const Elf64_Phdr *p = dipc_elf_segment(v->img, s->sh_addr, s->sh_size);
+  if (!p || s->sh_offset != p->p_offset + (s->sh_addr - p->p_vaddr) ||
+      s->sh_addr - p->p_vaddr > p->p_filesz ||
+      s->sh_size > p->p_filesz - (s->sh_addr - p->p_vaddr))
+    return fail(v, "section %s: [%#llx, +%#llx) at file offset %#llx is not "
+                "where a loadable segment maps it", sname,
+                (unsigned long long)s->sh_addr,
+                (unsigned long long)s->sh_size,
+                (unsigned long long)s->sh_offset);
+  t->vaddr = s->sh_addr;
+  t->bytes = v->img->file + s->sh_offset;
+  t->count = s->sh_size / dipc_record_sizes[k];
+  return 0;
+}
+
+/* Is the section's name one of the contract's: a record section, the
+ * slots or a domain's section? */
+static int contract_section(const char *name) {
+  unsigned kind;
+  const char *domain;
+  if (strcmp(name, DIPC_SLOTS_SECTION) == 0 ||
+      parse_domain_section(name, &kind, &domain))
+    return 1;
+  for (unsigned k = 0; k < DIPC_NUM_RECORD_KINDS; ++k)
+    if (strcmp(name, dipc_record_sections[k]) == 0)
+      return 1;
+  return 0;
+}
+
+/* Does the object have a section of the contract? (Other dipc_ names are
+ * not the contract's: the runtime's own objects use some.) */
+static int any_contract_section(const struct validator *v) {
+  for (unsigned i = 0; i < v->img->shnum; ++i)
+    if (contract_section(dipc_elf_section_name(v->img, &v->img->sh[i])))
+      return 1;
+  return 0;
+}
+
+/* In a dIPC object, every dipc_ section is one of the contract's: a name
+ * damaged into another dipc_ name is refused, not ignored. */
+static int known_sections(struct validator *v) {
+  for (unsigned i = 0; i < v->img->shnum; ++i) {
+    const char *n = dipc_elf_section_name(v->img, &v->img->sh[i]);
+    if (strncmp(n, "dipc_", 5) == 0 && !contract_section(n))
+      return fail(v, "section %s: not a dIPC section this reader knows", n);
+  }
+  return 0;
+}
+
+/* Each named domain's section is described by a domain record, and keeps
+ * its pages to itself. */
+static int domain_sections(struct validator *v) {
+  for (unsigned i = 0; i < v->img->shnum; ++i) {
+    const Elf64_Shdr *s = &v->img->sh[i];
+    const char *n = dipc_elf_section_name(v->img, s);
+    unsigned kind;
+    const char *domain;
+    if (!parse_domain_section(n, &kind, &domain))
+      continue;
+    if (domain_section_ok(v, s, n, kind))
+      return -1;
+    int described = 0;
+    const struct dipc_record_table *t = &v->out->tables[DIPC_RECORD_DOMAIN];
+    for (size_t r = 0; !described && r < t->count; ++r) {
+      struct dipc_domain_record d;
+      record(v, DIPC_RECORD_DOMAIN, r, &d);
+      const char *name = (const char *)dipc_elf_bytes(
+          v->img, target(v, DIPC_RECORD_DOMAIN, r,
+                         offsetof(struct dipc_domain_record, name), d.name),
+          strlen(domain) + 1);
+      described = name && strcmp(name, domain) == 0 &&
+                  (d.ranges[kind][0] || d.ranges[kind][1]);
+    }
+    if (!described)
+      return fail(v, "section %s: no domain record describes it, so its "
+                  "%s would not be isolated", n,
+                  kind == DIPC_SECTION_TEXT ? "code" : "data");
+  }
+  return 0;
+}
+
+struct note_sum {
+  struct validator *v;
+  unsigned notes;
+  uint64_t counts[DIPC_NUM_RECORD_KINDS];
+};
+
+static int add_note(void *ctx, const char *name, uint32_t type,
+                    const uint8_t *desc, uint32_t descsz) {
+  struct note_sum *sum = ctx;
+  if (strcmp(name, DIPC_NOTE_NAME) != 0)
+    return 0;
+  struct dipc_note_records n;
+  if (type != DIPC_NOTE_TYPE_RECORDS || descsz != sizeof n)
+    return fail(sum->v, "dIPC note: type %u, %u bytes; this reader reads "
+                "type %d, %zu bytes", type, descsz, DIPC_NOTE_TYPE_RECORDS,
+                sizeof n);
+  memcpy(&n, desc, sizeof n);
+  if (n.version != DIPC_METADATA_VERSION)
+    return fail(sum->v, "dIPC note: version %u; this reader reads version %d",
+                n.version, DIPC_METADATA_VERSION);
+  ++sum->notes;
+  sum->counts[DIPC_RECORD_DOMAIN] += n.domains;
+  sum->counts[DIPC_RECORD_ENTRY] += n.entries;
+  sum->counts[DIPC_RECORD_IMPORT] += n.imports;
+  sum->counts[DIPC_RECORD_GRANT] += n.grants;
+  return 0;
+}
+
+int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
+                  char *err, size_t errlen) {
+  struct validator v = {img, out, err, errlen};
+  memset(out, 0, sizeof *out);
+  struct note_sum sum = {&v, 0, {0}};
+  if (dipc_elf_notes(img, add_note, &sum, err, errlen))
+    return -1;
+  int any_section = img->sh && any_contract_section(&v);
+  if (!sum.notes && !any_section)
+    return 0;
+  if (!img->sh)
+    return fail(&v, "has dIPC notes but no section headers to find its "
+                "records by");
+  if (known_sections(&v))
+    return -1;
+  for (unsigned k = 0; k < DIPC_NUM_RECORD_KINDS; ++k)
+    if (find_table(&v, k))
+      return -1;
+  if (!out->tables[DIPC_RECORD_DOMAIN].count)
+    return fail(&v, "has dIPC %s but no domain records (section "
+                DIPC_DOMAINS_SECTION " missing or empty)",
+                sum.notes ? "notes" : "sections");
+  for (unsigned k = 0; sum.notes && k < DIPC_RECORD_ANYCALL; ++k)
+    if (sum.counts[k] != out->tables[k].count)
+      return fail(&v, "section %s: %zu %s records, but the object's dIPC "
+                  "notes count %llu", dipc_record_sections[k],
+                  out->tables[k].count, dipc_record_kind_names[k],
+                  (unsigned long long)sum.counts[k]);
+  if (check_domains(&v) || domain_sections(&v) || check_entries(&v) ||
+      check_imports(&v) || check_grants(&v) || check_anycalls(&v))
+    return -1;
+  return 1;
+}
+
+int dipc_validate_file(const char *path, struct dipc_elf_image *img,
+                       struct dipc_validated *out, char *err, size_t errlen) {
+  memset(img, 0, sizeof *img);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(err, errlen, "cannot open: %s", strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+    close(fd);
+    snprintf(err, errlen, "not a regular, non-empty file");
+    return -1;
+  }
+  void *p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) {
+    snprintf(err, errlen, "cannot map: %s", strerror(errno));
+    return -1;
+  }
+  if (dipc_elf_open(img, p, st.st_size, err, errlen) != 0) {
+    munmap(p, st.st_size);
+    memset(img, 0, sizeof *img);
+    return -1;
+  }
+  int status = dipc_validate(img, out, err, errlen);
+  if (status < 0)
+    dipc_validate_close(img);
+  return status;
+}
+
+void dipc_validate_close(struct dipc_elf_image *img) {
+  if (img->file)
+    munmap((void *)img->file, img->size);
+  memset(img, 0, sizeof *img);
+}
+
+int dipc_validate_path(const char *path, char *err, size_t errlen) {
+  struct dipc_elf_image img;
+  struct dipc_validated v;
+  int status = dipc_validate_file(path, &img, &v, err, errlen);
+  if (status >= 0)
+    dipc_validate_close(&img);
+  return status;
+}

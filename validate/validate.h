@@ -1,0 +1,96 @@
+/* validate.h - the one validator of the dIPC contract (include/dipc/
+ * metadata.h, docs/abi.md): the loader runs it on every object before it
+ * uses a record, dipc-readelf before it prints one, so the two accept and
+ * refuse exactly the same files. It reads the object's file only.
+ *
+ * Rules, each named in the message of a refusal ("<record> <i> ('<name>'):
+ * <field>: <rule>"):
+ *  - the ELF file, its segments, section headers and names are well formed
+ *    (elf_image.h); a record section is loaded data whose address and file
+ *    offset agree with its segment, a whole number of records;
+ *  - fail closed: an object with the dIPC note (note.h) or any section of
+ *    the contract (record, slot or domain section) must have a readable,
+ *    non-empty domain table, no unknown dipc_ section, and as many records
+ *    as its notes count;
+ *  - every record has this version and size, zero reserved fields, only
+ *    known flag and policy bits, a possible signature (signature.h) and a
+ *    permission of call, read or write;
+ *  - every name is a NUL-terminated identifier of 1..DIPC_MAX_NAME_LEN
+ *    characters in the object's loaded bytes;
+ *  - a domain's range of each kind is exactly its section
+ *    dipc_<kind>_<name>, starts on a page and shares no page with any
+ *    other section (DESIGN §5), and every such section has its record;
+ *  - an entry's stub and function lie in its domain's code; entry names
+ *    are unique;
+ *  - an import's slot is an aligned, writable, non-RELRO pointer in the
+ *    memory of its calling domain (dipc_slots for the default domain, the
+ *    domain's dipc_data_ pages otherwise), and records sharing a slot agree
+ *    on every field;
+ *  - an anycall stub lies in shared code (outside every named domain);
+ *  - a grant's receiving domain has a record in the object. */
+#ifndef DIPC_VALIDATE_H
+#define DIPC_VALIDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest domain or entry name. */
+#define DIPC_MAX_NAME_LEN 255
+
+enum dipc_record_kind {
+  DIPC_RECORD_DOMAIN,
+  DIPC_RECORD_ENTRY,
+  DIPC_RECORD_IMPORT,
+  DIPC_RECORD_GRANT,
+  DIPC_RECORD_ANYCALL,
+  DIPC_NUM_RECORD_KINDS
+};
+
+/* Where one kind's records are: in the file and in memory (add the load
+ * bias), and how many. */
+struct dipc_record_table {
+  uint64_t vaddr;
+  const uint8_t *bytes; /* in the file image */
+  size_t count;
+};
+
+struct dipc_validated {
+  struct dipc_record_table tables[DIPC_NUM_RECORD_KINDS];
+};
+
+/* Validates the records of the object in img. Returns 1 if it has valid
+ * records, 0 if it is no dIPC object (no note and no dipc_ section), -1
+ * with the rule it breaks in err. */
+struct dipc_elf_image; /* elf_image.h */
+int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
+                  char *err, size_t errlen);
+
+/* Maps the file at path read-only into *img and validates it: as above,
+ * plus -1 if it cannot be read. Unless the result is -1, the tables point
+ * into the mapping until dipc_validate_close(img). */
+int dipc_validate_file(const char *path, struct dipc_elf_image *img,
+                       struct dipc_validated *out, char *err, size_t errlen);
+
+/* Unmaps what dipc_validate_file mapped. */
+void dipc_validate_close(struct dipc_elf_image *img);
+
+/* dipc_validate_file and close: 1, 0 or -1 as above (for tools that only
+ * need the verdict, without <elf.h>). */
+int dipc_validate_path(const char *path, char *err, size_t errlen);
+
+/* The name of a record kind ("domain", "entry", ...) and its section. */
+extern const char *const dipc_record_kind_names[DIPC_NUM_RECORD_KINDS];
+extern const char *const dipc_record_sections[DIPC_NUM_RECORD_KINDS];
+extern const size_t dipc_record_sizes[DIPC_NUM_RECORD_KINDS];
+/* "text", "rodata", "data", "bss", in enum dipc_section_kind order. */
+extern const char *const dipc_section_kind_names[];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
