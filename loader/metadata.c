@@ -219,7 +219,7 @@ static int check_grants(struct reader *r, const struct record_array *a) {
         check_name(r, &g->from, "a grant's domain") ||
         check_name(r, &g->to, "a granted domain"))
       return -1;
-    if (g->perm < 1 || g->perm > 3)
+    if (!DIPC_PERM_GRANTABLE(g->perm))
       return fail(r->err, r->errlen, "grant record %zu has permission %u", i,
                   g->perm);
   }
@@ -335,9 +335,6 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
 }
 
 int metadata_file_has_records(const char *path, char *err, size_t errlen) {
-  static const char *const names[] = {
-      DIPC_DOMAINS_SECTION, DIPC_ENTRIES_SECTION, DIPC_IMPORTS_SECTION,
-      DIPC_GRANTS_SECTION,  DIPC_SLOTS_SECTION,   DIPC_ANYCALLS_SECTION};
   const uint8_t *file = NULL;
   size_t fsize = 0;
   if (map_file(path, &file, &fsize, err, errlen))
@@ -364,9 +361,14 @@ int metadata_file_has_records(const char *path, char *err, size_t errlen) {
         const char *sname =
             (const char *)file + strtab->sh_offset + sh[i].sh_name;
         size_t room = strtab->sh_size - sh[i].sh_name;
-        for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
-          if (strnlen(sname, room) < room && strcmp(sname, names[k]) == 0)
+        /* The record sections, and the import slots. */
+        for (unsigned k = 0; k <= DIPC_NUM_RECORD_KINDS; ++k) {
+          const char *name = k < DIPC_NUM_RECORD_KINDS
+                                 ? dipc_record_info_of(k)->section
+                                 : DIPC_SLOTS_SECTION;
+          if (strnlen(sname, room) < room && strcmp(sname, name) == 0)
             found = 1;
+        }
       }
     }
   }
