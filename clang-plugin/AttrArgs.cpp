@@ -82,7 +82,7 @@ std::optional<std::string> permissionArg(Sema &S, const ParsedAttr &Attr,
   StringRef P = StringRef(*Perm).trim();
   if (P.size() >= 2 && P.front() == '"' && P.back() == '"')
     P = P.drop_front().drop_back();
-  if (!llvm::is_contained(PermNames, P)) {
+  if (!grantablePerm(P)) {
     error(S, argLoc(Attr, Index),
           "unknown permission '%0' in '__perm'; expected call, read or write")
         << P;

@@ -23,12 +23,11 @@ using namespace llvm;
 
 namespace dipc {
 
-static const char *const KindNames[] = {"text", "rodata", "data", "bss"};
 static constexpr StringLiteral BeginPrefix = "__dipc_begin.";
 static constexpr StringLiteral EndPrefix = "__dipc_end.";
 
 std::string sectionName(dipc_section_kind Kind, StringRef Domain) {
-  return ("dipc_" + Twine(KindNames[Kind]) + "_" + Domain).str();
+  return ("dipc_" + Twine(dipc_section_kind_name(Kind)) + "_" + Domain).str();
 }
 
 static bool isOrdinaryGlobal(const GlobalVariable &GV) {
@@ -94,7 +93,8 @@ static void addMarkers(Module &M, StringRef Domain, dipc_section_kind Kind,
   std::string Section = sectionName(Kind, Domain);
   for (bool Begin : {true, false}) {
     std::string Name =
-        ((Begin ? BeginPrefix : EndPrefix) + KindNames[Kind] + "." + Domain)
+        ((Begin ? BeginPrefix : EndPrefix) + dipc_section_kind_name(Kind) +
+         "." + Domain)
             .str();
     GlobalObject *Marker;
     if (Kind == DIPC_SECTION_TEXT) {

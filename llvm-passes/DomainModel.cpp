@@ -32,11 +32,6 @@ static std::optional<dipc_policy_t> parsePolicy(StringRef List) {
   return Mask;
 }
 
-static unsigned parsePerm(StringRef Name) {
-  const auto *It = llvm::find(PermNames, Name);
-  return It == std::end(PermNames) ? 0 : It - std::begin(PermNames) + 1;
-}
-
 namespace {
 // One dIPC annotation: the annotated item and the text.
 struct Fact {
@@ -163,7 +158,7 @@ std::optional<DomainModel> readDomainModel(Module &M) {
       Map[Fn] |= *Mask;
     } else if (Rest.consume_front(PermPrefix)) {
       auto [To, Perm] = Rest.split(':');
-      unsigned PermValue = parsePerm(Perm);
+      unsigned PermValue = grantablePerm(Perm);
       if (!isValidDomainName(To) || !PermValue) {
         reportBadFact(M, F, "expected dipc.perm:<domain>:call|read|write");
         Ok = false;

@@ -19,39 +19,45 @@ class RecordWriter {
 public:
   explicit RecordWriter(Module &M)
       : M(M), Ctx(M.getContext()), I8(Type::getInt8Ty(Ctx)),
-        I16(Type::getInt16Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
-        I64(Type::getInt64Ty(Ctx)) {}
+        I32(Type::getInt32Ty(Ctx)), I64(Type::getInt64Ty(Ctx)) {}
 
-  // A record is a list of fields; a Rel field is filled in once the record's
-  // own address exists.
+  // One LLVM element of a record; a Rel element is filled in once the
+  // record's own address exists.
   struct Field {
     Type *Ty;
     Constant *Value; // for Rel: the target, or nullptr for "none"
     bool Rel = false;
   };
+  // The value of each field of a record by its records.def name, as one or
+  // more elements (a signature or the ranges are several). The header and
+  // reserved fields are the writer's own.
+  using Values = StringMap<std::vector<Field>>;
 
-  Field u8(unsigned V) { return {I8, ConstantInt::get(I8, V)}; }
-  Field u16(unsigned V) { return {I16, ConstantInt::get(I16, V)}; }
-  Field u32(uint64_t V) { return {I32, ConstantInt::get(I32, V)}; }
+  Field uint(unsigned Bytes, uint64_t V) {
+    Type *Ty = Type::getIntNTy(Ctx, Bytes * 8);
+    return {Ty, ConstantInt::get(Ty, V)};
+  }
+  Field u32(uint64_t V) { return uint(4, V); }
   Field rel(Constant *Target) { return {I64, Target, true}; }
   Field relString(StringRef S) { return rel(string(S)); }
-  std::vector<Field> header(size_t Size) {
-    return {u32(DIPC_METADATA_VERSION), u32(Size)};
-  }
+  // Member by member, as dipc/signature.h lists them.
   std::vector<Field> signature(const dipc_signature &Sig) {
-    return {u8(Sig.int_args),    u8(Sig.vec_args),     u8(Sig.int_results),
-            u8(Sig.vec_results), u16(Sig.stack_bytes), u8(Sig.x87_results),
-            u8(Sig.reserved)};
+    std::vector<Field> Fields;
+#define DIPC_SIGNATURE_ELEMENT(type, field, limit)                             \
+  Fields.push_back(uint(sizeof(type), Sig.field));
+    DIPC_SIGNATURE_FIELDS(DIPC_SIGNATURE_ELEMENT)
+#undef DIPC_SIGNATURE_ELEMENT
+    return Fields;
   }
 
-  GlobalVariable *emit(StringRef Section, const Twine &Name,
-                       std::vector<Field> Fields, size_t ExpectedSize);
+  GlobalVariable *emit(dipc_record_kind Kind, const Twine &Name,
+                       Values Given);
   Constant *string(StringRef S);
   Constant *sectionBound(const std::string &Section, bool Start);
 
   Module &M;
   LLVMContext &Ctx;
-  Type *I8, *I16, *I32, *I64;
+  Type *I8, *I32, *I64;
   StringMap<Constant *> Strings;
   SmallVector<GlobalValue *, 16> Used;
 };
@@ -82,16 +88,65 @@ Constant *RecordWriter::sectionBound(const std::string &Section, bool Start) {
   return GV;
 }
 
-GlobalVariable *RecordWriter::emit(StringRef Section, const Twine &Name,
-                                  std::vector<Field> Fields,
-                                  size_t ExpectedSize) {
+// A record whose layout differs from records.def would be misread by every
+// loader: stop the compiler, in every build type.
+[[noreturn]] static void layoutError(const dipc_record_info &Info,
+                                     const Twine &Msg) {
+  report_fatal_error("dIPC metadata writer: record " + Twine(Info.kind) + " " +
+                         Msg + " (include/dipc/records.def)",
+                     /*GenCrashDiag=*/false);
+}
+
+GlobalVariable *RecordWriter::emit(dipc_record_kind Kind, const Twine &Name,
+                                   Values Given) {
+  const dipc_record_info &Info = *dipc_record_info_of(Kind);
+  auto ValueOf = [&](const dipc_field_info &F) -> std::vector<Field> {
+    if (F.type == DIPC_FIELD_HEADER)
+      return {u32(DIPC_METADATA_VERSION), u32(Info.size)};
+    if (F.type == DIPC_FIELD_RESERVED)
+      return {uint(F.size, 0)};
+    auto It = Given.find(F.name);
+    if (It == Given.end())
+      layoutError(Info, "field " + Twine(F.name) + " is not written");
+    std::vector<Field> Value = std::move(It->second);
+    Given.erase(It);
+    return Value;
+  };
+  // The elements in records.def order; FirstElement[i] begins field i.
+  std::vector<Field> Fields;
+  SmallVector<unsigned, 16> FirstElement;
+  for (const dipc_field_info &F : ArrayRef(Info.fields, Info.num_fields)) {
+    FirstElement.push_back(Fields.size());
+    std::vector<Field> Value = ValueOf(F);
+    Fields.insert(Fields.end(), Value.begin(), Value.end());
+  }
+  if (!Given.empty())
+    layoutError(Info, "has no field " + Given.begin()->getKey());
+
   SmallVector<Type *, 16> Types;
   for (const Field &F : Fields)
     Types.push_back(F.Ty);
   auto *Ty = StructType::get(Ctx, Types);
-  assert(M.getDataLayout().getTypeAllocSize(Ty) == ExpectedSize &&
-         "record layout differs from include/dipc/metadata.h");
-  (void)ExpectedSize;
+  const DataLayout &DL = M.getDataLayout();
+  const StructLayout *SL = DL.getStructLayout(Ty);
+  for (unsigned I = 0; I < Info.num_fields; ++I) {
+    const dipc_field_info &F = Info.fields[I];
+    unsigned End =
+        I + 1 < Info.num_fields ? FirstElement[I + 1] : Fields.size();
+    uint64_t Offset = SL->getElementOffset(FirstElement[I]);
+    uint64_t Size = (End < Fields.size() ? SL->getElementOffset(End)
+                                          : SL->getSizeInBytes()) -
+                    Offset;
+    if (Offset != F.offset || Size != F.size)
+      layoutError(Info, "field " + Twine(F.name) + " is written at [" +
+                            Twine(Offset) + ", " + Twine(Offset + Size) +
+                            "), not [" + Twine(F.offset) + ", " +
+                            Twine(F.offset + F.size) + ")");
+  }
+  if (SL->getSizeInBytes() != Info.size)
+    layoutError(Info, "is written with " + Twine(SL->getSizeInBytes()) +
+                          " bytes, not " + Twine(Info.size));
+
   auto *GV = new GlobalVariable(M, Ty, true, GlobalValue::InternalLinkage,
                                 nullptr, Name);
   SmallVector<Constant *, 16> Values;
@@ -113,7 +168,7 @@ GlobalVariable *RecordWriter::emit(StringRef Section, const Twine &Name,
                              ConstantExpr::getPtrToInt(Here, I64)));
   }
   GV->setInitializer(ConstantStruct::get(Ty, Values));
-  GV->setSection(Section);
+  GV->setSection(Info.section);
   GV->setAlignment(Align(8));
   Used.push_back(GV);
   return GV;
@@ -125,10 +180,6 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
                          const std::vector<Import> &Imports,
                          const std::vector<Anycall> &Anycalls) {
   RecordWriter W(M);
-  using Fields = std::vector<RecordWriter::Field>;
-  auto Append = [](Fields &To, Fields More) {
-    To.insert(To.end(), More.begin(), More.end());
-  };
 
   // Every domain this object has code or data of, calls from, or grants to.
   SetVector<std::string, std::vector<std::string>, std::set<std::string>>
@@ -146,64 +197,58 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
 
   for (const std::string &Domain : Domains) {
     bool IsDefault = Domain == DIPC_DEFAULT_DOMAIN;
-    Fields F = W.header(sizeof(dipc_domain_record));
-    Append(F, {W.relString(Domain), W.u32(IsDefault ? DIPC_DOMAIN_DEFAULT : 0),
-               W.u32(0)});
     auto It = Sections.find(Domain);
     unsigned Kinds = IsDefault || It == Sections.end() ? 0 : It->second;
+    std::vector<RecordWriter::Field> Ranges;
     for (unsigned K = 0; K < DIPC_NUM_SECTION_KINDS; ++K) {
       bool Has = Kinds & (1u << K);
       std::string Section = sectionName(dipc_section_kind(K), Domain);
-      F.push_back(W.rel(Has ? W.sectionBound(Section, true) : nullptr));
-      F.push_back(W.rel(Has ? W.sectionBound(Section, false) : nullptr));
+      Ranges.push_back(W.rel(Has ? W.sectionBound(Section, true) : nullptr));
+      Ranges.push_back(W.rel(Has ? W.sectionBound(Section, false) : nullptr));
     }
-    W.emit(DIPC_DOMAINS_SECTION, "__dipc_domain." + Domain, F,
-           sizeof(dipc_domain_record));
+    W.emit(DIPC_RECORD_KIND_domain, "__dipc_domain." + Domain,
+           {{"name", {W.relString(Domain)}},
+            {"flags", {W.u32(IsDefault ? DIPC_DOMAIN_DEFAULT : 0)}},
+            {"ranges", Ranges}});
   }
 
-  for (const EntryStub &E : Entries) {
-    Fields F = W.header(sizeof(dipc_entry_record));
-    Append(F, {W.relString(E.Entry->getName()),
-               W.relString(Model.domainOf(E.Entry)), W.rel(E.Stub),
-               W.rel(E.Entry)});
-    Append(F, W.signature(E.Shape.Signature));
-    Append(F, {W.u32(Model.isoCallee(E.Entry)), W.u32(0)});
-    W.emit(DIPC_ENTRIES_SECTION, "__dipc_entry." + E.Entry->getName(), F,
-           sizeof(dipc_entry_record));
-  }
+  for (const EntryStub &E : Entries)
+    W.emit(DIPC_RECORD_KIND_entry, "__dipc_entry." + E.Entry->getName(),
+           {{"name", {W.relString(E.Entry->getName())}},
+            {"domain", {W.relString(Model.domainOf(E.Entry))}},
+            {"callee_stub", {W.rel(E.Stub)}},
+            {"function", {W.rel(E.Entry)}},
+            {"signature", W.signature(E.Shape.Signature)},
+            {"callee_policy", {W.u32(Model.isoCallee(E.Entry))}}});
 
-  for (const Import &Imp : Imports) {
-    Fields F = W.header(sizeof(dipc_import_record));
-    Append(F, {W.relString(Imp.Entry->getName()), W.relString(Imp.CallerDomain),
-               W.relString(Model.domainOf(Imp.Entry)), W.rel(Imp.Slot)});
-    Append(F, W.signature(Imp.Shape.Signature));
-    Append(F, {W.u32(Imp.CallerPolicy), W.u32(Model.isoCallee(Imp.Entry))});
-    W.emit(DIPC_IMPORTS_SECTION,
-           "__dipc_import." + Imp.CallerDomain + "." + Imp.Entry->getName(), F,
-           sizeof(dipc_import_record));
-  }
+  for (const Import &Imp : Imports)
+    W.emit(DIPC_RECORD_KIND_import,
+           "__dipc_import." + Imp.CallerDomain + "." + Imp.Entry->getName(),
+           {{"name", {W.relString(Imp.Entry->getName())}},
+            {"domain", {W.relString(Imp.CallerDomain)}},
+            {"callee_domain", {W.relString(Model.domainOf(Imp.Entry))}},
+            {"slot", {W.rel(Imp.Slot)}},
+            {"signature", W.signature(Imp.Shape.Signature)},
+            {"caller_policy", {W.u32(Imp.CallerPolicy)}},
+            {"callee_policy", {W.u32(Model.isoCallee(Imp.Entry))}}});
 
   for (const Anycall &A : Anycalls) {
-    Fields F = W.header(sizeof(dipc_anycall_record));
-    Append(F, {W.relString(A.Entry->getName()),
-               W.relString(Model.domainOf(A.Entry)), W.rel(A.Stub)});
-    Append(F, W.signature(A.Shape.Signature));
-    Append(F, {W.u32(Model.isoCallee(A.Entry)), W.u32(0)});
-    GlobalVariable *GV =
-        W.emit(DIPC_ANYCALLS_SECTION, "__dipc_anycall_record." +
-                                          A.Entry->getName(),
-               F, sizeof(dipc_anycall_record));
+    GlobalVariable *GV = W.emit(
+        DIPC_RECORD_KIND_anycall, "__dipc_anycall_record." + A.Entry->getName(),
+        {{"name", {W.relString(A.Entry->getName())}},
+         {"domain", {W.relString(Model.domainOf(A.Entry))}},
+         {"stub", {W.rel(A.Stub)}},
+         {"signature", W.signature(A.Shape.Signature)},
+         {"callee_policy", {W.u32(Model.isoCallee(A.Entry))}}});
     // In the stub's comdat: the linker keeps one record per stub.
     GV->setComdat(A.Stub->getComdat());
   }
 
-  for (const Grant &G : Model.Grants) {
-    Fields F = W.header(sizeof(dipc_grant_record));
-    Append(F,
-           {W.relString(G.From), W.relString(G.To), W.u32(G.Perm), W.u32(0)});
-    W.emit(DIPC_GRANTS_SECTION, "__dipc_grant." + G.From + "." + G.To, F,
-           sizeof(dipc_grant_record));
-  }
+  for (const Grant &G : Model.Grants)
+    W.emit(DIPC_RECORD_KIND_grant, "__dipc_grant." + G.From + "." + G.To,
+           {{"from", {W.relString(G.From)}},
+            {"to", {W.relString(G.To)}},
+            {"perm", {W.u32(G.Perm)}}});
 
   if (!W.Used.empty())
     appendToUsed(M, W.Used);

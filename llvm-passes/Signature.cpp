@@ -64,9 +64,10 @@ std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
   uint64_t StackBytes = 0;
   // The next stack slot of `Size` bytes aligned to `Alignment`.
   auto InMemory = [&](uint64_t Size, uint64_t Alignment) {
-    StackBytes = alignTo(StackBytes, std::max<uint64_t>(Alignment, 8));
+    StackBytes =
+        alignTo(StackBytes, std::max<uint64_t>(Alignment, DIPC_STACK_SLOT));
     RegSlot Slot{RegClass::Mem, unsigned(StackBytes), unsigned(Size)};
-    StackBytes += alignTo(Size, 8);
+    StackBytes += alignTo(Size, DIPC_STACK_SLOT);
     return Slot;
   };
   for (unsigned I = 0; I < Ty->getNumParams(); ++I) {
@@ -110,7 +111,7 @@ std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
       return std::nullopt;
     }
   }
-  StackBytes = alignTo(StackBytes, 8);
+  StackBytes = alignTo(StackBytes, DIPC_STACK_SLOT);
   if (StackBytes > DIPC_MAX_STACK_BYTES) {
     Why = "its stack arguments take " + std::to_string(StackBytes) +
           " bytes, more than " + std::to_string(DIPC_MAX_STACK_BYTES);
@@ -134,7 +135,9 @@ std::optional<CallShape> describeCall(FunctionType *Ty, AttributeList Attrs,
     unsigned *Count = Class == RegClass::Int   ? &NumIntRes
                       : Class == RegClass::Vec ? &NumVecRes
                                                : nullptr;
-    if (!Count || *Count == 2) {
+    unsigned Max = Class == RegClass::Int ? DIPC_MAX_INT_RESULTS
+                                          : DIPC_MAX_VEC_RESULTS;
+    if (!Count || *Count == Max) {
       Why = "its result of type " + typeName(Ret) +
             " is not returned in rax/rdx/xmm0/xmm1/st0";
       return std::nullopt;

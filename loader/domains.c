@@ -11,10 +11,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-enum { MAX_DOMAINS = 1024, MAX_ENTRIES = 4096, MAX_IMPORTS = 16384 };
+/* The loader's tables hold what the runtime's hold (dipc/limits.h): a
+ * record that would overflow one is refused, naming the limit. */
+#define REFUSE_FULL(object, what, limit)                                       \
+  (fprintf(stderr, "dipc-loader: refusing %s: more than %d %s (" #limit ")\n", \
+           object, limit, what),                                               \
+   -1)
 
 struct domain {
-  char name[64];
+  char name[DIPC_DOMAIN_NAME_MAX];
   dom_t owner;
   size_t pages;
   uintptr_t heap; /* its heap region (dom_heap), 0 for the default domain */
@@ -48,27 +53,26 @@ struct grant {
   unsigned from, to, perm;
 };
 
-static struct domain domains[MAX_DOMAINS];
+static struct domain domains[DIPC_MAX_DOMAINS];
 static unsigned num_domains;
-static struct entry entries[MAX_ENTRIES];
+static struct entry entries[DIPC_MAX_ENTRY_SETS];
 static unsigned num_entries;
 static struct import *imports;
 static unsigned num_imports;
 static struct anycall *anycalls;
 static unsigned num_anycalls;
-static struct grant grants[MAX_ENTRIES];
+static struct grant grants[DIPC_MAX_GRANTS];
 /* Pages given to domains, to name the owner of a faulting address. */
 static struct {
   uintptr_t begin, end;
   unsigned domain;
-} ranges[MAX_DOMAINS * 4];
+} ranges[DIPC_MAX_RANGES];
 static unsigned num_ranges;
 static unsigned num_grants;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *perm_name(unsigned perm) {
-  static const char *const names[] = {"nil", "call", "read", "write", "owner"};
-  return perm < 5 ? names[perm] : "?";
+  return dipc_perm_name(perm);
 }
 
 static const char *name_of(const dipc_rel_t *field) {
@@ -79,9 +83,13 @@ static int domain_index(const char *name, const char *object) {
   for (unsigned i = 0; i < num_domains; ++i)
     if (strcmp(domains[i].name, name) == 0)
       return i;
-  if (num_domains == MAX_DOMAINS || strlen(name) >= sizeof domains[0].name) {
-    fprintf(stderr, "dipc-loader: %s: too many domains or name too long\n",
-            object);
+  if (num_domains == DIPC_MAX_DOMAINS)
+    return REFUSE_FULL(object, "domains", DIPC_MAX_DOMAINS);
+  if (strlen(name) >= sizeof domains[0].name) {
+    fprintf(stderr,
+            "dipc-loader: refusing %s: domain name '%s' is longer than %d "
+            "characters (DIPC_DOMAIN_NAME_MAX)\n",
+            object, name, DIPC_DOMAIN_NAME_MAX - 1);
     return -1;
   }
   int is_default = strcmp(name, DIPC_DEFAULT_DOMAIN) == 0;
@@ -133,6 +141,9 @@ static int apply_domain(const struct object_metadata *object,
     uintptr_t end = (uintptr_t)metadata_ref(&range[1]) & -DIPC_PAGE_SIZE;
     if (end <= begin || given_to(d, begin, end))
       continue;
+    if (num_ranges == DIPC_MAX_RANGES)
+      return REFUSE_FULL(object->path, "page ranges of domains",
+                         DIPC_MAX_RANGES);
     int err =
         dom_remap(domains[d].owner, dom_default(), (void *)begin, end - begin);
     if (err) {
@@ -145,8 +156,7 @@ static int apply_domain(const struct object_metadata *object,
       return -1;
     }
     domains[d].pages += (end - begin) / DIPC_PAGE_SIZE;
-    if (num_ranges < sizeof ranges / sizeof ranges[0])
-      ranges[num_ranges++] = (typeof(ranges[0])){begin, end, d};
+    ranges[num_ranges++] = (typeof(ranges[0])){begin, end, d};
   }
   return 0;
 }
@@ -165,10 +175,8 @@ static int apply_entry(const struct object_metadata *object,
   int d = domain_index(name_of(&record->domain), object->path);
   if (d < 0)
     return -1;
-  if (num_entries == MAX_ENTRIES) {
-    fprintf(stderr, "dipc-loader: %s: too many entries\n", object->path);
-    return -1;
-  }
+  if (num_entries == DIPC_MAX_ENTRY_SETS)
+    return REFUSE_FULL(object->path, "entries", DIPC_MAX_ENTRY_SETS);
   struct dipc_entry_desc desc = {(void *)metadata_ref(&record->callee_stub),
                                  record->signature, record->callee_policy};
   entry_t set = entry_register(domains[d].owner, 1, &desc);
@@ -195,6 +203,8 @@ static int apply_grant(const struct object_metadata *object,
     if (grants[i].from == (unsigned)from && grants[i].to == (unsigned)to &&
         grants[i].perm >= record->perm)
       return 0;
+  if (num_grants == DIPC_MAX_GRANTS)
+    return REFUSE_FULL(object->path, "grants", DIPC_MAX_GRANTS);
   dom_t access = dom_copy(domains[to].owner, record->perm);
   long err = access < 0 ? access : grant_create(domains[from].owner, access);
   if (access >= 0)
@@ -207,8 +217,7 @@ static int apply_grant(const struct object_metadata *object,
             domains[to].name, -err);
     return -1;
   }
-  if (num_grants < MAX_ENTRIES)
-    grants[num_grants++] = (struct grant){from, to, record->perm};
+  grants[num_grants++] = (struct grant){from, to, record->perm};
   return 0;
 }
 
@@ -232,14 +241,12 @@ static int apply_import(const struct object_metadata *object,
   int d = domain_index(name_of(&record->domain), object->path);
   if (d < 0)
     return -1;
-  if (!imports && !(imports = calloc(MAX_IMPORTS, sizeof *imports))) {
+  if (!imports && !(imports = calloc(DIPC_MAX_IMPORTS, sizeof *imports))) {
     perror("dipc-loader: import table");
     return -1;
   }
-  if (num_imports == MAX_IMPORTS) {
-    fprintf(stderr, "dipc-loader: %s: too many imports\n", object->path);
-    return -1;
-  }
+  if (num_imports == DIPC_MAX_IMPORTS)
+    return REFUSE_FULL(object->path, "imports", DIPC_MAX_IMPORTS);
   struct import *m = &imports[num_imports];
   *m = (struct import){record, d, -1, 0};
   char what[DIPC_IMPORT_WHAT];
@@ -291,15 +298,12 @@ static int bind_imports(const struct object_metadata *object) {
 
 static int apply_anycall(const struct object_metadata *object,
                          const struct dipc_anycall_record *record) {
-  if (!anycalls && !(anycalls = calloc(MAX_IMPORTS, sizeof *anycalls))) {
+  if (!anycalls && !(anycalls = calloc(DIPC_MAX_IMPORTS, sizeof *anycalls))) {
     perror("dipc-loader: anycall table");
     return -1;
   }
-  if (num_anycalls == MAX_IMPORTS) {
-    fprintf(stderr, "dipc-loader: %s: too many entry addresses\n",
-            object->path);
-    return -1;
-  }
+  if (num_anycalls == DIPC_MAX_IMPORTS)
+    return REFUSE_FULL(object->path, "entry addresses", DIPC_MAX_IMPORTS);
   char *path = strdup(object->path);
   if (!path) {
     perror("dipc-loader: anycall table");

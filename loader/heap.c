@@ -66,7 +66,7 @@ static uint32_t rdpkru(void) {
  * image unlike any other's. */
 static uint32_t domain_of_pkru(uint32_t pkru) {
   const volatile uint32_t *image = (const volatile uint32_t *)RT_RO_TABLE_ADDR;
-  for (uint32_t d = 1; d < RT_MAX_DOMAINS; d++)
+  for (uint32_t d = 1; d < DIPC_MAX_DOMAINS; d++)
     if (image[d] == pkru)
       return d;
   return 0;
@@ -93,10 +93,10 @@ static uint32_t running_domain(uint32_t *slot) {
   uint32_t d = *(const volatile uint32_t *)(gs + DIPC_DOM_GS_OFFSET);
   if (check_pkru) {
     uint32_t pkru = rdpkru();
-    if (d >= RT_MAX_DOMAINS ||
+    if (d >= DIPC_MAX_DOMAINS ||
         pkru != ((const volatile uint32_t *)RT_RO_TABLE_ADDR)[d])
       d = domain_of_pkru(pkru); /* forged, or runtime code: the truth */
-  } else if (d >= RT_MAX_DOMAINS) {
+  } else if (d >= DIPC_MAX_DOMAINS) {
     d = 0;
   }
   if (slot)

@@ -54,8 +54,16 @@ struct pending {
 static int collect(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   struct pending *p = data;
-  if (already_seen(info) || num_seen == MAX_OBJECTS)
+  if (already_seen(info))
     return 0;
+  if (num_seen == MAX_OBJECTS) { /* its records would go unread */
+    fprintf(stderr,
+            "dipc-loader: refusing %s: more than %d loaded objects "
+            "(MAX_OBJECTS)\n",
+            *info->dlpi_name ? info->dlpi_name : "the program", MAX_OBJECTS);
+    p->failed = 1;
+    return 1;
+  }
   unsigned me = num_seen++;
   seen[me].base = info->dlpi_addr;
   seen[me].records = 0;

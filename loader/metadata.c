@@ -34,11 +34,11 @@ static int matches_memory(const struct dl_phdr_info *info,
   }
   for (unsigned k = 0; k < DIPC_NUM_RECORD_KINDS; ++k) {
     const struct dipc_record_table *t = &v->tables[k];
-    size_t bytes = t->count * dipc_record_sizes[k];
+    size_t bytes = t->count * dipc_record_info_of(k)->size;
     if (bytes && memcmp((const void *)(info->dlpi_addr + t->vaddr), t->bytes,
                         bytes) != 0) {
       snprintf(err, errlen, "section %s in memory differs from the file",
-               dipc_record_sections[k]);
+               dipc_record_info_of(k)->section);
       return -1;
     }
   }
@@ -75,11 +75,11 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
   if (status <= 0)
     return status;
   struct record_array *arrays[DIPC_NUM_RECORD_KINDS] = {
-      [DIPC_RECORD_DOMAIN] = &out->domains,
-      [DIPC_RECORD_ENTRY] = &out->entries,
-      [DIPC_RECORD_IMPORT] = &out->imports,
-      [DIPC_RECORD_GRANT] = &out->grants,
-      [DIPC_RECORD_ANYCALL] = &out->anycalls};
+      [DIPC_RECORD_KIND_domain] = &out->domains,
+      [DIPC_RECORD_KIND_entry] = &out->entries,
+      [DIPC_RECORD_KIND_import] = &out->imports,
+      [DIPC_RECORD_KIND_grant] = &out->grants,
+      [DIPC_RECORD_KIND_anycall] = &out->anycalls};
   for (unsigned k = 0; k < DIPC_NUM_RECORD_KINDS; ++k) {
     arrays[k]->first = (const void *)(info->dlpi_addr + v.tables[k].vaddr);
     arrays[k]->count = v.tables[k].count;

@@ -40,18 +40,15 @@ _Static_assert(RT_TRUSTED_STACK >= RT_XSAVE_MAX + 32 * 1024 &&
 #define RT_CALLEE_STACK_MIN (64UL << 10)
 #define RT_CALLEE_STACK_MAX (1UL << 30)
 #define RT_CALLEE_GUARD (64UL << 10)
-/* A domain's name in the runtime (dipc_domain_name), with its NUL. */
-#define RT_DOMAIN_NAME 64
+/* The tables the loader mirrors: dipc/limits.h. */
+#define RT_DOMAIN_NAME DIPC_DOMAIN_NAME_MAX
 #define RT_MAX_HANDLES 16384
-#define RT_MAX_GRANTS 4096
-#define RT_MAX_ENTRY_OBJS 512
-#define RT_MAX_RANGES 4096
+#define RT_MAX_GRANTS DIPC_MAX_GRANTS
+#define RT_MAX_ENTRY_OBJS DIPC_MAX_ENTRY_SETS
+#define RT_MAX_RANGES DIPC_MAX_RANGES
 #define RT_NUM_PKEYS 16
 #define RT_PAGE 4096UL
-#define RT_MAX_IMPORTS 16384
-/* Exit status of a process stopped because an import cannot be resolved
- * (the loader's refusal status; EX_CONFIG). */
-#define DIPC_EXIT_REFUSED 78
+#define RT_MAX_IMPORTS DIPC_MAX_IMPORTS
 
 /* ---- per-thread state (layout.h has the offsets) ------------------------ */
 struct dipc_kcs_entry {

@@ -5,6 +5,7 @@
 #define DIPC_RT_LAYOUT_H
 
 #include "dipc/abi.h" /* the runtime vector and the public thread page */
+#include "dipc/limits.h"
 
 /* Protection keys with a fixed role (dipc_backend_init insists on them). */
 #define RT_PKEY_RUNTIME 1 /* runtime state, proxies, parked domains */
@@ -43,7 +44,7 @@
 #define RT_ANYCALL_BYTES (RT_ANYCALL_SLOTS * 16)
 #define RT_RW_TABLE_ADDR 0x7ff12000 /* RT_ANYCALL_ADDR + RT_ANYCALL_BYTES */
 #define RT_WINDOW_HI 0x7ff24000
-#define RT_MAX_DOMAINS 1024
+#define RT_MAX_DOMAINS DIPC_MAX_DOMAINS
 /* Thread slots: as many as fill the thread region (1 GiB). Each costs
  * address space only until a thread uses it. */
 #define RT_MAX_THREADS 4096

@@ -12,10 +12,9 @@
  * loader does). */
 #include "validate.h"
 
+#include <dipc/limits.h>
 #include <stdio.h>
 #include <string.h>
-
-#define DIPC_CHECK_REFUSED 78
 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0) {
@@ -30,7 +29,7 @@ int main(int argc, char **argv) {
     char why[512];
     if (dipc_validate_path(argv[i], why, sizeof why) < 0) {
       fprintf(stderr, "dipc-check: refusing %s: %s\n", argv[i], why);
-      status = DIPC_CHECK_REFUSED;
+      status = DIPC_EXIT_REFUSED;
     }
   }
   return status;

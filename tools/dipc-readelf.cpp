@@ -213,7 +213,6 @@ Error Reader::dump(raw_ostream &OS) {
                 "' is missing or empty): was it built with -fdipc?");
 
   OS << File << ": dIPC metadata version " << DIPC_METADATA_VERSION << "\n";
-  const char *const *Kinds = dipc_section_kind_names;
   // One record per object and domain, all naming the same linked sections:
   // print each domain once, from a record of an object that has some of
   // its pages (an object that only calls or grants has empty ranges).
@@ -272,21 +271,21 @@ Error Reader::dump(raw_ostream &OS) {
       // The section ends with a page-aligned guard shorter than a page.
       uint64_t End = *Stop & ~uint64_t(DIPC_PAGE_SIZE - 1);
       if (*Begin % DIPC_PAGE_SIZE)
-        return fail("domain '" + *Name + "': " + Kinds[K] +
+        return fail("domain '" + *Name + "': " + dipc_section_kind_name(K) +
                     " range does not start on a page boundary (0x" +
                     utohexstr(*Begin) + ")");
       if (End == *Begin) { // --gc-sections removed everything but markers
-        OS << "  " << Kinds[K] << " empty\n";
+        OS << "  " << dipc_section_kind_name(K) << " empty\n";
         continue;
       }
       const Section *S = containing(*Begin);
       if (!S || End < *Begin)
-        return fail("domain '" + *Name + "': " + Kinds[K] + " range [0x" +
-                    utohexstr(*Begin) + ", 0x" + utohexstr(*Stop) +
-                    ") is not in a loaded section");
-      OS << "  " << Kinds[K] << " " << S->Name << " [0x" << utohexstr(*Begin)
-         << ", 0x" << utohexstr(End) << ") " << (End - *Begin) / DIPC_PAGE_SIZE
-         << " page(s)\n";
+        return fail("domain '" + *Name + "': " + dipc_section_kind_name(K) +
+                    " range [0x" + utohexstr(*Begin) + ", 0x" +
+                    utohexstr(*Stop) + ") is not in a loaded section");
+      OS << "  " << dipc_section_kind_name(K) << " " << S->Name << " [0x"
+         << utohexstr(*Begin) << ", 0x" << utohexstr(End) << ") "
+         << (End - *Begin) / DIPC_PAGE_SIZE << " page(s)\n";
     }
     if (D.flags & DIPC_DOMAIN_DEFAULT)
       continue;
@@ -344,7 +343,6 @@ Error Reader::dump(raw_ostream &OS) {
        << " stub=" << symbolize(*Stub) << " " << signatureString(C.signature)
        << " callee_policy=" << policyString(C.callee_policy) << "\n";
   }
-  static const char *const Perms[] = {"?", "call", "read", "write"};
   // Each translation unit that sees a __perm declaration emits its record;
   // the loader applies a repeated grant once, so it is printed once.
   std::set<std::tuple<std::string, unsigned, std::string>> Printed;
@@ -355,7 +353,7 @@ Error Reader::dump(raw_ostream &OS) {
       return joinErrors(From.takeError(), To.takeError());
     if (!Printed.emplace(*From, G.perm, *To).second)
       continue;
-    OS << "grant " << *From << " " << (G.perm < 4 ? Perms[G.perm] : "?") << " "
+    OS << "grant " << *From << " " << dipc_perm_name(G.perm) << " "
        << *To << "\n";
   }
   return Error::success();

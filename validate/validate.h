@@ -31,6 +31,7 @@
 #ifndef DIPC_VALIDATE_H
 #define DIPC_VALIDATE_H
 
+#include <dipc/metadata.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,16 +42,8 @@ extern "C" {
 /* Longest domain or entry name. */
 #define DIPC_MAX_NAME_LEN 255
 
-enum dipc_record_kind {
-  DIPC_RECORD_DOMAIN,
-  DIPC_RECORD_ENTRY,
-  DIPC_RECORD_IMPORT,
-  DIPC_RECORD_GRANT,
-  DIPC_RECORD_ANYCALL,
-  DIPC_NUM_RECORD_KINDS
-};
 
-/* Where one kind's records are: in the file and in memory (add the load
+/* Where one kind's records (enum dipc_record_kind, records.def) are: in the file and in memory (add the load
  * bias), and how many. */
 struct dipc_record_table {
   uint64_t vaddr;
@@ -82,12 +75,6 @@ void dipc_validate_close(struct dipc_elf_image *img);
  * need the verdict, without <elf.h>). */
 int dipc_validate_path(const char *path, char *err, size_t errlen);
 
-/* The name of a record kind ("domain", "entry", ...) and its section. */
-extern const char *const dipc_record_kind_names[DIPC_NUM_RECORD_KINDS];
-extern const char *const dipc_record_sections[DIPC_NUM_RECORD_KINDS];
-extern const size_t dipc_record_sizes[DIPC_NUM_RECORD_KINDS];
-/* "text", "rodata", "data", "bss", in enum dipc_section_kind order. */
-extern const char *const dipc_section_kind_names[];
 
 #ifdef __cplusplus
 }

@@ -62,6 +62,8 @@
 #ifndef DIPC_ABI_H
 #define DIPC_ABI_H
 
+#include "dipc/limits.h"
+
 #define DIPC_VECTOR_ADDR 0x7ff01000
 #define DIPC_VECTOR_SETJMP_ARM 0x7ff01000
 #define DIPC_VECTOR_ERRNO_LOCATION 0x7ff01008
@@ -81,7 +83,7 @@
 #define DIPC_HEAP_ADDR 0x200000000000  /* 32 TiB: above ASan's shadow */
 #define DIPC_HEAP_STRIDE 0x400000000   /* 16 GiB per domain */
 #define DIPC_HEAP_REGION(d) (DIPC_HEAP_ADDR + (d) * DIPC_HEAP_STRIDE)
-#define DIPC_HEAP_END DIPC_HEAP_REGION(1024) /* rt/layout.h RT_MAX_DOMAINS */
+#define DIPC_HEAP_END DIPC_HEAP_REGION(DIPC_MAX_DOMAINS)
 #define DIPC_HEAP_LOCK 0                /* offset of the allocator's lock */
 #define DIPC_HEAP_OWNER 4               /* and of its holder's slot + 1 */
 

@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include "dipc/perm.h"
 #include "dipc/signature.h"
 #include <iterator>
 
@@ -31,7 +32,13 @@ inline constexpr llvm::StringLiteral IsoPropertyNames[] = {
     DIPC_ISO_PROPERTY_NAMES};
 inline constexpr unsigned NumIsoProperties = std::size(IsoPropertyNames);
 
-inline constexpr llvm::StringLiteral PermNames[] = {"call", "read", "write"};
+// The permission `Name` (call, read or write) that __perm gives, 0 if none.
+inline unsigned grantablePerm(llvm::StringRef Name) {
+  for (unsigned P = DIPC_PERM_NIL; P <= DIPC_PERM_OWNER; ++P)
+    if (DIPC_PERM_GRANTABLE(P) && Name == dipc_perm_name(P))
+      return P;
+  return 0;
+}
 
 // A domain name becomes part of section and symbol names.
 inline bool isValidDomainName(llvm::StringRef Name) {
