@@ -120,7 +120,7 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
                       Entry.getName())
                          .str();
   auto *Unresolved = cast<Function>(
-      M.getOrInsertFunction("__dipc_unresolved_import", Type::getVoidTy(Ctx))
+      M.getOrInsertFunction(DIPC_UNRESOLVED_IMPORT_SYMBOL, Type::getVoidTy(Ctx))
           .getCallee());
   auto *Slot =
       new GlobalVariable(M, PointerType::get(Ctx, 0), false,

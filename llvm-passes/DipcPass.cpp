@@ -14,7 +14,6 @@
 #include "DomainLayout.h"
 #include "DomainModel.h"
 #include "MetadataRecords.h"
-#include "ObjectNote.h"
 #include "RecoveryOption.h"
 #include "llvm/IR/Module.h"
 
@@ -33,7 +32,6 @@ static bool lowerModule(Module &M, DomainModel &Model) {
   adoptPrivateGlobals(M, Model);
   DomainSections Sections = layOutDomains(M, Model);
   emitMetadataRecords(M, Model, Sections, Entries, Imports, Anycalls);
-  emitObjectNote(M);
   return true;
 }
 

@@ -3,6 +3,8 @@
 // assembler resolves to PC-relative relocations: no dynamic relocations, and
 // the file reads like memory.
 #include "MetadataRecords.h"
+#include "ObjectNote.h"
+#include "dipc/note.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
@@ -52,6 +54,7 @@ public:
 
   GlobalVariable *emit(dipc_record_kind Kind, const Twine &Name,
                        Values Given);
+  void seal(const dipc_field_info &F, ArrayRef<Field> Elements);
   Constant *string(StringRef S);
   Constant *sectionBound(const std::string &Section, bool Start);
 
@@ -60,6 +63,9 @@ public:
   Type *I8, *I32, *I64;
   StringMap<Constant *> Strings;
   SmallVector<GlobalValue *, 16> Used;
+  // What the object's note says of the records (dipc/note.h).
+  unsigned Count[DIPC_NUM_RECORD_KINDS] = {};
+  uint64_t Seal = DIPC_SEAL_BASIS;
 };
 
 } // namespace
@@ -72,6 +78,9 @@ Constant *RecordWriter::string(StringRef S) {
         ConstantDataArray::getString(Ctx, S), "__dipc_name");
     GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
     GV->setAlignment(Align(1));
+    // Not in a mergeable string section: a reader checks that a name
+    // reference points at the start of a name (validate/validate.h).
+    GV->setSection(DIPC_NAMES_SECTION);
     Str = GV;
   }
   return Str;
@@ -147,6 +156,15 @@ GlobalVariable *RecordWriter::emit(dipc_record_kind Kind, const Twine &Name,
     layoutError(Info, "is written with " + Twine(SL->getSizeInBytes()) +
                           " bytes, not " + Twine(Info.size));
 
+  ++Count[Kind];
+  if (Kind != DIPC_RECORD_KIND_anycall)
+    for (unsigned I = 0; I < Info.num_fields; ++I)
+      seal(Info.fields[I],
+           ArrayRef(Fields).slice(FirstElement[I],
+                                  (I + 1 < Info.num_fields ? FirstElement[I + 1]
+                                                           : Fields.size()) -
+                                      FirstElement[I]));
+
   auto *GV = new GlobalVariable(M, Ty, true, GlobalValue::InternalLinkage,
                                 nullptr, Name);
   SmallVector<Constant *, 16> Values;
@@ -172,6 +190,44 @@ GlobalVariable *RecordWriter::emit(dipc_record_kind Kind, const Twine &Name,
   GV->setAlignment(Align(8));
   Used.push_back(GV);
   return GV;
+}
+
+// Adds what the compiler knows of one field to the seal (dipc/note.h): a
+// name's bytes, whether each other reference is set, the rest as written.
+void RecordWriter::seal(const dipc_field_info &F, ArrayRef<Field> Elements) {
+  for (const Field &E : Elements) {
+    if (E.Rel && F.type == DIPC_FIELD_NAME) {
+      StringRef Bytes = cast<ConstantDataArray>(
+                            cast<GlobalVariable>(E.Value)->getInitializer())
+                            ->getRawDataValues();
+      Seal = dipc_seal(Seal, Bytes.data(), Bytes.size());
+    } else if (E.Rel) {
+      uint8_t Set = E.Value != nullptr;
+      Seal = dipc_seal(Seal, &Set, 1);
+    } else {
+      uint64_t V = cast<ConstantInt>(E.Value)->getZExtValue();
+      unsigned Bytes = E.Ty->getIntegerBitWidth() / 8;
+      for (unsigned B = 0; B < Bytes; ++B) {
+        uint8_t Byte = V >> (8 * B);
+        Seal = dipc_seal(Seal, &Byte, 1);
+      }
+    }
+  }
+}
+
+// A stub's back-link to the record that names it (dipc/note.h): prefix
+// data, the magic and the record's address relative to the link itself.
+static void linkStubToRecord(Function &Stub, GlobalVariable &Record) {
+  LLVMContext &Ctx = Stub.getContext();
+  Type *I64 = Type::getInt64Ty(Ctx);
+  // Link = Record - (Stub - 8) = Record - Stub + 8.
+  Constant *Link = ConstantExpr::getAdd(
+      ConstantExpr::getSub(ConstantExpr::getPtrToInt(&Record, I64),
+                           ConstantExpr::getPtrToInt(&Stub, I64)),
+      ConstantInt::get(I64, 8));
+  static_assert(DIPC_STUB_BACKLINK_SIZE == 16, "magic and link");
+  Stub.setPrefixData(ConstantStruct::getAnon(
+      {ConstantInt::get(I64, DIPC_STUB_MAGIC), Link}));
 }
 
 void emitMetadataRecords(Module &M, const DomainModel &Model,
@@ -212,14 +268,17 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
             {"ranges", Ranges}});
   }
 
-  for (const EntryStub &E : Entries)
-    W.emit(DIPC_RECORD_KIND_entry, "__dipc_entry." + E.Entry->getName(),
-           {{"name", {W.relString(E.Entry->getName())}},
-            {"domain", {W.relString(Model.domainOf(E.Entry))}},
-            {"callee_stub", {W.rel(E.Stub)}},
-            {"function", {W.rel(E.Entry)}},
-            {"signature", W.signature(E.Shape.Signature)},
-            {"callee_policy", {W.u32(Model.isoCallee(E.Entry))}}});
+  for (const EntryStub &E : Entries) {
+    GlobalVariable *GV = W.emit(
+        DIPC_RECORD_KIND_entry, "__dipc_entry." + E.Entry->getName(),
+        {{"name", {W.relString(E.Entry->getName())}},
+         {"domain", {W.relString(Model.domainOf(E.Entry))}},
+         {"callee_stub", {W.rel(E.Stub)}},
+         {"function", {W.rel(E.Entry)}},
+         {"signature", W.signature(E.Shape.Signature)},
+         {"callee_policy", {W.u32(Model.isoCallee(E.Entry))}}});
+    linkStubToRecord(*E.Stub, *GV);
+  }
 
   for (const Import &Imp : Imports)
     W.emit(DIPC_RECORD_KIND_import,
@@ -242,6 +301,7 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
          {"callee_policy", {W.u32(Model.isoCallee(A.Entry))}}});
     // In the stub's comdat: the linker keeps one record per stub.
     GV->setComdat(A.Stub->getComdat());
+    linkStubToRecord(*A.Stub, *GV);
   }
 
   for (const Grant &G : Model.Grants)
@@ -252,6 +312,8 @@ void emitMetadataRecords(Module &M, const DomainModel &Model,
 
   if (!W.Used.empty())
     appendToUsed(M, W.Used);
+  if (W.Count[DIPC_RECORD_KIND_domain])
+    emitObjectNote(M, W.Count, W.Seal);
 
   // Code that needs the loader refuses to run without it, at start rather
   // than at its first cross-domain call.

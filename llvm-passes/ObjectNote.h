@@ -4,15 +4,20 @@
 #ifndef DIPC_PASS_OBJECTNOTE_H
 #define DIPC_PASS_OBJECTNOTE_H
 
+#include "dipc/metadata.h"
+#include <cstdint>
+
 namespace llvm {
 class Module;
 }
 
 namespace dipc {
 
-// Counts the records already emitted into the module's record sections
-// and adds the note. Call after emitMetadataRecords.
-void emitObjectNote(llvm::Module &M);
+// Adds the note of a module whose records are written: how many of each
+// kind (enum dipc_record_kind) and their seal.
+void emitObjectNote(llvm::Module &M,
+                    const unsigned (&Count)[DIPC_NUM_RECORD_KINDS],
+                    uint64_t Seal);
 
 } // namespace dipc
 

@@ -162,3 +162,57 @@ int dipc_elf_notes(const struct dipc_elf_image *img,
   }
   return 0;
 }
+
+/* The value of the dynamic tag `tag`, or 0. */
+static uint64_t dynamic_value(const struct dipc_elf_image *img, int64_t tag) {
+  for (unsigned i = 0; i < img->eh->e_phnum; ++i) {
+    const Elf64_Phdr *p = &img->ph[i];
+    if (p->p_type != PT_DYNAMIC)
+      continue;
+    for (uint64_t o = 0; o + sizeof(Elf64_Dyn) <= p->p_filesz;
+         o += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn d;
+      memcpy(&d, img->file + p->p_offset + o, sizeof d);
+      if (d.d_tag == DT_NULL)
+        break;
+      if (d.d_tag == tag)
+        return d.d_un.d_val;
+    }
+  }
+  return 0;
+}
+
+const char *dipc_elf_reloc_symbol(const struct dipc_elf_image *img,
+                                  uint64_t where) {
+  uint64_t rela = dynamic_value(img, DT_RELA);
+  uint64_t size = dynamic_value(img, DT_RELASZ);
+  uint64_t symtab = dynamic_value(img, DT_SYMTAB);
+  uint64_t strtab = dynamic_value(img, DT_STRTAB);
+  uint64_t strsz = dynamic_value(img, DT_STRSZ);
+  const uint8_t *table = rela ? dipc_elf_bytes(img, rela, size) : NULL;
+  const char *strings =
+      strtab ? (const char *)dipc_elf_bytes(img, strtab, strsz) : NULL;
+  if (!table || !symtab || !strings || !strsz)
+    return NULL;
+  for (uint64_t o = 0; o + sizeof(Elf64_Rela) <= size;
+       o += sizeof(Elf64_Rela)) {
+    Elf64_Rela r;
+    memcpy(&r, table + o, sizeof r);
+    if (r.r_offset != where)
+      continue;
+    uint64_t index = ELF64_R_SYM(r.r_info);
+    const uint8_t *at =
+        index ? dipc_elf_bytes(img, symtab + index * sizeof(Elf64_Sym),
+                               sizeof(Elf64_Sym))
+              : NULL;
+    if (!at)
+      return NULL;
+    Elf64_Sym sym;
+    memcpy(&sym, at, sizeof sym);
+    if (sym.st_name >= strsz || !memchr(strings + sym.st_name, '\0',
+                                        strsz - sym.st_name))
+      return NULL;
+    return strings + sym.st_name;
+  }
+  return NULL;
+}

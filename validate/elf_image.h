@@ -58,6 +58,11 @@ int dipc_elf_notes(const struct dipc_elf_image *img,
                              const uint8_t *desc, uint32_t descsz),
                    void *ctx, char *err, size_t errlen);
 
+/* The name of the symbol a dynamic relocation (DT_RELA) at `where`
+ * refers to: NULL if no such relocation, or it names no symbol. */
+const char *dipc_elf_reloc_symbol(const struct dipc_elf_image *img,
+                                  uint64_t where);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,7 @@ struct validator {
   struct dipc_validated *out;
   char *err;
   size_t errlen;
+  int sealed; /* the object has dIPC notes: seals and back-links */
 };
 
 static int fail(struct validator *v, const char *fmt, ...) {
@@ -63,6 +64,20 @@ static uint64_t target(const struct validator *v, enum dipc_record_kind k,
   KIND_NAME(k), (size_t)(i), (name) ? " ('" : "",               \
       (name) ? (name) : "", (name) ? "')" : ""
 
+/* Is `at` the first byte of a name in the object's name section? */
+static int at_name_start(const struct validator *v, uint64_t at) {
+  int duplicate;
+  const Elf64_Shdr *s =
+      dipc_elf_section(v->img, DIPC_NAMES_SECTION, &duplicate);
+  if (!s || s->sh_type != SHT_PROGBITS || at < s->sh_addr ||
+      at - s->sh_addr >= s->sh_size)
+    return 0;
+  if (at == s->sh_addr)
+    return 1;
+  const uint8_t *before = dipc_elf_bytes(v->img, at - 1, 1);
+  return before && *before == '\0';
+}
+
 static int is_ident_char(char c, int symbol) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          (c >= '0' && c <= '9') || c == '_' || (symbol && (c == '.' || c == '$'));
@@ -81,6 +96,10 @@ static int name_at(struct validator *v, enum dipc_record_kind k, size_t i,
   if (!p || at - p->p_vaddr >= p->p_filesz)
     return fail(v, RECORD_FMT "%s: points to %#llx, outside the object's "
                 "loaded bytes", RECORD_ARGS(k, i, label), what,
+                (unsigned long long)at);
+  if (v->sealed && !at_name_start(v, at))
+    return fail(v, RECORD_FMT "%s: %#llx is not the start of a name in "
+                DIPC_NAMES_SECTION, RECORD_ARGS(k, i, label), what,
                 (unsigned long long)at);
   const char *s = (const char *)v->img->file + p->p_offset + (at - p->p_vaddr);
   uint64_t room = p->p_filesz - (at - p->p_vaddr);
@@ -319,6 +338,24 @@ static int check_domains(struct validator *v) {
   return 0;
 }
 
+/* Does the stub lack the back-link to record i of kind k (dipc/note.h)?
+ * Only objects with the dIPC note have back-links. */
+static int stub_backlink_bad(const struct validator *v, unsigned k,
+                             size_t i, uint64_t stub) {
+  if (!v->sealed)
+    return 0;
+  const uint8_t *b = dipc_elf_bytes(v->img, stub - DIPC_STUB_BACKLINK_SIZE,
+                                    DIPC_STUB_BACKLINK_SIZE);
+  if (!b || stub < DIPC_STUB_BACKLINK_SIZE)
+    return 1;
+  uint64_t magic;
+  int64_t link;
+  memcpy(&magic, b, sizeof magic);
+  memcpy(&link, b + 8, sizeof link);
+  uint64_t record = v->out->tables[k].vaddr + i * KIND_SIZE(k);
+  return magic != DIPC_STUB_MAGIC || stub - 8 + (uint64_t)link != record;
+}
+
 static int check_entries(struct validator *v) {
   const enum dipc_record_kind k = DIPC_RECORD_KIND_entry;
   for (size_t i = 0; i < v->out->tables[k].count; ++i) {
@@ -345,6 +382,10 @@ static int check_entries(struct validator *v) {
       return fail(v, RECORD_FMT "callee_stub: %#llx is not in the code of "
                   "domain '%s'", RECORD_ARGS(k, i, name),
                   (unsigned long long)stub, domain);
+    if (stub_backlink_bad(v, k, i, stub))
+      return fail(v, RECORD_FMT "callee_stub: %#llx is not the stub that "
+                  "links back to this record", RECORD_ARGS(k, i, name),
+                  (unsigned long long)stub);
     if (!e.function || !in_domain_code(v, domain, fn))
       return fail(v, RECORD_FMT "function: %#llx is not in the code of "
                   "domain '%s'", RECORD_ARGS(k, i, name),
@@ -364,12 +405,13 @@ static int check_entries(struct validator *v) {
   return 0;
 }
 
-/* An import of an entry the object defines itself is checked now, as the
- * runtime would at its first call (P4): same domain, signature and callee
- * policy. */
-static int matches_own_entry(struct validator *v, size_t i,
-                             const struct dipc_import_record *m,
-                             const char *name, const char *callee) {
+/* An import or anycall of an entry the object defines itself is checked
+ * now, as the runtime would at its first call or registration (P4): same
+ * domain, signature and callee policy. */
+static int matches_own_entry(struct validator *v, unsigned kind, size_t i,
+                             const char *name, const char *callee,
+                             const struct dipc_signature *signature,
+                             dipc_policy_t callee_policy) {
   const enum dipc_record_kind ke = DIPC_RECORD_KIND_entry;
   for (size_t j = 0; j < v->out->tables[ke].count; ++j) {
     struct dipc_entry_record e;
@@ -384,15 +426,15 @@ static int matches_own_entry(struct validator *v, size_t i,
                        e.domain), strlen(callee) + 1);
     if (!edomain || strcmp(edomain, callee) != 0)
       return fail(v, RECORD_FMT "callee_domain: '%s', but entry record %zu "
-                  "defines it in another domain", RECORD_ARGS(
-                      DIPC_RECORD_KIND_import, i, name), callee, j);
-    if (memcmp(&e.signature, &m->signature, sizeof e.signature) != 0)
+                  "defines it in another domain", RECORD_ARGS(kind, i, name),
+                  callee, j);
+    if (memcmp(&e.signature, signature, sizeof e.signature) != 0)
       return fail(v, RECORD_FMT "signature: differs from entry record %zu's "
-                  "(P4)", RECORD_ARGS(DIPC_RECORD_KIND_import, i, name), j);
-    if (e.callee_policy != m->callee_policy)
+                  "(P4)", RECORD_ARGS(kind, i, name), j);
+    if (e.callee_policy != callee_policy)
       return fail(v, RECORD_FMT "callee_policy: %#x, entry record %zu says "
-                  "%#x", RECORD_ARGS(DIPC_RECORD_KIND_import, i, name),
-                  m->callee_policy, j, e.callee_policy);
+                  "%#x", RECORD_ARGS(kind, i, name), callee_policy, j,
+                  e.callee_policy);
     return 0;
   }
   return 0;
@@ -455,11 +497,18 @@ static int check_imports(struct validator *v) {
                   "its calling domain '%s' (%s)", RECORD_ARGS(k, i, name),
                   (unsigned long long)slot, domain,
                   is_default ? DIPC_SLOTS_SECTION : "its dipc_data_ pages");
+    const char *initial = dipc_elf_reloc_symbol(v->img, slot);
+    if (v->sealed &&
+        (!initial || strcmp(initial, DIPC_UNRESOLVED_IMPORT_SYMBOL) != 0))
+      return fail(v, RECORD_FMT "slot: %#llx is not a slot (a pointer the "
+                  "dynamic linker sets to " DIPC_UNRESOLVED_IMPORT_SYMBOL ")",
+                  RECORD_ARGS(k, i, name), (unsigned long long)slot);
     if (!writable_pointer(v, slot))
       return fail(v, RECORD_FMT "slot: %#llx is not in data that stays "
                   "writable", RECORD_ARGS(k, i, name),
                   (unsigned long long)slot);
-    if (matches_own_entry(v, i, &m, name, callee))
+    if (matches_own_entry(v, k, i, name, callee, &m.signature,
+                          m.callee_policy))
       return -1;
     /* Several translation units' records share one slot: they must be the
      * same import, or two imports would be bound through one slot. */
@@ -519,6 +568,13 @@ static int check_anycalls(struct validator *v) {
     if (!c.stub || !in_shared_code(v, stub))
       return fail(v, RECORD_FMT "stub: %#llx is not in shared code",
                   RECORD_ARGS(k, i, name), (unsigned long long)stub);
+    if (stub_backlink_bad(v, k, i, stub))
+      return fail(v, RECORD_FMT "stub: %#llx is not the stub that links back "
+                  "to this record", RECORD_ARGS(k, i, name),
+                  (unsigned long long)stub);
+    if (matches_own_entry(v, k, i, name, domain, &c.signature,
+                          c.callee_policy))
+      return -1;
     for (size_t j = 0; j < i; ++j) {
       struct dipc_anycall_record o;
       record(v, k, j, &o);
@@ -601,6 +657,7 @@ static int contract_section(const char *name) {
   unsigned kind;
   const char *domain;
   if (strcmp(name, DIPC_SLOTS_SECTION) == 0 ||
+      strcmp(name, DIPC_NAMES_SECTION) == 0 ||
       parse_domain_section(name, &kind, &domain))
     return 1;
   for (unsigned k = 0; k < DIPC_NUM_RECORD_KINDS; ++k)
@@ -665,6 +722,7 @@ struct note_sum {
   struct validator *v;
   unsigned notes;
   uint64_t counts[DIPC_NUM_RECORD_KINDS];
+  uint32_t most_anycalls; /* the largest unit's anycall count */
 };
 
 static int add_note(void *ctx, const char *name, uint32_t type,
@@ -686,19 +744,102 @@ static int add_note(void *ctx, const char *name, uint32_t type,
   sum->counts[DIPC_RECORD_KIND_entry] += n.entries;
   sum->counts[DIPC_RECORD_KIND_import] += n.imports;
   sum->counts[DIPC_RECORD_KIND_grant] += n.grants;
+  sum->counts[DIPC_RECORD_KIND_anycall] += n.anycalls;
+  if (n.anycalls > sum->most_anycalls)
+    sum->most_anycalls = n.anycalls;
+  return 0;
+}
+
+/* Adds record i of kind k to a seal, as the compiler did (dipc/note.h). */
+static uint64_t seal_record(const struct validator *v, unsigned k, size_t i,
+                            uint64_t seal) {
+  const struct dipc_record_info *info = dipc_record_info_of(k);
+  const uint8_t *r = v->out->tables[k].bytes + i * info->size;
+  for (uint32_t f = 0; f < info->num_fields; ++f) {
+    const struct dipc_field_info *field = &info->fields[f];
+    const uint8_t *at = r + field->offset;
+    switch (field->type) {
+    case DIPC_FIELD_NAME: {
+      dipc_rel_t rel;
+      memcpy(&rel, at, sizeof rel);
+      uint64_t addr = target(v, k, i, field->offset, rel);
+      /* Validated: a NUL-terminated name in the file's bytes. */
+      const char *name = (const char *)dipc_elf_bytes(v->img, addr, 1);
+      seal = dipc_seal(seal, name, strlen(name) + 1);
+      break;
+    }
+    case DIPC_FIELD_CODE:
+    case DIPC_FIELD_SLOT:
+    case DIPC_FIELD_RANGES:
+      for (uint32_t o = 0; o < field->size; o += sizeof(dipc_rel_t)) {
+        dipc_rel_t rel;
+        memcpy(&rel, at + o, sizeof rel);
+        uint8_t set = rel != 0;
+        seal = dipc_seal(seal, &set, 1);
+      }
+      break;
+    default:
+      seal = dipc_seal(seal, at, field->size);
+    }
+  }
+  return seal;
+}
+
+struct seal_walk {
+  struct validator *v;
+  size_t next[DIPC_NUM_RECORD_KINDS]; /* first record of the next unit */
+  unsigned unit;
+};
+
+/* One translation unit's note: its run of records has its seal. */
+static int check_unit_seal(void *ctx, const char *name, uint32_t type,
+                           const uint8_t *desc, uint32_t descsz) {
+  struct seal_walk *w = ctx;
+  (void)type;
+  (void)descsz;
+  if (strcmp(name, DIPC_NOTE_NAME) != 0)
+    return 0;
+  struct dipc_note_records n;
+  memcpy(&n, desc, sizeof n); /* checked by add_note */
+  const uint32_t counts[] = {
+      [DIPC_RECORD_KIND_domain] = n.domains,
+      [DIPC_RECORD_KIND_entry] = n.entries,
+      [DIPC_RECORD_KIND_import] = n.imports,
+      [DIPC_RECORD_KIND_grant] = n.grants};
+  static const unsigned order[] = {
+      DIPC_RECORD_KIND_domain, DIPC_RECORD_KIND_entry,
+      DIPC_RECORD_KIND_import, DIPC_RECORD_KIND_grant};
+  uint64_t seal = DIPC_SEAL_BASIS;
+  for (unsigned o = 0; o < sizeof order / sizeof order[0]; ++o) {
+    unsigned k = order[o];
+    for (uint32_t j = 0; j < counts[k]; ++j)
+      seal = seal_record(w->v, k, w->next[k] + j, seal);
+    w->next[k] += counts[k];
+  }
+  if (seal != n.seal)
+    return fail(w->v, "dIPC note %u: its records (domain %zu.., entry %zu.., "
+                "import %zu.., grant %zu..) are not the ones the compiler "
+                "sealed: a name, flag, signature, policy or permission "
+                "was changed",
+                w->unit, w->next[DIPC_RECORD_KIND_domain] - n.domains,
+                w->next[DIPC_RECORD_KIND_entry] - n.entries,
+                w->next[DIPC_RECORD_KIND_import] - n.imports,
+                w->next[DIPC_RECORD_KIND_grant] - n.grants);
+  ++w->unit;
   return 0;
 }
 
 int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
                   char *err, size_t errlen) {
-  struct validator v = {img, out, err, errlen};
+  struct validator v = {img, out, err, errlen, 0};
   memset(out, 0, sizeof *out);
-  struct note_sum sum = {&v, 0, {0}};
+  struct note_sum sum = {&v, 0, {0}, 0};
   if (dipc_elf_notes(img, add_note, &sum, err, errlen))
     return -1;
   int any_section = img->sh && any_contract_section(&v);
   if (!sum.notes && !any_section)
     return 0;
+  v.sealed = sum.notes > 0;
   if (!img->sh)
     return fail(&v, "has dIPC notes but no section headers to find its "
                 "records by");
@@ -711,6 +852,15 @@ int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
     return fail(&v, "has dIPC %s but no domain records (section "
                 DIPC_DOMAINS_SECTION " missing or empty)",
                 sum.notes ? "notes" : "sections");
+  size_t anycalls = out->tables[DIPC_RECORD_KIND_anycall].count;
+  if (sum.notes &&
+      (anycalls > sum.counts[DIPC_RECORD_KIND_anycall] ||
+       anycalls < sum.most_anycalls))
+    return fail(&v, "section " DIPC_ANYCALLS_SECTION ": %zu anycall records, "
+                "but the object's dIPC notes count %llu of which one unit "
+                "alone has %u", anycalls,
+                (unsigned long long)sum.counts[DIPC_RECORD_KIND_anycall],
+                sum.most_anycalls);
   for (unsigned k = 0; sum.notes && k < DIPC_NUM_RECORD_KINDS; ++k)
     if (k != DIPC_RECORD_KIND_anycall && sum.counts[k] != out->tables[k].count)
       return fail(&v, "section %s: %zu %s records, but the object's dIPC "
@@ -719,6 +869,10 @@ int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
                   (unsigned long long)sum.counts[k]);
   if (check_domains(&v) || domain_sections(&v) || check_entries(&v) ||
       check_imports(&v) || check_grants(&v) || check_anycalls(&v))
+    return -1;
+  /* Last, so that a record breaking a rule is refused by that rule. */
+  struct seal_walk walk = {&v, {0}, 0};
+  if (v.sealed && dipc_elf_notes(img, check_unit_seal, &walk, err, errlen))
     return -1;
   return 1;
 }

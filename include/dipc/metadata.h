@@ -41,6 +41,11 @@
 /* Import slots: one pointer per (caller domain, caller policy, entry) per
  * object, initially &__dipc_unresolved_import; the loader stores the proxy. */
 #define DIPC_SLOTS_SECTION "dipc_slots"
+/* The names the records refer to, each NUL-terminated; a reference points
+ * at the start of one. */
+#define DIPC_NAMES_SECTION "dipc_names"
+/* What every slot initially points to (rt/unresolved.c). */
+#define DIPC_UNRESOLVED_IMPORT_SYMBOL "__dipc_unresolved_import"
 #define DIPC_ANYCALLS_SECTION "dipc_anycalls"
 
 /* Name of the domain of unannotated code and data. */
