@@ -76,10 +76,10 @@ Constant *RecordWriter::string(StringRef S) {
     auto *GV = new GlobalVariable(
         M, ArrayType::get(I8, S.size() + 1), true, GlobalValue::PrivateLinkage,
         ConstantDataArray::getString(Ctx, S), "__dipc_name");
-    GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
     GV->setAlignment(Align(1));
-    // Not in a mergeable string section: a reader checks that a name
-    // reference points at the start of a name (validate/validate.h).
+    // Not unnamed_addr, so not in a mergeable string section, where the
+    // linker could merge a name into another's tail: a reader checks that
+    // a name reference points at the start of a name (validate.h).
     GV->setSection(DIPC_NAMES_SECTION);
     Str = GV;
   }

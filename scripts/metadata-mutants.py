@@ -6,8 +6,9 @@ loader (dipc-run) and dipc-readelf both handle every mutant safely.
                         [--seed 1] [--jobs 2] [--args "ARG ..."] [--keep DIR]
 
 Mutations (issue #14's acceptance): bit flips and field overwrites in the
-record sections, truncations of the file, and edits of the section headers,
-the ELF header's section-table fields and the section-name table. Each
+record sections (their layout read from include/dipc/records.def), bit
+flips in the dIPC notes, truncations of the file, and edits of the section
+headers, the ELF header's section-table fields and the section-name table. Each
 mutant runs under `dipc-run --backend=none --info` and through
 `dipc-readelf`; it is classed as
 
@@ -27,26 +28,56 @@ import argparse
 import concurrent.futures
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 
-RECORD_SECTIONS = {  # name -> (record size, [(field offset, width)])
-    "dipc_domains": (88, [(0, 4), (4, 4), (8, 8), (16, 4), (20, 4)] +
-                     [(24 + 8 * i, 8) for i in range(8)]),
-    "dipc_entries": (56, [(0, 4), (4, 4), (8, 8), (16, 8), (24, 8), (32, 8),
-                          (40, 1), (41, 1), (42, 1), (43, 1), (44, 2),
-                          (46, 1), (47, 1), (48, 4), (52, 4)]),
-    "dipc_imports": (56, [(0, 4), (4, 4), (8, 8), (16, 8), (24, 8), (32, 8),
-                          (40, 1), (41, 1), (42, 1), (43, 1), (44, 2),
-                          (46, 1), (47, 1), (48, 4), (52, 4)]),
-    "dipc_grants": (32, [(0, 4), (4, 4), (8, 8), (16, 8), (24, 4), (28, 4)]),
-    "dipc_anycalls": (48, [(0, 4), (4, 4), (8, 8), (16, 8), (24, 8),
-                           (32, 1), (33, 1), (34, 1), (35, 1), (36, 2),
-                           (38, 1), (39, 1), (40, 4), (44, 4)]),
-}
+INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "include", "dipc")
+
+
+def record_layouts():
+    """{section: (record size, [(field offset, width)])}, from the one
+    definition of the records (include/dipc/records.def), each field split
+    into the units a mutation overwrites: a signature into its members
+    (signature.h), ranges into references, the header into its two words."""
+    with open(os.path.join(INCLUDE, "metadata.h")) as f:
+        sections = dict(re.findall(r'#define (DIPC_\w+_SECTION) "(\w+)"',
+                                   f.read()))
+    with open(os.path.join(INCLUDE, "signature.h")) as f:
+        members = re.findall(r"X\(uint(8|16)_t, \w+,", f.read())
+    sig = []
+    offset = 0
+    for bits in members:
+        sig.append((offset, int(bits) // 8))
+        offset += int(bits) // 8
+    with open(os.path.join(INCLUDE, "records.def")) as f:
+        text = f.read()
+    layouts = {}
+    for kind, section, size in re.findall(
+            r"^DIPC_RECORD\((\w+), (\w+), (\d+),", text, re.M):
+        fields = re.findall(r"^DIPC_FIELD\(%s, \w+, (\w+), (\d+)," % kind,
+                            text, re.M)
+        size = int(size)
+        units = []
+        for i, (ftype, off) in enumerate(fields):
+            off = int(off)
+            end = int(fields[i + 1][1]) if i + 1 < len(fields) else size
+            if ftype == "SIGNATURE":
+                units += [(off + o, w) for o, w in sig]
+            elif ftype in ("RANGES", "HEADER"):
+                step = 8 if ftype == "RANGES" else 4
+                units += [(o, step) for o in range(off, end, step)]
+            else:
+                units.append((off, end - off))
+        layouts[sections[section]] = (size, units)
+    return layouts
+
+
+RECORD_SECTIONS = record_layouts()
 SHDR_FIELDS = [(0, 4, "sh_name"), (4, 4, "sh_type"), (8, 8, "sh_flags"),
                (16, 8, "sh_addr"), (24, 8, "sh_offset"), (32, 8, "sh_size"),
                (48, 8, "sh_addralign"), (56, 8, "sh_entsize")]
@@ -88,8 +119,17 @@ def mutate(elf, rng):
                if elf.section(n) and elf.section(n)[1][5]]
     dipc_sections = [(n, i) for n, i, h in elf.sections
                      if n.startswith("dipc_")]
+    note = elf.section(".note.dipc")
     kind = rng.choices(["bitflip", "field", "truncate", "shdr", "ehdr",
-                        "shstrtab"], [30, 35, 7, 18, 4, 6])[0]
+                        "shstrtab", "note"],
+                       [30, 35, 7, 18, 4, 6, 5 if note else 0])[0]
+    if kind == "note":
+        h = note[1]
+        off = h[4] + rng.randrange(h[5])
+        bit = rng.randrange(8)
+        data[off] ^= 1 << bit
+        return data, "bit %d of byte %d of the dIPC notes" % (bit,
+                                                            off - h[4])
     if kind == "bitflip":
         name, (_, h) = rng.choice(records)
         off = h[4] + rng.randrange(h[5])

@@ -64,13 +64,18 @@ static uint64_t target(const struct validator *v, enum dipc_record_kind k,
   KIND_NAME(k), (size_t)(i), (name) ? " ('" : "",               \
       (name) ? (name) : "", (name) ? "')" : ""
 
-/* Is `at` the first byte of a name in the object's name section? */
+/* Is `at` the first byte of a name that ends inside the object's name
+ * section (plain read-only loaded data, no mergeable strings)? */
 static int at_name_start(const struct validator *v, uint64_t at) {
   int duplicate;
   const Elf64_Shdr *s =
       dipc_elf_section(v->img, DIPC_NAMES_SECTION, &duplicate);
-  if (!s || s->sh_type != SHT_PROGBITS || at < s->sh_addr ||
-      at - s->sh_addr >= s->sh_size)
+  if (!s || s->sh_type != SHT_PROGBITS ||
+      (s->sh_flags & ~(uint64_t)SHF_GNU_RETAIN) != SHF_ALLOC ||
+      at < s->sh_addr || at - s->sh_addr >= s->sh_size)
+    return 0;
+  const uint8_t *name = dipc_elf_bytes(v->img, at, s->sh_addr + s->sh_size - at);
+  if (!name || !memchr(name, '\0', s->sh_addr + s->sh_size - at))
     return 0;
   if (at == s->sh_addr)
     return 1;
@@ -99,7 +104,7 @@ static int name_at(struct validator *v, enum dipc_record_kind k, size_t i,
                 (unsigned long long)at);
   if (v->sealed && !at_name_start(v, at))
     return fail(v, RECORD_FMT "%s: %#llx is not the start of a name in "
-                DIPC_NAMES_SECTION, RECORD_ARGS(k, i, label), what,
+                "the plain read-only section " DIPC_NAMES_SECTION, RECORD_ARGS(k, i, label), what,
                 (unsigned long long)at);
   const char *s = (const char *)v->img->file + p->p_offset + (at - p->p_vaddr);
   uint64_t room = p->p_filesz - (at - p->p_vaddr);

@@ -50,7 +50,7 @@ define i64 @own() {
 }
 
 ; CHECK-LABEL: define linkonce_odr hidden i64 @__dipc_anycall.get(i64 %0)
-; CHECK-SAME: #[[STUB:[0-9]+]] comdat align 16 {
+; CHECK-SAME: #[[STUB:[0-9]+]] comdat align 16 prefix { i64, i64 } { i64 7741240723203180900, i64 add (i64 sub (i64 ptrtoint (ptr @__dipc_anycall_record.get to i64), i64 ptrtoint (ptr @__dipc_anycall.get to i64)), i64 8) } {
 ; CHECK-NEXT: call void asm sideeffect "leaq ${0:c}(%rip), %r11\0A\09jmpq *0x7ff01038", "i,~{r11}"(ptr @__dipc_anycall.get)
 ; CHECK-NEXT: unreachable
 ; CHECK: attributes #[[STUB]] = { naked noinline nounwind }
