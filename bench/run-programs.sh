@@ -33,6 +33,10 @@ run() {
 }
 
 flags=("$@")
+[[ -x "$build/bin/dipc-bench-ipc" ]] || {
+  echo "bench: no benchmark programs in $build (configured with -DDIPC_BENCHMARKS=OFF?)" >&2
+  exit 1
+}
 root=$(cd "$(dirname "$0")/.." && pwd)
 host_has_pku() { grep -qw pku /proc/cpuinfo && grep -qw ospke /proc/cpuinfo; }
 # Programs that CMake could not build say why in not-built.txt.

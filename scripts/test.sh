@@ -8,8 +8,11 @@
 #          in a QEMU guest that has them (scripts/vm.sh);
 #   no-pku on a host with protection keys: rt/, e2e/ and loader/ again with
 #          DIPC_NO_PKU=1, the runtime acting as on a CPU without them.
+# Then the toolchain is built apart, installed and used from the prefix
+# alone (scripts/test-install.sh, docs/install.md).
 # Ends with "lit: N passed, N failed, N skipped"; skipped counts tests that
-# no lane ran. Extra arguments go to every lit run.
+# no lane ran; then "install: passed" or "install: FAILED". Extra arguments
+# go to every lit run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${DIPC_BUILD_DIR:-$root/build}
@@ -71,6 +74,14 @@ elif [[ -f "$results/host.xml" ]]; then
   }
 fi
 
+echo "== test install"
+install_result=passed
+bash "$root/scripts/test-install.sh" || {
+  install_result="FAILED (scripts/test-install.sh, above)"
+  status=1
+}
+
 shopt -s nullglob
 python3 "$root/scripts/lit-results.py" summary "$results"/*.xml || status=1
+echo "install: $install_result"
 exit "$status"

@@ -61,3 +61,7 @@ sqlite_example = os.path.join(config.dipc_obj_root, "examples", "sqlite-domain")
 if os.path.exists(os.path.join(sqlite_example, "sqlite-domain")):
     config.available_features.add("sqlite-example")
 config.substitutions.append(("%sqlite-example", sqlite_example))
+# The benchmark programs (bench/), not built with -DDIPC_BENCHMARKS=OFF: a
+# test that runs one says `REQUIRES: benchmarks`.
+if config.dipc_benchmarks:
+    config.available_features.add("benchmarks")
