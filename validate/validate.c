@@ -22,9 +22,9 @@
 #define KIND_SIZE(k) ((size_t)dipc_record_info_of(k)->size)
 
 /* Policy bits a record may carry: one per DIPC_ISO_PROPERTY_NAMES. */
-static const char *const iso_property_names[] = {DIPC_ISO_PROPERTY_NAMES};
-#define KNOWN_POLICY_BITS                                                     \
-  ((1u << (sizeof iso_property_names / sizeof iso_property_names[0])) - 1)
+#define NUM_ISO_PROPERTIES                                                    \
+  (sizeof((const char *[]){DIPC_ISO_PROPERTY_NAMES}) / sizeof(const char *))
+#define KNOWN_POLICY_BITS ((1u << NUM_ISO_PROPERTIES) - 1)
 
 struct validator {
   const struct dipc_elf_image *img;
@@ -160,14 +160,6 @@ static int policy_ok(struct validator *v, enum dipc_record_kind k, size_t i,
   return 0;
 }
 
-static int reserved_ok(struct validator *v, enum dipc_record_kind k, size_t i,
-                       const char *name, uint32_t reserved) {
-  if (reserved)
-    return fail(v, RECORD_FMT "reserved: must be 0, is %#x",
-                RECORD_ARGS(k, i, name), reserved);
-  return 0;
-}
-
 /* The section dipc_<kind>_<domain>, or NULL. */
 static const Elf64_Shdr *domain_section(const struct validator *v,
                                         unsigned kind, const char *domain) {
@@ -294,21 +286,111 @@ static int domain_section_ok(struct validator *v, const Elf64_Shdr *s,
   return 0;
 }
 
+/* The largest number of fields of a record (records.def). */
+#define MAX_FIELDS 16
+
+/* What the rules of the field types (records.def) found in one record: the
+ * names its NAME fields hold, by field index, and the first of them, which
+ * messages call the record by. */
+struct record_names {
+  const char *of[MAX_FIELDS];
+  const char *label;
+};
+
+/* The name field `field` of a record whose fields_ok passed. */
+static const char *named(unsigned k, const struct record_names *n,
+                         const char *field) {
+  const struct dipc_record_info *info = dipc_record_info_of(k);
+  for (uint32_t f = 0; f < info->num_fields; ++f)
+    if (strcmp(info->fields[f].name, field) == 0)
+      return n->of[f];
+  return NULL;
+}
+
+/* Every field of record i of kind k follows the rule of its type
+ * (records.def): header, names, flags, permission, signature, policy and
+ * reserved bytes. References to code, slots and ranges are the kind's own
+ * checks (below). */
+static int fields_ok(struct validator *v, unsigned k, size_t i,
+                     struct record_names *n) {
+  const struct dipc_record_info *info = dipc_record_info_of(k);
+  const uint8_t *r = v->out->tables[k].bytes + i * info->size;
+  memset(n, 0, sizeof *n);
+  for (uint32_t f = 0; f < info->num_fields && f < MAX_FIELDS; ++f) {
+    const struct dipc_field_info *field = &info->fields[f];
+    const uint8_t *at = r + field->offset;
+    uint32_t u32 = 0;
+    if (field->size == sizeof u32)
+      memcpy(&u32, at, sizeof u32);
+    switch (field->type) {
+    case DIPC_FIELD_HEADER: {
+      struct dipc_record_header h;
+      memcpy(&h, at, sizeof h);
+      if (header_ok(v, k, i, &h))
+        return -1;
+      break;
+    }
+    case DIPC_FIELD_NAME: {
+      dipc_rel_t rel;
+      memcpy(&rel, at, sizeof rel);
+      /* An entry's own name is a symbol; the rest name domains. */
+      int symbol = k != DIPC_RECORD_KIND_domain &&
+                   strcmp(field->name, "name") == 0;
+      if (name_at(v, k, i, field->offset, rel, field->name, symbol, n->label,
+                  &n->of[f]))
+        return -1;
+      if (!n->label)
+        n->label = n->of[f];
+      break;
+    }
+    case DIPC_FIELD_FLAGS:
+      if (u32 & ~DIPC_DOMAIN_FLAGS)
+        return fail(v, RECORD_FMT "%s: unknown bits %#x",
+                    RECORD_ARGS(k, i, n->label), field->name,
+                    u32 & ~DIPC_DOMAIN_FLAGS);
+      break;
+    case DIPC_FIELD_PERM:
+      if (!DIPC_PERM_GRANTABLE(u32))
+        return fail(v, RECORD_FMT "%s: %u is not %s (%d), %s (%d) or %s (%d)",
+                    RECORD_ARGS(k, i, n->label), field->name, u32,
+                    dipc_perm_name(DIPC_PERM_CALL), DIPC_PERM_CALL,
+                    dipc_perm_name(DIPC_PERM_READ), DIPC_PERM_READ,
+                    dipc_perm_name(DIPC_PERM_WRITE), DIPC_PERM_WRITE);
+      break;
+    case DIPC_FIELD_SIGNATURE: {
+      struct dipc_signature sig;
+      memcpy(&sig, at, sizeof sig);
+      if (signature_ok(v, k, i, n->label, &sig))
+        return -1;
+      break;
+    }
+    case DIPC_FIELD_POLICY:
+      if (policy_ok(v, k, i, n->label, field->name, u32))
+        return -1;
+      break;
+    case DIPC_FIELD_RESERVED:
+      for (uint32_t b = 0; b < field->size; ++b)
+        if (at[b])
+          return fail(v, RECORD_FMT "%s: must be 0", RECORD_ARGS(
+                          k, i, n->label), field->name);
+      break;
+    default: /* CODE, SLOT, RANGES: the kind's own checks */
+      break;
+    }
+  }
+  return 0;
+}
+
 static int check_domains(struct validator *v) {
   const enum dipc_record_kind k = DIPC_RECORD_KIND_domain;
   for (size_t i = 0; i < v->out->tables[k].count; ++i) {
     struct dipc_domain_record d;
+    struct record_names n;
     record(v, k, i, &d);
-    const char *name = NULL;
-    if (header_ok(v, k, i, &d.header) ||
-        name_at(v, k, i, offsetof(struct dipc_domain_record, name), d.name,
-                "name", 0, NULL, &name) ||
-        reserved_ok(v, k, i, name, d.reserved))
+    if (fields_ok(v, k, i, &n))
       return -1;
+    const char *name = n.label;
     int is_default = strcmp(name, DIPC_DEFAULT_DOMAIN) == 0;
-    if (d.flags & ~DIPC_DOMAIN_DEFAULT)
-      return fail(v, RECORD_FMT "flags: unknown bits %#x",
-                  RECORD_ARGS(k, i, name), d.flags & ~DIPC_DOMAIN_DEFAULT);
     if (!!(d.flags & DIPC_DOMAIN_DEFAULT) != is_default)
       return fail(v, RECORD_FMT "flags: the default flag belongs to the "
                   "domain '" DIPC_DEFAULT_DOMAIN "' alone",
@@ -365,17 +447,11 @@ static int check_entries(struct validator *v) {
   const enum dipc_record_kind k = DIPC_RECORD_KIND_entry;
   for (size_t i = 0; i < v->out->tables[k].count; ++i) {
     struct dipc_entry_record e;
+    struct record_names n;
     record(v, k, i, &e);
-    const char *name = NULL, *domain = NULL;
-    if (header_ok(v, k, i, &e.header) ||
-        name_at(v, k, i, offsetof(struct dipc_entry_record, name), e.name,
-                "name", 1, NULL, &name) ||
-        name_at(v, k, i, offsetof(struct dipc_entry_record, domain), e.domain,
-                "domain", 0, name, &domain) ||
-        signature_ok(v, k, i, name, &e.signature) ||
-        policy_ok(v, k, i, name, "callee_policy", e.callee_policy) ||
-        reserved_ok(v, k, i, name, e.reserved))
+    if (fields_ok(v, k, i, &n))
       return -1;
+    const char *name = n.label, *domain = named(k, &n, "domain");
     if (!has_domain_record(v, domain))
       return fail(v, RECORD_FMT "domain: '%s' has no domain record",
                   RECORD_ARGS(k, i, name), domain);
@@ -466,19 +542,12 @@ static int check_imports(struct validator *v) {
                                              &duplicate);
   for (size_t i = 0; i < v->out->tables[k].count; ++i) {
     struct dipc_import_record m;
+    struct record_names n;
     record(v, k, i, &m);
-    const char *name = NULL, *domain = NULL, *callee = NULL;
-    if (header_ok(v, k, i, &m.header) ||
-        name_at(v, k, i, offsetof(struct dipc_import_record, name), m.name,
-                "name", 1, NULL, &name) ||
-        name_at(v, k, i, offsetof(struct dipc_import_record, domain),
-                m.domain, "domain", 0, name, &domain) ||
-        name_at(v, k, i, offsetof(struct dipc_import_record, callee_domain),
-                m.callee_domain, "callee_domain", 0, name, &callee) ||
-        signature_ok(v, k, i, name, &m.signature) ||
-        policy_ok(v, k, i, name, "caller_policy", m.caller_policy) ||
-        policy_ok(v, k, i, name, "callee_policy", m.callee_policy))
+    if (fields_ok(v, k, i, &n))
       return -1;
+    const char *name = n.label, *domain = named(k, &n, "domain"),
+               *callee = named(k, &n, "callee_domain");
     if (!has_domain_record(v, domain))
       return fail(v, RECORD_FMT "domain: '%s' has no domain record",
                   RECORD_ARGS(k, i, name), domain);
@@ -557,17 +626,11 @@ static int check_anycalls(struct validator *v) {
   const enum dipc_record_kind k = DIPC_RECORD_KIND_anycall;
   for (size_t i = 0; i < v->out->tables[k].count; ++i) {
     struct dipc_anycall_record c;
+    struct record_names n;
     record(v, k, i, &c);
-    const char *name = NULL, *domain = NULL;
-    if (header_ok(v, k, i, &c.header) ||
-        name_at(v, k, i, offsetof(struct dipc_anycall_record, name), c.name,
-                "name", 1, NULL, &name) ||
-        name_at(v, k, i, offsetof(struct dipc_anycall_record, domain),
-                c.domain, "domain", 0, name, &domain) ||
-        signature_ok(v, k, i, name, &c.signature) ||
-        policy_ok(v, k, i, name, "callee_policy", c.callee_policy) ||
-        reserved_ok(v, k, i, name, c.reserved))
+    if (fields_ok(v, k, i, &n))
       return -1;
+    const char *name = n.label, *domain = named(k, &n, "domain");
     uint64_t stub = target(v, k, i, offsetof(struct dipc_anycall_record, stub),
                            c.stub);
     if (!c.stub || !in_shared_code(v, stub))
@@ -595,22 +658,10 @@ static int check_anycalls(struct validator *v) {
 static int check_grants(struct validator *v) {
   const enum dipc_record_kind k = DIPC_RECORD_KIND_grant;
   for (size_t i = 0; i < v->out->tables[k].count; ++i) {
-    struct dipc_grant_record g;
-    record(v, k, i, &g);
-    const char *from = NULL, *to = NULL;
-    if (header_ok(v, k, i, &g.header) ||
-        name_at(v, k, i, offsetof(struct dipc_grant_record, from), g.from,
-                "from", 0, NULL, &from) ||
-        name_at(v, k, i, offsetof(struct dipc_grant_record, to), g.to, "to",
-                0, from, &to) ||
-        reserved_ok(v, k, i, from, g.reserved))
+    struct record_names n;
+    if (fields_ok(v, k, i, &n))
       return -1;
-    if (!DIPC_PERM_GRANTABLE(g.perm))
-      return fail(v, RECORD_FMT "perm: %u is not %s (%d), %s (%d) or %s (%d)",
-                  RECORD_ARGS(k, i, from), g.perm,
-                  dipc_perm_name(DIPC_PERM_CALL), DIPC_PERM_CALL,
-                  dipc_perm_name(DIPC_PERM_READ), DIPC_PERM_READ,
-                  dipc_perm_name(DIPC_PERM_WRITE), DIPC_PERM_WRITE);
+    const char *from = named(k, &n, "from");
     if (!has_domain_record(v, from))
       return fail(v, RECORD_FMT "from: '%s' has no domain record",
                   RECORD_ARGS(k, i, from), from);
