@@ -2,13 +2,10 @@
 #ifndef DIPC_LOADER_METADATA_H
 #define DIPC_LOADER_METADATA_H
 
+#include <dipc/abi.h> /* DIPC_EXIT_REFUSED */
 #include <dipc/metadata.h>
 #include <link.h>
 #include <stddef.h>
-
-/* Exit status when the loader refuses a program (EX_CONFIG; 127 would read
- * as "command not found" to shells and test drivers). */
-#define DIPC_EXIT_REFUSED 78
 
 struct record_array {
   const void *first; /* in memory */

@@ -226,7 +226,7 @@ unsigned dipc_proxy_forget(uintptr_t lo, uintptr_t hi) {
     void *at = (void *)p->lo;
     size_t len = p->hi - p->lo;
     DIPC_CHECK((dipc_machine.backend == DIPC_BACKEND_NONE
-                    ? mprotect(at, len, PROT_NONE)
+                    ? dipc_sys_mprotect(at, len, PROT_NONE)
                     : dipc_sys_pkey_mprotect(at, len, PROT_NONE,
                                              RT_PKEY_RUNTIME)) == 0,
                "cannot retire proxy pages");

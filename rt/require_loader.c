@@ -2,7 +2,7 @@
  * instead of running unisolated. Objects with dIPC records call this from a
  * constructor; the loader (or a test harness acting as one) defines
  * __dipc_loader_version. A weak reference resolves at load time, whatever
- * order constructors run in. Exit status 78 is EX_CONFIG. */
+ * order constructors run in. */
 #include <stdio.h>
 #include <unistd.h>
 
@@ -16,5 +16,5 @@ DIPC_EXPORT void __dipc_require_loader(void) {
   fputs("dipc: this program was built with -fdipc and must run under the "
         "dIPC loader: dipc-run PROGRAM [ARGS...]\n",
         stderr);
-  _exit(78);
+  _exit(DIPC_EXIT_REFUSED);
 }

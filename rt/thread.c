@@ -419,8 +419,8 @@ static int key_of_pages(uint32_t dom) {
 void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   dipc_lock();
   size_t stack = dipc_dstack_size(dom), size = RT_CALLEE_GUARD + stack;
-  char *p = mmap(NULL, size, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  char *p = dipc_sys_mmap(NULL, size, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
   DIPC_CHECK(p != MAP_FAILED, "cannot map a %zu KiB callee stack of domain %u",
              stack >> 10, dom);
   DIPC_CHECK(dipc_tag_pages(p + RT_CALLEE_GUARD, stack, PROT_READ | PROT_WRITE,

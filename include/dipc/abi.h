@@ -85,4 +85,10 @@
 #define DIPC_HEAP_LOCK 0                /* offset of the allocator's lock */
 #define DIPC_HEAP_OWNER 4               /* and of its holder's slot + 1 */
 
+/* Exit status of a process the loader or the runtime refuses to run (bad
+ * records, an import that cannot be resolved, a bad setting, no loader):
+ * EX_CONFIG; 127 would read as "command not found" to shells and test
+ * drivers. */
+#define DIPC_EXIT_REFUSED 78
+
 #endif /* DIPC_ABI_H */
