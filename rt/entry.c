@@ -75,7 +75,7 @@ long dipc_op_entry_request(struct dipc_gate_entry_args *ea) {
   if ((err = dipc_domain_new(&p, 0)))
     return err;
   void *proxy[DIPC_MAX_ENTRIES];
-  if ((err = dipc_proxy_generate(e->dom, p, (unsigned)count, e->desc, policy,
+  if ((err = dipc_proxy_generate(e->dom, dipc_apl_column(p), (unsigned)count, e->desc, policy,
                                  proxy)))
     return err;
   for (unsigned i = 0; i < count; i++)

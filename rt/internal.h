@@ -49,6 +49,15 @@ _Static_assert(RT_TRUSTED_STACK >= RT_XSAVE_MAX + 32 * 1024 &&
 #define RT_NUM_PKEYS 16
 #define RT_PAGE 4096UL
 #define RT_MAX_IMPORTS 16384
+/* Highest user address on x86-64 with 5-level paging; kernel pages (and
+ * the vsyscall page /proc/self/maps lists) lie above. */
+#define RT_USER_TOP (1UL << 56)
+static inline uintptr_t dipc_page_down(uintptr_t a) {
+  return a & ~(RT_PAGE - 1);
+}
+static inline uintptr_t dipc_page_up(uintptr_t a) {
+  return (a + RT_PAGE - 1) & ~(RT_PAGE - 1);
+}
 
 /* ---- per-thread state (layout.h has the offsets) ------------------------ */
 struct dipc_kcs_entry {
@@ -314,6 +323,13 @@ DIPC_HIDDEN unsigned dipc_domain_forget_pages(uintptr_t lo, uintptr_t hi);
 DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
                                   size_t size);
 
+/* ---- slots.c: the thread table ------------------------------------------ */
+enum dipc_slot_state { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
+/* Each slot's state; slots in use are [0, dipc_max_threads). Written by
+ * thread.c under the lock. */
+DIPC_HIDDEN extern uint8_t dipc_slot_state[RT_MAX_THREADS];
+DIPC_HIDDEN extern unsigned dipc_max_threads;
+
 /* ---- thread.c ----------------------------------------------------------- */
 /* ret: where the gate helper returns to; op: ebx there (the op when ret is
  * the API gate's, which tells a thread started with a reserved slot). */
@@ -367,7 +383,7 @@ DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
 /* Slot i's state if a live thread owns it, else NULL. */
 DIPC_HIDDEN const struct dipc_thread *dipc_thread_live(unsigned i);
 
-/* ---- rights.c: what memory an argument may name ------------------------ */
+/* ---- owned.c, rights.c, maps.c: what memory an argument may name -------- */
 /* Records [p, p+len) as the runtime's own state. */
 DIPC_HIDDEN void dipc_runtime_region(const void *p, size_t len);
 /* Records libdipc's own segments; at init. */
@@ -378,6 +394,13 @@ DIPC_HIDDEN int dipc_runtime_owned(uintptr_t lo, uintptr_t hi);
 /* 1 if [lo, hi) overlaps a live thread's stack or callee stacks, or the
  * unsafe-stack region. */
 DIPC_HIDDEN int dipc_stack_owned(uintptr_t lo, uintptr_t hi);
+#define STACK_NONE (-1)   /* overlaps no stack */
+#define STACK_SHARED (-2) /* lies in the unsafe-stack region */
+#define STACK_MIXED (-3)  /* overlaps a stack without lying in one */
+/* Whose stack [lo, hi) lies in: the domain of a callee stack (guard page
+ * included), 0 for a thread's own stack, STACK_SHARED for the unsafe
+ * stacks; STACK_NONE or STACK_MIXED otherwise. */
+DIPC_HIDDEN int dipc_stack_owner(uintptr_t lo, uintptr_t hi);
 /* 1 if every page of [lo, hi) is mapped in user space. Signal-safe. */
 DIPC_HIDDEN int dipc_mapped(uintptr_t lo, uintptr_t hi);
 /* 1 if [lo, hi) is the default domain's memory: mapped, in no domain's
@@ -403,12 +426,12 @@ DIPC_HIDDEN int dipc_mapping_prot(uintptr_t lo, uintptr_t hi);
 /* ---- proxy.c ------------------------------------------------------------ */
 DIPC_HIDDEN void dipc_proxy_init(void);
 /* Writes count proxies (W^X) and returns their addresses in out[]. */
-/* proxy_dom is the domain callers need a call grant to (its APL column is
- * checked by every call; not with `none`). */
-/* proxy_dom DIPC_PROXY_ANYCALL: an anycall proxy, which every domain may
+/* callers: the APL column (dipc_apl_column) of the domain callers need a
+ * call grant to, which every call checks (not with `none`). */
+/* callers DIPC_PROXY_ANYCALL: an anycall proxy, which every domain may
  * call and whose callee's faults return 0 (RT_RECOVERY_RETURN0). */
-#define DIPC_PROXY_ANYCALL UINT32_MAX
-DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, uint32_t proxy_dom,
+#define DIPC_PROXY_ANYCALL NULL
+DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, const uint8_t *callers,
                                     unsigned count,
                                     const struct dipc_entry_desc *callee,
                                     const dipc_policy_t *policy, void **out);

@@ -61,3 +61,6 @@ sqlite_example = os.path.join(config.dipc_obj_root, "examples", "sqlite-domain")
 if os.path.exists(os.path.join(sqlite_example, "sqlite-domain")):
     config.available_features.add("sqlite-example")
 config.substitutions.append(("%sqlite-example", sqlite_example))
+# libdipc's C objects, one a line (rt/CMakeLists.txt): the layering check.
+config.substitutions.append(
+    ("%rt-c-objects", os.path.join(config.dipc_obj_root, "rt", "c-objects.txt")))
