@@ -107,7 +107,8 @@ static long op_dom_copy(int64_t h, int64_t perm) {
 
 static long op_dom_mmap(struct dipc_gate_args *a) {
   uint32_t d;
-  long err = dipc_handle_get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
+  long err =
+      dipc_handle_get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
   return err ? err : dipc_op_dom_mmap(d, &a->arg[1]);
 }
 
@@ -127,7 +128,8 @@ static long op_dom_name(struct dipc_gate_import_args *na,
   uint32_t d;
   if (st->cur_dom != 0)
     return -DIPC_EPERM;
-  long err = dipc_handle_get_dom((int64_t)na->base.arg[0], &d, NULL, DIPC_PERM_OWNER);
+  long err = dipc_handle_get_dom((int64_t)na->base.arg[0], &d, NULL,
+                                 DIPC_PERM_OWNER);
   return err ? err : dipc_op_dom_name(d, na->what, sizeof na->what);
 }
 

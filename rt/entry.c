@@ -20,7 +20,8 @@ int dipc_signature_ok(const struct dipc_signature *s) {
 long dipc_op_entry_register(struct dipc_gate_entry_args *ea) {
   struct dipc_gate_args *a = &ea->base;
   uint32_t d;
-  long err = dipc_handle_get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
+  long err =
+      dipc_handle_get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
   if (err)
     return err;
   uint64_t count = a->arg[1];
@@ -75,8 +76,8 @@ long dipc_op_entry_request(struct dipc_gate_entry_args *ea) {
   if ((err = dipc_domain_new(&p, 0)))
     return err;
   void *proxy[DIPC_MAX_ENTRIES];
-  if ((err = dipc_proxy_generate(e->dom, dipc_apl_column(p), (unsigned)count, e->desc, policy,
-                                 proxy)))
+  if ((err = dipc_proxy_generate(e->dom, dipc_apl_column(p), (unsigned)count,
+                                 e->desc, policy, proxy)))
     return err;
   for (unsigned i = 0; i < count; i++)
     ea->desc[i].address = proxy[i];

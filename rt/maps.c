@@ -1,14 +1,12 @@
-/* maps.c - what the kernel has mapped: the one reader of /proc/self/maps
- * (the loader uses it too, loader/scan.c), and probes that work without
- * it. Calls nothing else of the runtime. */
+/* maps.c - what the kernel has mapped, for the runtime: ranges read from
+ * /proc/self/maps (procmaps.c), and probes that work without it. */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
+#include "procmaps.h"
 
 int dipc_mapped(uintptr_t lo, uintptr_t hi) {
   if (hi <= lo || hi > RT_USER_TOP)
@@ -18,46 +16,37 @@ int dipc_mapped(uintptr_t lo, uintptr_t hi) {
   return msync((void *)a, dipc_page_up(hi) - a, MS_ASYNC) == 0;
 }
 
-/* Reads one line of /proc/self/maps into buf (the rest of a longer one is
- * dropped); 0 at the end. */
-static int maps_line(FILE *f, char *buf, size_t size) {
-  if (!fgets(buf, (int)size, f))
+/* dipc_for_each_mapping's walk: the pieces of [at, hi), without a hole. */
+struct walk {
+  uintptr_t at, hi;
+  int (*fn)(uintptr_t, uintptr_t, int, const char *, void *);
+  void *ctx;
+  int err; /* fn's */
+};
+
+static int walk_piece(const struct dipc_mapping *m, void *p) {
+  struct walk *w = p;
+  if (w->at >= w->hi)
+    return 1;
+  if (m->hi <= w->at)
     return 0;
-  if (!strchr(buf, '\n'))
-    for (int c; (c = fgetc(f)) != EOF && c != '\n';)
-      ;
-  return 1;
+  if (m->lo > w->at)
+    return 1; /* a hole */
+  uintptr_t end = m->hi < w->hi ? m->hi : w->hi;
+  w->err = w->fn(w->at, end, m->prot, m->path, w->ctx);
+  w->at = end;
+  return w->err != 0;
 }
 
 int dipc_for_each_mapping(uintptr_t lo, uintptr_t hi,
                           int (*fn)(uintptr_t, uintptr_t, int, const char *,
                                     void *),
                           void *ctx) {
-  FILE *f = fopen("/proc/self/maps", "r");
-  if (!f)
-    return -DIPC_ENOMEM; /* e.g. in a child forked under mpk */
-  char line[512], perms[8];
-  uintptr_t at = lo;
-  int err = 0;
-  while (!err && at < hi && maps_line(f, line, sizeof line)) {
-    unsigned long s, e;
-    int name = 0;
-    if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &s, &e, perms, &name) < 3 ||
-        e <= at)
-      continue;
-    if (s > at)
-      break;
-    char *path = name ? line + name : line + strlen(line);
-    path[strcspn(path, "\n")] = '\0';
-    int prot = (perms[0] == 'r' ? PROT_READ : 0) |
-               (perms[1] == 'w' ? PROT_WRITE : 0) |
-               (perms[2] == 'x' ? PROT_EXEC : 0);
-    uintptr_t end = e < hi ? e : hi;
-    err = fn(at, end, prot, path, ctx);
-    at = end;
-  }
-  fclose(f);
-  return err ? err : at < hi ? -DIPC_ENOENT : 0;
+  struct walk w = {lo, hi, fn, ctx, 0};
+  int r = dipc_maps_each(walk_piece, &w);
+  if (r < 0)
+    return r; /* no /proc/self/maps */
+  return w.err ? w.err : w.at < hi ? -DIPC_ENOENT : 0;
 }
 
 static int and_prot(uintptr_t lo, uintptr_t hi, int prot, const char *path,

@@ -24,8 +24,8 @@ void dipc_runtime_region(const void *p, size_t len) {
   if (!regions) /* in the window, which is a region itself */
     regions = dipc_alloc_runtime(RT_MAX_REGIONS * sizeof *regions);
   DIPC_CHECK(nregions < RT_MAX_REGIONS, "runtime region table full");
-  regions[nregions++] =
-      (struct region){dipc_page_down((uintptr_t)p), dipc_page_up((uintptr_t)p + len)};
+  regions[nregions++] = (struct region){dipc_page_down((uintptr_t)p),
+                                        dipc_page_up((uintptr_t)p + len)};
 }
 
 static int segment_holds(const struct dl_phdr_info *info, uintptr_t addr) {

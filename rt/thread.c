@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "procmaps.h"
 
 #define SLOT_MAPPED (256 * 1024)
 #define KCS_OFF (16 * 1024)
@@ -61,10 +62,11 @@ static uint8_t slot_mapped[RT_MAX_THREADS];
 /* The slot's state was made by dipc_thread_init_reserved's gate, with the
  * reservation (until that op has run). */
 static uint8_t slot_took_reservation[RT_MAX_THREADS];
-/* Slots in use are [0, dipc_max_threads); of those, n_free are SLOT_FREE and
- * n_exited SLOT_EXITED. `reserved` free slots are set aside for threads
- * being created by the loader's pthread_create (dipc_thread_reserve): only
- * those threads may take them, so a thread it starts always gets a slot. */
+/* Slots in use are [0, dipc_max_threads) (slots.c); of those, n_free are
+ * SLOT_FREE and n_exited SLOT_EXITED. `reserved` free slots are set aside
+ * for threads being created by the loader's pthread_create
+ * (dipc_thread_reserve): only those threads may take them, so a thread it
+ * starts always gets a slot. */
 static unsigned n_free = RT_MAX_THREADS, n_exited, reserved;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
@@ -126,20 +128,26 @@ static void pthread_stack(uintptr_t *lo, uintptr_t *hi) {
 
 static int is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
 
+/* The mapping holding at[0]: its bounds in at[1], at[2]. */
+static int holds(const struct dipc_mapping *m, void *p) {
+  uintptr_t *at = p;
+  if (at[0] < m->lo || at[0] >= m->hi)
+    return 0;
+  at[1] = m->lo;
+  at[2] = m->hi;
+  return 1;
+}
+
 /* The thread's own stack, for the P2 check: the main thread's [stack]
  * mapping (up to its limit), or a pthread's whole stack block. */
 static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi) {
   if (is_main_thread()) {
     /* Main thread: the growing [stack] mapping holding rsp. */
-    FILE *f = fopen("/proc/self/maps", "r");
-    DIPC_CHECK(f, "cannot read /proc/self/maps");
-    char line[512];
-    unsigned long s = 0, e = 0;
-    while (fgets(line, sizeof line, f))
-      if (sscanf(line, "%lx-%lx", &s, &e) == 2 && rsp >= s && rsp < e)
-        break;
-    fclose(f);
-    DIPC_CHECK(rsp >= s && rsp < e, "no mapping holds the main stack");
+    uintptr_t at[3] = {rsp, 0, 0};
+    int found = dipc_maps_each(holds, at);
+    DIPC_CHECK(found >= 0, "cannot read /proc/self/maps");
+    DIPC_CHECK(found, "no mapping holds the main stack");
+    uintptr_t s = at[1], e = at[2];
     struct rlimit rl;
     uintptr_t max = 64UL << 20;
     if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur < max)
@@ -216,7 +224,8 @@ static void release_slot(struct dipc_thread *st);
  * munmap in a later TLS destructor, mmcall.c). */
 static void reclaim_slots(void) {
   for (unsigned i = 0; i < dipc_max_threads; i++) {
-    if (dipc_slot_state[i] == SLOT_FREE || !thread_gone(dipc_thread_slot(i)->tid))
+    if (dipc_slot_state[i] == SLOT_FREE ||
+        !thread_gone(dipc_thread_slot(i)->tid))
       continue;
     if (dipc_slot_state[i] == SLOT_LIVE)
       release_slot(dipc_thread_slot(i));

@@ -63,4 +63,5 @@ if os.path.exists(os.path.join(sqlite_example, "sqlite-domain")):
 config.substitutions.append(("%sqlite-example", sqlite_example))
 # libdipc's C objects, one a line (rt/CMakeLists.txt): the layering check.
 config.substitutions.append(
-    ("%rt-c-objects", os.path.join(config.dipc_obj_root, "rt", "c-objects.txt")))
+    ("%rt-c-objects",
+     os.path.join(config.dipc_obj_root, "rt", "c-objects.txt")))
