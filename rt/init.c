@@ -58,7 +58,7 @@ void dipc_runtime_init(void) {
   done = 1;
   dipc_dstack_config_init(); /* a bad setting stops the process first */
   dipc_machine_init();
-  /* All of the window is runtime state (rights.c): arena, threads, tables. */
+  /* All of the window is runtime state (owned.c): arena, threads, tables. */
   dipc_runtime_region((void *)RT_WINDOW_LO, RT_WINDOW_HI - RT_WINDOW_LO);
   DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
   dipc_rights_init();
