@@ -33,8 +33,6 @@ static const char *const CallerSavedGPRs[] = {"rax", "rcx", "rdx", "rsi", "rdi",
                                               "r8",  "r9",  "r10", "r11"};
 static const char *const CalleeSavedGPRs[] = {"rbx", "rbp", "r12",
                                               "r13", "r14", "r15"};
-static const char *const IntArgRegs[] = {"rdi", "rsi", "rdx",
-                                         "rcx", "r8",  "r9"};
 static constexpr unsigned NumXMM = 16;
 
 bool hasAVX(const Function &F) {
@@ -193,7 +191,7 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
          {"rax", "rbx", "rbp", "r10", "r12", "r13", "r14", "r15"})
       Text += zeroGPR(Reg);
     for (unsigned I = Shape.Signature.int_args; I < DIPC_MAX_INT_ARGS; ++I)
-      Text += zeroGPR(IntArgRegs[I]);
+      Text += zeroGPR(argRegName({RegClass::Int, I}));
     for (unsigned I = Shape.Signature.vec_args; I < NumXMM; ++I)
       Text += zeroXMM(I, HasAVX);
   }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "../rt/layout.h"
+#include "interpose.h"
 
 void *__libc_malloc(size_t);
 void *__libc_calloc(size_t, size_t);
@@ -279,10 +280,8 @@ EXPORT size_t malloc_usable_size(void *p) {
   check_owner("malloc_usable_size", p, d);
   if (d)
     return usable("malloc_usable_size", d, me, p);
-  static size_t (*real)(void *);
-  if (!real)
-    real = (size_t(*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
-  return real ? real(p) : 0;
+  typedef size_t (*usable_size_fn)(void *);
+  return INTERPOSE_NEXT(usable_size_fn, "malloc_usable_size")(p);
 }
 
 EXPORT dom_t dipc_domain_named(const char *name) {

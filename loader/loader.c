@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "domains.h"
 #include "heap.h"
+#include "interpose.h"
 #include "landlock.h"
 #include "metadata.h"
 #include "scan.h"
@@ -220,9 +221,7 @@ typedef void *(*dlopen_fn)(const char *, int);
  * already have changed the program's domains, so the process stops. */
 __attribute__((visibility("default"))) void *dlopen(const char *file,
                                                     int mode) {
-  static dlopen_fn real;
-  if (!real)
-    real = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen");
+  dlopen_fn real = INTERPOSE_NEXT(dlopen_fn, "dlopen");
   unsigned long refusals = dipc_exec_refusals();
   void *handle = real(file, mode);
   /* Its code was refused when it was mapped, before any of it ran. */
@@ -242,9 +241,7 @@ typedef int (*dlclose_fn)(void *);
 /* The object may be unloaded: what the loader and the runtime know of it
  * goes with it (forget_unloaded). */
 __attribute__((visibility("default"))) int dlclose(void *handle) {
-  static dlclose_fn real;
-  if (!real)
-    real = (dlclose_fn)dlsym(RTLD_NEXT, "dlclose");
+  dlclose_fn real = INTERPOSE_NEXT(dlclose_fn, "dlclose");
   int status = real(handle);
   if (status == 0)
     forget_unloaded();
@@ -291,9 +288,7 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid,
                                                      int mode) {
   if (lmid == LM_ID_BASE)
     return dlopen(file, mode);
-  static dlmopen_fn real;
-  if (!real)
-    real = (dlmopen_fn)dlsym(RTLD_NEXT, "dlmopen");
+  dlmopen_fn real = INTERPOSE_NEXT(dlmopen_fn, "dlmopen");
   if (file && file_has_records(file)) {
     fprintf(stderr,
             "dipc-loader: dlmopen(\"%s\") refused: an object with dIPC "

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "interpose.h"
+
 typedef void (*jump_fn)(struct __jmp_buf_tag *, int)
     __attribute__((noreturn));
 
@@ -30,7 +32,7 @@ __attribute__((noreturn)) static void jump(const char *name,
                                            int val) {
   /* Resolved before the gate: the jump's destination may run with rights
    * that do not reach the loader's data. */
-  jump_fn real = (jump_fn)dlsym(RTLD_NEXT, name);
+  jump_fn real = (jump_fn)interpose_next(name);
   long r = dipc_unwind_jump((const void *)jump_sp(env));
   if (r == -DIPC_EPERM)
     __builtin_trap(); /* a domain leaving its call: its crash */

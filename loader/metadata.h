@@ -2,7 +2,7 @@
 #ifndef DIPC_LOADER_METADATA_H
 #define DIPC_LOADER_METADATA_H
 
-#include <dipc/limits.h>
+#include <dipc/limits.h> /* DIPC_EXIT_REFUSED */
 #include <dipc/metadata.h>
 #include "elf_image.h"
 #include "validate.h"

@@ -12,9 +12,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "interpose.h"
+
 static int enforcing(void) { return strcmp(dipc_backend(), "mpk") == 0; }
 
-#define REAL(name, type) ((type)dlsym(RTLD_NEXT, name))
+#define REAL(name, type) INTERPOSE_NEXT(type, name)
 
 __attribute__((visibility("default"))) int pkey_set(int key, unsigned rights) {
   if (!enforcing())

@@ -10,6 +10,7 @@
  * filter, rt/exec.c), which does the same. */
 #define _GNU_SOURCE
 #include "scan.h"
+#include "../rt/procmaps.h"
 #include "trusted.h"
 
 #include <dipc/rt.h>
@@ -21,38 +22,39 @@ enum { MAX_MAPPINGS = 2048 };
 
 struct mapping {
   uintptr_t lo, hi;
-  char perms[5];
+  int prot;
   unsigned major, minor;
   unsigned long ino;
   char path[256];
 };
 
-static int read_mappings(struct mapping *m, unsigned *n) {
-  FILE *f = fopen("/proc/self/maps", "re");
-  if (!f) {
-    perror("dipc-loader: /proc/self/maps");
-    return -1;
+struct code {
+  struct mapping *m;
+  unsigned n;
+};
+
+/* Collects the executable mappings; 1 when there are too many. */
+static int collect_code(const struct dipc_mapping *d, void *p) {
+  struct code *c = p;
+  if (!(d->prot & PROT_EXEC))
+    return 0;
+  if (c->n == MAX_MAPPINGS) {
+    fputs("dipc-loader: too many executable mappings\n", stderr);
+    return 1;
   }
-  char line[4096];
-  *n = 0;
-  while (fgets(line, sizeof line, f)) {
-    struct mapping x = {0};
-    int path_at = 0;
-    if (sscanf(line, "%lx-%lx %4s %*x %x:%x %lu %n", &x.lo, &x.hi, x.perms,
-               &x.major, &x.minor, &x.ino, &path_at) < 6 ||
-        x.perms[2] != 'x')
-      continue;
-    snprintf(x.path, sizeof x.path, "%s", path_at ? line + path_at : "");
-    x.path[strcspn(x.path, "\n")] = '\0';
-    if (*n == MAX_MAPPINGS) {
-      fputs("dipc-loader: too many executable mappings\n", stderr);
-      fclose(f);
-      return -1;
-    }
-    m[(*n)++] = x;
-  }
-  fclose(f);
+  struct mapping *x = &c->m[c->n++];
+  *x = (struct mapping){d->lo, d->hi, d->prot, d->major, d->minor, d->ino, ""};
+  snprintf(x->path, sizeof x->path, "%s", d->path);
   return 0;
+}
+
+static int read_mappings(struct mapping *m, unsigned *n) {
+  struct code c = {m, 0};
+  int r = dipc_maps_each(collect_code, &c);
+  if (r < 0)
+    perror("dipc-loader: /proc/self/maps");
+  *n = c.n;
+  return r ? -1 : 0;
 }
 
 static const char *name(const struct mapping *m) {
@@ -62,7 +64,7 @@ static const char *name(const struct mapping *m) {
 /* Checks one mapping in `copy`, its bytes; rewrites a trusted object's. */
 static int check(const struct mapping *m, unsigned char *copy,
                  uintptr_t runtime) {
-  if (m->perms[1] == 'w') {
+  if (m->prot & PROT_WRITE) {
     fprintf(stderr,
             "dipc-loader: refusing writable and executable memory at "
             "%#lx-%#lx %s: its code could be changed after it was checked\n",
@@ -88,7 +90,7 @@ static int seal_mapping(const struct mapping *m, uintptr_t runtime) {
   size_t size = m->hi - m->lo;
   if (strcmp(m->path, "[vsyscall]") == 0)
     return 0; /* the kernel's, execute-only, fixed */
-  if (m->perms[0] != 'r') {
+  if (!(m->prot & PROT_READ)) {
     fprintf(stderr,
             "dipc-loader: refusing execute-only mapping %#lx-%#lx %s: it "
             "cannot be checked for PKRU writes\n",

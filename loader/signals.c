@@ -5,6 +5,7 @@
  * the loader's handler; its handlers for other signals run behind a small
  * front handler that gives them a usable stack and PKRU. */
 #define _GNU_SOURCE
+#include "interpose.h"
 #include "signals.h"
 
 #include <dipc/rt.h>
@@ -37,10 +38,7 @@ static pthread_mutex_t program_action_lock = PTHREAD_MUTEX_INITIALIZER;
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
 static sigaction_fn real_sigaction(void) {
-  static sigaction_fn real;
-  if (!real)
-    real = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
-  return real;
+  return INTERPOSE_NEXT(sigaction_fn, "sigaction");
 }
 
 static int crash_index(int sig) {

@@ -3,6 +3,7 @@
  * program code, in a slot of the runtime's set aside before the thread is
  * created (pthread_create fails with EAGAIN when there is none). */
 #define _GNU_SOURCE
+#include "interpose.h"
 #include "threads.h"
 
 #include <dipc/rt.h>
@@ -42,9 +43,7 @@ typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
 __attribute__((visibility("default"))) int
 pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                void *(*routine)(void *), void *arg) {
-  static pthread_create_fn real;
-  if (!real)
-    real = (pthread_create_fn)dlsym(RTLD_NEXT, "pthread_create");
+  pthread_create_fn real = INTERPOSE_NEXT(pthread_create_fn, "pthread_create");
   /* A slot for the thread's runtime state first: none left is EAGAIN, as
    * for any other resource a thread needs, never a stopped process. A
    * joined thread's slot frees once the kernel has reaped it, which can

@@ -20,7 +20,6 @@
 
 #include "internal.h"
 
-uintptr_t *dipc_anycall_rw; /* backend.c maps it */
 static unsigned anycall_count; /* slots ever used: tombstones count */
 /* The entry set of each slot's proxy; runtime key (dipc_anycall_forget). */
 static uint32_t *anycall_set;

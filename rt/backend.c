@@ -20,10 +20,7 @@ struct dipc_machine dipc_machine;
 uintptr_t dipc_threads_lo, dipc_threads_hi;
 uintptr_t dipc_unsafe_lo;
 uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
-
-/* What gs points to on a thread without state: a self pointer of 0 fails
- * the thread-range check in every gate. */
-static const uint64_t no_thread[2];
+uintptr_t *dipc_anycall_rw;
 
 static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 void dipc_lock(void) { pthread_mutex_lock(&big_lock); }
@@ -116,7 +113,7 @@ static int tag_code(void *addr, size_t len, int prot, int key) {
 
 int dipc_tag_pages(void *addr, size_t len, int prot, int key) {
   if (dipc_machine.backend == DIPC_BACKEND_NONE)
-    return mprotect(addr, len, prot);
+    return dipc_sys_mprotect(addr, len, prot);
   if (prot & PROT_EXEC)
     return tag_code(addr, len, prot, key);
   return dipc_sys_pkey_mprotect(addr, len, prot, key);
@@ -124,7 +121,7 @@ int dipc_tag_pages(void *addr, size_t len, int prot, int key) {
 
 int dipc_seal_runtime_code(void *addr, size_t len) {
   if (dipc_machine.backend == DIPC_BACKEND_NONE)
-    return mprotect(addr, len, PROT_READ | PROT_EXEC);
+    return dipc_sys_mprotect(addr, len, PROT_READ | PROT_EXEC);
   return dipc_sys_pkey_mprotect(addr, len, PROT_READ | PROT_EXEC,
                                 RT_PKEY_RUNTIME);
 }
@@ -168,14 +165,12 @@ static void reserve_window(void) {
               RT_WINDOW_HI,
       "layout.h: the runtime's window");
   size_t size = RT_RO_TABLE_ADDR - RT_WINDOW_LO;
-  void *p = mmap(
+  void *p = dipc_sys_mmap(
       (void *)RT_WINDOW_LO, size, PROT_NONE,
-      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1);
   DIPC_CHECK(p == (void *)RT_WINDOW_LO,
              "cannot reserve the runtime's window at %#x-%#x", RT_WINDOW_LO,
              RT_WINDOW_HI);
-  /* All of it is runtime state (rights.c): arena, threads, tables. */
-  dipc_runtime_region(p, RT_WINDOW_HI - RT_WINDOW_LO);
 }
 
 void dipc_publish_image(uint32_t dom, uint32_t image) {
@@ -275,10 +270,11 @@ static void map_image_tables(void) {
   size_t size = table + RT_PAGE + RT_ANYCALL_BYTES;
   int fd = memfd_create("dipc-pkru", MFD_CLOEXEC);
   DIPC_CHECK(fd >= 0 && ftruncate(fd, size) == 0, "memfd for PKRU images");
-  void *rw = mmap((void *)RT_RW_TABLE_ADDR, size, PROT_READ | PROT_WRITE,
-                  MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
-  void *ro = mmap((void *)RT_RO_TABLE_ADDR, size, PROT_READ,
-                  MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+  void *rw = dipc_sys_mmap((void *)RT_RW_TABLE_ADDR, size,
+                           PROT_READ | PROT_WRITE,
+                           MAP_SHARED | MAP_FIXED_NOREPLACE, fd);
+  void *ro = dipc_sys_mmap((void *)RT_RO_TABLE_ADDR, size, PROT_READ,
+                           MAP_SHARED | MAP_FIXED_NOREPLACE, fd);
   DIPC_CHECK(rw == (void *)RT_RW_TABLE_ADDR && ro == (void *)RT_RO_TABLE_ADDR,
              "cannot map the PKRU image table at %#x", RT_RO_TABLE_ADDR);
   close(fd);
@@ -315,8 +311,8 @@ static void reserve_thread_region(void) {
    * code checks every unsafe stack pointer it loads against these bounds:
    * nothing but unsafe stacks lies between them. */
   size_t size = RT_UNSAFE_REGION_SIZE;
-  void *p = mmap(NULL, size, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *p = dipc_sys_mmap(NULL, size, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
   DIPC_CHECK(p != MAP_FAILED, "cannot reserve the unsafe-stack region");
   dipc_unsafe_lo = (uintptr_t)p;
   VECTOR_WORD(DIPC_VECTOR_UNSAFE_LO) = (uintptr_t)p;
@@ -338,72 +334,17 @@ static int shared_stacks(void) {
   return on;
 }
 
-/* libdipc's code (exec.c). */
-static int find_text(struct dl_phdr_info *info, size_t size, void *p) {
-  (void)size;
-  uintptr_t self = (uintptr_t)dipc_runtime_init, *range = p;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && self >= lo &&
-        self < lo + ph->p_memsz) {
-      range[0] = lo;
-      range[1] = lo + ph->p_memsz;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-static void exec_init(void) {
-  uintptr_t text[2] = {0, 0};
-  dl_iterate_phdr(find_text, text);
-  dipc_exec_init(text[0], text[1]);
-}
-
-/* The loader (libdipc-loader.so, preloaded by dipc-run) checks the code
- * loaded so far; the filter then keeps the kernel calls that undo the
- * isolation for the runtime (seccomp.c). Before the main thread enters the
- * default domain: its PKRU still reaches the cookie's key. A program
- * without the loader is a runtime test, or stops at start. */
-extern int __dipc_loader_seal(void) __attribute__((weak));
-
-static void seal(void) {
-  if (!__dipc_loader_seal)
-    return;
-  if (__dipc_loader_seal() != 0)
-    _exit(DIPC_EXIT_REFUSED);
-  dipc_sys_make_cookie();
-  dipc_seccomp_install();
-}
-
-void dipc_runtime_init(void) {
-  static int done;
-  if (done)
-    return;
-  done = 1;
-  dipc_dstack_config_init(); /* a bad setting stops the process first */
+/* The machine before anything runs on it (init.c calls these in order,
+ * with the other parts' init between them). */
+void dipc_machine_init(void) {
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
   dipc_machine.shared_stacks = shared_stacks();
   reserve_window();
-  DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
-  dipc_rights_init();
+}
+
+void dipc_machine_map_tables(void) {
   map_image_tables();
   xstate_init();
   reserve_thread_region();
-  dipc_thread_limits_init();
-  dipc_domains_init();
-  dipc_proxy_init();
-  dipc_recovery_init();
-  exec_init();
-  if (dipc_machine.backend == DIPC_BACKEND_MPK)
-    seal();
-  /* The main thread gets its state (and the default domain's PKRU) now. */
-  dipc_thread_init();
-  dipc_fork_handlers_install();
-}
-
-__attribute__((constructor(101))) static void dipc_constructor(void) {
-  dipc_runtime_init();
 }

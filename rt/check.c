@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -14,6 +15,18 @@ void dipc_fatal(const char *file, int line, const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
   abort();
+}
+
+/* Straight to fd 2: another thread may hold stdio's lock. */
+void dipc_say(const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n > 0)
+    (void)!write(STDERR_FILENO, line,
+                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
 /* Reached from assembly with PKRU 0 on the panic stack. */

@@ -78,16 +78,6 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
 
 /* ---- domains ------------------------------------------------------------ */
 
-static long get_dom(int64_t h, uint32_t *dom, uint8_t *perm, uint8_t need) {
-  uint8_t p;
-  int err = dipc_handle_get(h, H_DOM, dom, &p);
-  if (err)
-    return err;
-  if (perm)
-    *perm = p;
-  return p >= need ? 0 : -DIPC_EPERM;
-}
-
 /* Table 2's owner handle is the process's: code of the default domain gets
  * it; code running in a named domain gets what its APL already gives it on
  * the default domain (nil, call, read or write), never more. */
@@ -105,7 +95,7 @@ static long op_dom_create(void) {
 static long op_dom_copy(int64_t h, int64_t perm) {
   uint32_t d;
   uint8_t have;
-  long err = get_dom(h, &d, &have, DIPC_PERM_NIL);
+  long err = dipc_handle_get_dom(h, &d, &have, DIPC_PERM_NIL);
   if (err)
     return err;
   if (perm < DIPC_PERM_NIL || perm > DIPC_PERM_OWNER)
@@ -117,16 +107,17 @@ static long op_dom_copy(int64_t h, int64_t perm) {
 
 static long op_dom_mmap(struct dipc_gate_args *a) {
   uint32_t d;
-  long err = get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
+  long err =
+      dipc_handle_get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
   return err ? err : dipc_op_dom_mmap(d, &a->arg[1]);
 }
 
 static long op_dom_remap(int64_t hdst, int64_t hsrc, uintptr_t addr,
                          size_t size) {
   uint32_t dst, src;
-  long err = get_dom(hdst, &dst, NULL, DIPC_PERM_OWNER);
+  long err = dipc_handle_get_dom(hdst, &dst, NULL, DIPC_PERM_OWNER);
   if (!err)
-    err = get_dom(hsrc, &src, NULL, DIPC_PERM_OWNER);
+    err = dipc_handle_get_dom(hsrc, &src, NULL, DIPC_PERM_OWNER);
   return err ? err : dipc_op_dom_remap(dst, src, addr, size);
 }
 
@@ -137,157 +128,9 @@ static long op_dom_name(struct dipc_gate_import_args *na,
   uint32_t d;
   if (st->cur_dom != 0)
     return -DIPC_EPERM;
-  long err = get_dom((int64_t)na->base.arg[0], &d, NULL, DIPC_PERM_OWNER);
+  long err = dipc_handle_get_dom((int64_t)na->base.arg[0], &d, NULL,
+                                 DIPC_PERM_OWNER);
   return err ? err : dipc_op_dom_name(d, na->what, sizeof na->what);
-}
-
-/* ---- grants ------------------------------------------------------------- */
-
-struct grant {
-  uint32_t live, src, dst;
-};
-static struct grant *grants;
-
-long dipc_op_grant_create(int64_t hsrc, int64_t hdst) {
-  uint32_t src, dst;
-  uint8_t perm;
-  long err = get_dom(hsrc, &src, NULL, DIPC_PERM_OWNER);
-  if (!err)
-    err = get_dom(hdst, &dst, &perm, DIPC_PERM_NIL);
-  if (err)
-    return err;
-  if (!grants)
-    grants = dipc_alloc_runtime(RT_MAX_GRANTS * sizeof *grants);
-  uint32_t g;
-  for (g = 0; g < RT_MAX_GRANTS && grants[g].live; g++)
-    ;
-  if (g == RT_MAX_GRANTS)
-    return -DIPC_ENOSPC;
-  int64_t h = dipc_handle_new(H_GRANT, g, perm);
-  if (h < 0)
-    return h;
-  grants[g] = (struct grant){1, src, dst};
-  if (perm == DIPC_PERM_OWNER) /* CODOMs has no owner bit (paper §5.2.2) */
-    perm = DIPC_PERM_WRITE;
-  if (perm > dipc_apl_get(src, dst))
-    dipc_apl_set(src, dst, perm);
-  return h;
-}
-
-static long op_grant_revoke(int64_t h) {
-  uint32_t g;
-  int err = dipc_handle_get(h, H_GRANT, &g, NULL);
-  if (err)
-    return err;
-  dipc_apl_set(grants[g].src, grants[g].dst, DIPC_PERM_NIL);
-  grants[g].live = 0;
-  return dipc_handle_close_locked(h);
-}
-
-/* ---- entries ------------------------------------------------------------ */
-
-struct entry_set {
-  uint32_t live, dom, count;
-  struct dipc_entry_desc desc[DIPC_MAX_ENTRIES];
-};
-static struct entry_set *entry_sets;
-
-int dipc_signature_ok(const struct dipc_signature *s) {
-  return DIPC_SIGNATURE_OK(s);
-}
-
-static long op_entry_register(struct dipc_gate_entry_args *ea) {
-  struct dipc_gate_args *a = &ea->base;
-  uint32_t d;
-  long err = get_dom((int64_t)a->arg[0], &d, NULL, DIPC_PERM_OWNER);
-  if (err)
-    return err;
-  uint64_t count = a->arg[1];
-  if (count == 0 || count > DIPC_MAX_ENTRIES)
-    return -DIPC_EINVAL;
-  for (unsigned i = 0; i < count; i++) {
-    const struct dipc_entry_desc *e = &ea->desc[i];
-    /* In d's own pages: never runtime code or a stack, for the default
-     * domain either. */
-    uintptr_t at = (uintptr_t)e->address;
-    if (!dipc_signature_ok(&e->signature) || (e->policy & ~DIPC_POLICY_MASK) ||
-        dipc_right_on(d, at, at + 1, 0) != DIPC_PERM_OWNER)
-      return -DIPC_EINVAL;
-  }
-  if (!entry_sets)
-    entry_sets = dipc_alloc_runtime(RT_MAX_ENTRY_OBJS * sizeof *entry_sets);
-  uint32_t s;
-  for (s = 0; s < RT_MAX_ENTRY_OBJS && entry_sets[s].live; s++)
-    ;
-  if (s == RT_MAX_ENTRY_OBJS)
-    return -DIPC_ENOSPC;
-  int64_t h = dipc_handle_new(H_ENTRY, s, DIPC_PERM_CALL);
-  if (h < 0)
-    return h;
-  entry_sets[s].live = 1;
-  entry_sets[s].dom = d;
-  entry_sets[s].count = (uint32_t)count;
-  memcpy(entry_sets[s].desc, ea->desc, count * sizeof ea->desc[0]);
-  return h;
-}
-
-long dipc_op_entry_request(struct dipc_gate_entry_args *ea) {
-  struct dipc_gate_args *a = &ea->base;
-  uint32_t s;
-  int err = dipc_handle_get((int64_t)a->arg[0], H_ENTRY, &s, NULL);
-  if (err)
-    return err;
-  const struct entry_set *e = &entry_sets[s];
-  uint64_t count = a->arg[1];
-  if (count == 0 || count > e->count)
-    return -DIPC_EINVAL;
-  dipc_policy_t policy[DIPC_MAX_ENTRIES];
-  for (unsigned i = 0; i < count; i++) {
-    if (ea->desc[i].policy & ~DIPC_POLICY_MASK)
-      return -DIPC_EINVAL;
-    if (memcmp(&ea->desc[i].signature, &e->desc[i].signature,
-               sizeof(struct dipc_signature)))
-      return -DIPC_EPROTO;
-    policy[i] = ea->desc[i].policy | e->desc[i].policy;
-  }
-  uint32_t p;
-  if ((err = dipc_domain_new(&p, 0)))
-    return err;
-  void *proxy[DIPC_MAX_ENTRIES];
-  if ((err = dipc_proxy_generate(e->dom, p, (unsigned)count, e->desc, policy,
-                                 proxy)))
-    return err;
-  for (unsigned i = 0; i < count; i++)
-    ea->desc[i].address = proxy[i];
-  return dipc_handle_new(H_DOM, p, DIPC_PERM_CALL);
-}
-
-/* OP_ANYCALL_REGISTER (anycall.c): the first entry of a set gets an
- * anycall proxy, reached through stub from any domain. Only the default
- * domain (the loader) registers: a named domain able to bind a stub it
- * does not own to an entry of its own could redirect a callback. */
-static long op_anycall_register(struct dipc_gate_entry_args *ea,
-                                const struct dipc_thread *st) {
-  if (st->cur_dom != 0)
-    return -DIPC_EPERM;
-  uint32_t s;
-  int err = dipc_handle_get((int64_t)ea->base.arg[0], H_ENTRY, &s, NULL);
-  if (err)
-    return err;
-  const struct entry_set *e = &entry_sets[s];
-  if (memcmp(&ea->desc[0].signature, &e->desc[0].signature,
-             sizeof(struct dipc_signature)))
-    return -DIPC_EPROTO;
-  uintptr_t stub = (uintptr_t)ea->desc[0].address;
-  long bad = dipc_anycall_check_stub(stub);
-  if (bad)
-    return bad;
-  void *proxy;
-  dipc_policy_t policy = e->desc[0].policy; /* no caller policy is known */
-  if ((err = dipc_proxy_generate(e->dom, DIPC_PROXY_ANYCALL, 1, e->desc,
-                                 &policy, &proxy)))
-    return err;
-  return dipc_anycall_insert(stub, proxy, s);
 }
 
 /* 1 if no page of [lo, hi) is mapped. */
@@ -317,26 +160,12 @@ static long op_forget(uintptr_t lo, uintptr_t hi, const struct dipc_thread *st) 
   if (!unmapped(lo, hi))
     return -DIPC_EBUSY;
   static uint8_t dead[RT_MAX_ENTRY_OBJS]; /* under dipc_lock */
-  memset(dead, 0, sizeof dead);
   unsigned n = dipc_domain_forget_pages(lo, hi);
-  for (uint32_t s = 0; entry_sets && s < RT_MAX_ENTRY_OBJS; s++) {
-    struct entry_set *e = &entry_sets[s];
-    for (unsigned i = 0; e->live && i < e->count; i++) {
-      uintptr_t at = (uintptr_t)e->desc[i].address;
-      if (at >= lo && at < hi)
-        dead[s] = 1;
-    }
-  }
+  dipc_entry_sets_in(lo, hi, dead);
   n += dipc_import_forget(lo, hi, dead);
   n += dipc_anycall_forget(lo, hi, dead);
   n += dipc_proxy_forget(lo, hi);
-  for (uint32_t s = 0; s < RT_MAX_ENTRY_OBJS; s++)
-    if (dead[s]) {
-      dipc_handle_drop_obj(H_ENTRY, s);
-      entry_sets[s].live = 0;
-      n++;
-    }
-  return n;
+  return n + dipc_entry_sets_drop(dead);
 }
 
 /* ---- dispatch ----------------------------------------------------------- */
@@ -357,16 +186,16 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_GRANT_CREATE:
     return dipc_op_grant_create((int64_t)x[0], (int64_t)x[1]);
   case OP_GRANT_REVOKE:
-    return op_grant_revoke((int64_t)x[0]);
+    return dipc_op_grant_revoke((int64_t)x[0]);
   case OP_ENTRY_REGISTER:
-    return op_entry_register((struct dipc_gate_entry_args *)a);
+    return dipc_op_entry_register((struct dipc_gate_entry_args *)a);
   case OP_ENTRY_REQUEST:
     return dipc_op_entry_request((struct dipc_gate_entry_args *)a);
   case OP_HANDLE_CLOSE:
     return dipc_handle_close_locked((int64_t)x[0]);
   case OP_DOM_PKEY: {
     uint32_t d;
-    long err = get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);
+    long err = dipc_handle_get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);
     return err ? err : dipc_domain_pkey_of(d);
   }
   case OP_STATS:
@@ -409,7 +238,7 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
   case OP_MEMORY:
     return dipc_op_memory_call(a->arg, st->cur_dom);
   case OP_ANYCALL_REGISTER:
-    return op_anycall_register((struct dipc_gate_entry_args *)a, st);
+    return dipc_op_anycall_register((struct dipc_gate_entry_args *)a, st);
   case OP_ANYCALL_MISS:
     dipc_unlock(); /* stops the process */
     dipc_anycall_miss(a->arg[0]);
@@ -423,7 +252,7 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return op_forget(x[0], x[1], st);
   case OP_DOM_HEAP: {
     uint32_t d;
-    long err = get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);
+    long err = dipc_handle_get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);
     return err ? err : d == 0 ? -DIPC_ENOENT : (long)dipc_domain_heap(d);
   }
   case OP_DOM_NAME:

@@ -326,7 +326,8 @@ long dipc_op_dom_mmap(uint32_t d, const uint64_t *a) {
     return -DIPC_EINVAL;
   if (d != 0 && nranges == RT_MAX_RANGES)
     return -DIPC_ENOSPC;
-  void *p = mmap((void *)a[0], len, prot, flags, (int)a[4], (off_t)a[5]);
+  void *p = dipc_sys_mmap_for_domain((void *)a[0], len, prot, flags,
+                                     (int)a[4], (int64_t)a[5]);
   if (p == MAP_FAILED)
     return -errno;
   if (d == 0)
@@ -350,10 +351,10 @@ int dipc_domain_map_heap(uint32_t d) {
   void *lo = (void *)dipc_domain_heap(d);
   if (nranges == RT_MAX_RANGES)
     return -DIPC_ENOSPC;
-  void *p = mmap(lo, DIPC_HEAP_STRIDE, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-                     MAP_FIXED_NOREPLACE,
-                 -1, 0);
+  void *p = dipc_sys_mmap(lo, DIPC_HEAP_STRIDE, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                              MAP_FIXED_NOREPLACE,
+                          -1);
   if (p != lo) {
     if (p != MAP_FAILED)
       dipc_sys(SYS_munmap, (long)p, DIPC_HEAP_STRIDE, 0, 0, 0);

@@ -47,17 +47,6 @@ DIPC_EXPORT unsigned long dipc_exec_refusals(void) {
   return __atomic_load_n(&refusals, __ATOMIC_RELAXED);
 }
 
-void dipc_say(const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line,
-                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
-
 /* ---- in the SIGSYS handler ---------------------------------------------- */
 
 static uintptr_t runtime_lo, runtime_hi; /* libdipc's text */
@@ -110,6 +99,24 @@ DIPC_EXPORT int dipc_syscall_trap(const void *siginfo, void *ucontext) {
 }
 
 /* ---- trusted ------------------------------------------------------------ */
+
+/* mmap at exactly `addr`, replacing what is there: mapped elsewhere, then
+ * moved (the cookie takes the offset's register). */
+long dipc_sys_map_fixed(uint64_t addr, uint64_t len, int prot, int flags,
+                        int fd, int64_t offset) {
+  void *p = dipc_sys_mmap_for_domain(
+      NULL, len, prot, flags & ~(MAP_FIXED | MAP_FIXED_NOREPLACE), fd, offset);
+  if (p == MAP_FAILED)
+    return -errno;
+  size_t size = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  if (dipc_sys_move((uintptr_t)p, size, addr) != 0) {
+    long err = -errno;
+    dipc_sys(SYS_munmap, (long)p, (long)size, 0, 0, 0);
+    return err;
+  }
+  return (long)addr;
+}
+
 
 enum { MAX_PIECES = 16 };
 struct piece {
@@ -304,7 +311,8 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
     if (at < 0)
       return at;
     p = (uint8_t *)at;
-  } else if ((p = mmap((void *)addr, len, PROT_READ, flags, fd, offset)) ==
+  } else if ((p = dipc_sys_mmap_for_domain((void *)addr, len, PROT_READ, flags,
+                                            fd, offset)) ==
              MAP_FAILED)
     return -errno;
   len = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);

@@ -937,8 +937,8 @@ dipc_tpl_\name\()_begin:
         mov ecx, [r10 + ST_DCS_TOP]
         mov [rax + K_DCS_TOP], ecx
         movabs rcx, PH_ARGBYTES         /* flags: bytes 2-3 the stack- */
-        shl ecx, 16                     /* argument area (recovery.c) */
-        or ecx, (\split | (\dcs << 1))
+        shl ecx, K_FLAG_ARGBYTES_SHIFT  /* argument area (recovery.c) */
+        or ecx, (\split * K_FLAG_SPLIT) | (\dcs * K_FLAG_DCS)
         mov [rax + K_FLAGS], ecx
         mov [rax + K_RBX], rbx
         mov [rax + K_RBP], rbp

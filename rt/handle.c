@@ -130,3 +130,14 @@ void dipc_handle_drop_obj(enum dipc_handle_kind kind, uint32_t obj) {
 }
 
 unsigned dipc_handle_live_count(void) { return live_count; }
+
+long dipc_handle_get_dom(int64_t h, uint32_t *dom, uint8_t *perm,
+                         uint8_t need) {
+  uint8_t p;
+  int err = dipc_handle_get(h, H_DOM, dom, &p);
+  if (err)
+    return err;
+  if (perm)
+    *perm = p;
+  return p >= need ? 0 : -DIPC_EPERM;
+}

@@ -74,7 +74,7 @@ static long op_register(struct dipc_gate_import_args *ia,
   long bad = slot_ok((uintptr_t)slot, caller, st->cur_dom);
   if (bad)
     return bad;
-  /* Refused now rather than at the first call (exit status 78). */
+  /* Refused now rather than at the first call (DIPC_EXIT_REFUSED). */
   if (!dipc_signature_ok(&ia->desc.signature) ||
       (ia->desc.policy & ~DIPC_POLICY_MASK))
     return -DIPC_EINVAL;

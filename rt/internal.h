@@ -49,6 +49,15 @@ _Static_assert(RT_TRUSTED_STACK >= RT_XSAVE_MAX + 32 * 1024 &&
 #define RT_NUM_PKEYS 16
 #define RT_PAGE 4096UL
 #define RT_MAX_IMPORTS DIPC_MAX_IMPORTS
+/* Highest user address on x86-64 with 5-level paging; kernel pages (and
+ * the vsyscall page /proc/self/maps lists) lie above. */
+#define RT_USER_TOP (1UL << 56)
+static inline uintptr_t dipc_page_down(uintptr_t a) {
+  return a & ~(RT_PAGE - 1);
+}
+static inline uintptr_t dipc_page_up(uintptr_t a) {
+  return (a + RT_PAGE - 1) & ~(RT_PAGE - 1);
+}
 
 /* ---- per-thread state (layout.h has the offsets) ------------------------ */
 struct dipc_kcs_entry {
@@ -64,8 +73,7 @@ struct dipc_kcs_entry {
   uintptr_t ds_saved;           /* its DS_CUR before the call */
   uintptr_t callee_rsp;         /* rsp expected on the return path */
   uint32_t dcs_top;
-  uint32_t flags; /* bit 0: stack split, bit 1: DCS base moved; bits 16-31:
-                   * stack-argument bytes (rounded to 16) */
+  uint32_t flags; /* K_FLAG_* (layout.h) */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
   uintptr_t usp;                          /* caller's unsafe stack pointer */
 };
@@ -183,7 +191,12 @@ DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
 DIPC_HIDDEN extern uintptr_t dipc_unsafe_lo;
 /* The same tables for gate.S. */
 DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
+/* init.c: brings up every part (the constructor); the top layer. */
 DIPC_HIDDEN void dipc_runtime_init(void);
+/* The backend, the protection keys and the window (reserved). */
+DIPC_HIDDEN void dipc_machine_init(void);
+/* The PKRU image tables, the runtime vector, the thread region. */
+DIPC_HIDDEN void dipc_machine_map_tables(void);
 /* Memory only gates can touch (the runtime key; key 0 with `none`). */
 DIPC_HIDDEN void *dipc_alloc_runtime(size_t size);
 /* Inaccessible address space in the window (guard addresses). */
@@ -204,12 +217,22 @@ DIPC_HIDDEN long dipc_sys(long nr, long a0, long a1, long a2, long a3,
                           long a4);
 DIPC_HIDDEN int dipc_sys_pkey_mprotect(void *addr, size_t len, int prot,
                                        int key);
+/* The runtime's own mmap (offset 0; a file only at init) and mprotect:
+ * raw system calls, as mmap(2) and mprotect(2) return. */
+DIPC_HIDDEN void *dipc_sys_mmap(void *addr, size_t len, int prot, int flags,
+                                int fd);
+DIPC_HIDDEN int dipc_sys_mprotect(void *addr, size_t len, int prot);
+/* mmap for a domain (a file at an offset): a raw call without the cookie,
+ * checked by the filter as the domain's own; MAP_FAILED and errno. */
+DIPC_HIDDEN void *dipc_sys_mmap_for_domain(void *addr, size_t len, int prot,
+                                           int flags, int fd, int64_t offset);
 /* mmap(MAP_FIXED) anonymous memory at `at`, in the window; 0 or -1. */
 DIPC_HIDDEN int dipc_sys_map_window(uintptr_t at, size_t len, int prot);
 /* mremap [from, from+len) to `to` (into or out of the window); 0 or -1. */
 DIPC_HIDDEN int dipc_sys_move(uintptr_t from, size_t len, uintptr_t to);
 DIPC_HIDDEN int dipc_sys_set_gs(const void *base);
-/* Creates the cookie in runtime-key memory (at init); returns it. */
+/* Creates the cookie in runtime-key memory (at init, seccomp.c); returns
+ * it. */
 DIPC_HIDDEN uint64_t dipc_sys_make_cookie(void);
 /* The cookie; NULL while there is no filter (no loader, or `none`). */
 DIPC_HIDDEN extern const uint64_t *dipc_sys_cookie;
@@ -219,7 +242,7 @@ DIPC_HIDDEN void dipc_seccomp_install(void);
  * the runtime, checked (exec.c, mmcall.c). */
 #define DIPC_SECCOMP_TRAP_DATA 0xd1c
 /* A message on stderr, written straight to fd 2: another thread may hold
- * stdio's lock (exec.c). */
+ * stdio's lock (check.c). */
 DIPC_HIDDEN __attribute__((format(printf, 1, 2))) void
 dipc_say(const char *fmt, ...);
 /* libdipc's code, whose traps the SIGSYS handler does not forward. */
@@ -234,7 +257,7 @@ DIPC_HIDDEN long dipc_op_memory_call(const uint64_t *x, uint32_t dom);
  * -EACCES (said on stderr). */
 DIPC_HIDDEN long dipc_may_change(long nr, uint32_t dom, uint64_t addr,
                                  uint64_t len);
-/* mmap(MAP_FIXED) for the runtime; the address or -errno. */
+/* mmap(MAP_FIXED) for the runtime; the address or -errno (exec.c). */
 DIPC_HIDDEN long dipc_sys_map_fixed(uint64_t addr, uint64_t len, int prot,
                                     int flags, int fd, int64_t offset);
 /* The PKRU a signal frame holds (0: trusted code was interrupted); 0 if
@@ -251,6 +274,10 @@ DIPC_HIDDEN int64_t dipc_handle_new(enum dipc_handle_kind kind, uint32_t obj,
 DIPC_HIDDEN int dipc_handle_get(int64_t h, enum dipc_handle_kind kind,
                                 uint32_t *obj, uint8_t *perm);
 DIPC_HIDDEN int dipc_handle_close_locked(int64_t h);
+/* A domain handle's domain and permission (perm may be NULL): 0, or
+ * -DIPC_EPERM when it is below need, or dipc_handle_get's error. */
+DIPC_HIDDEN long dipc_handle_get_dom(int64_t h, uint32_t *dom, uint8_t *perm,
+                                     uint8_t need);
 /* The domain whose handles the runtime uses and creates from now on: the
  * caller's current domain for an API call. */
 DIPC_HIDDEN void dipc_handle_act_for(uint32_t dom);
@@ -295,6 +322,13 @@ static inline uintptr_t dipc_domain_heap(uint32_t dom) {
 DIPC_HIDDEN unsigned dipc_domain_forget_pages(uintptr_t lo, uintptr_t hi);
 DIPC_HIDDEN int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr,
                                   size_t size);
+
+/* ---- slots.c: the thread table ------------------------------------------ */
+enum dipc_slot_state { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
+/* Each slot's state; slots in use are [0, dipc_max_threads). Written by
+ * thread.c under the lock. */
+DIPC_HIDDEN extern uint8_t dipc_slot_state[RT_MAX_THREADS];
+DIPC_HIDDEN extern unsigned dipc_max_threads;
 
 /* ---- thread.c ----------------------------------------------------------- */
 /* ret: where the gate helper returns to; op: ebx there (the op when ret is
@@ -349,7 +383,7 @@ DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
 /* Slot i's state if a live thread owns it, else NULL. */
 DIPC_HIDDEN const struct dipc_thread *dipc_thread_live(unsigned i);
 
-/* ---- rights.c: what memory an argument may name ------------------------ */
+/* ---- owned.c, rights.c, maps.c: what memory an argument may name -------- */
 /* Records [p, p+len) as the runtime's own state. */
 DIPC_HIDDEN void dipc_runtime_region(const void *p, size_t len);
 /* Records libdipc's own segments; at init. */
@@ -360,6 +394,13 @@ DIPC_HIDDEN int dipc_runtime_owned(uintptr_t lo, uintptr_t hi);
 /* 1 if [lo, hi) overlaps a live thread's stack or callee stacks, or the
  * unsafe-stack region. */
 DIPC_HIDDEN int dipc_stack_owned(uintptr_t lo, uintptr_t hi);
+#define STACK_NONE (-1)   /* overlaps no stack */
+#define STACK_SHARED (-2) /* lies in the unsafe-stack region */
+#define STACK_MIXED (-3)  /* overlaps a stack without lying in one */
+/* Whose stack [lo, hi) lies in: the domain of a callee stack (guard page
+ * included), 0 for a thread's own stack, STACK_SHARED for the unsafe
+ * stacks; STACK_NONE or STACK_MIXED otherwise. */
+DIPC_HIDDEN int dipc_stack_owner(uintptr_t lo, uintptr_t hi);
 /* 1 if every page of [lo, hi) is mapped in user space. Signal-safe. */
 DIPC_HIDDEN int dipc_mapped(uintptr_t lo, uintptr_t hi);
 /* 1 if [lo, hi) is the default domain's memory: mapped, in no domain's
@@ -385,12 +426,12 @@ DIPC_HIDDEN int dipc_mapping_prot(uintptr_t lo, uintptr_t hi);
 /* ---- proxy.c ------------------------------------------------------------ */
 DIPC_HIDDEN void dipc_proxy_init(void);
 /* Writes count proxies (W^X) and returns their addresses in out[]. */
-/* proxy_dom is the domain callers need a call grant to (its APL column is
- * checked by every call; not with `none`). */
-/* proxy_dom DIPC_PROXY_ANYCALL: an anycall proxy, which every domain may
+/* callers: the APL column (dipc_apl_column) of the domain callers need a
+ * call grant to, which every call checks (not with `none`). */
+/* callers DIPC_PROXY_ANYCALL: an anycall proxy, which every domain may
  * call and whose callee's faults return 0 (RT_RECOVERY_RETURN0). */
-#define DIPC_PROXY_ANYCALL UINT32_MAX
-DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, uint32_t proxy_dom,
+#define DIPC_PROXY_ANYCALL NULL
+DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, const uint8_t *callers,
                                     unsigned count,
                                     const struct dipc_entry_desc *callee,
                                     const dipc_policy_t *policy, void **out);
@@ -473,12 +514,21 @@ DIPC_HIDDEN long dipc_gate(unsigned op, struct dipc_gate_args *args);
 DIPC_HIDDEN long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                                struct dipc_thread *st);
 
-/* dispatch.c: operations import.c performs for the importing domain. */
+/* ---- entry.c, grant.c: below the dispatcher and import.c ---------------- */
+DIPC_HIDDEN long dipc_op_entry_register(struct dipc_gate_entry_args *ea);
 DIPC_HIDDEN long dipc_op_entry_request(struct dipc_gate_entry_args *ea);
+DIPC_HIDDEN long dipc_op_anycall_register(struct dipc_gate_entry_args *ea,
+                                          const struct dipc_thread *st);
+/* dead[s] = whether entry set s has an entry in [lo, hi) (OP_FORGET). */
+DIPC_HIDDEN void dipc_entry_sets_in(uintptr_t lo, uintptr_t hi,
+                                    uint8_t *dead);
+/* Kills the entry sets with dead[s] and every handle to them; how many. */
+DIPC_HIDDEN unsigned dipc_entry_sets_drop(const uint8_t *dead);
 /* Signatures within dipc/signature.h's limits; policies of known bits. */
 DIPC_HIDDEN int dipc_signature_ok(const struct dipc_signature *s);
 #define DIPC_POLICY_MASK 0x3fu
 DIPC_HIDDEN long dipc_op_grant_create(int64_t hsrc, int64_t hdst);
+DIPC_HIDDEN long dipc_op_grant_revoke(int64_t h);
 
 /* ---- import.c ----------------------------------------------------------- */
 DIPC_HIDDEN long dipc_op_import(unsigned op, struct dipc_gate_args *a,
@@ -490,7 +540,7 @@ DIPC_HIDDEN unsigned dipc_import_forget(uintptr_t lo, uintptr_t hi,
                                         const uint8_t *dead);
 
 /* ---- anycall.c ---------------------------------------------------------- */
-/* The anycall table's writable alias (backend.c maps it). */
+/* The anycall table's writable alias (backend.c maps and defines it). */
 DIPC_HIDDEN extern uintptr_t *dipc_anycall_rw;
 /* 0 if stub is an anycall stub of the default domain's text not in the
  * table yet; -DIPC_EINVAL, -DIPC_EEXIST otherwise. */

@@ -141,6 +141,12 @@
 #define K_R15 136
 #define K_USP 144 /* caller's unsafe stack pointer (public page) */
 #define K_SIZE 152
+/* Bits of K_FLAGS: the proxy switched to a callee stack; it moved the DCS
+ * base (the return restores dcs_top too); bits 16-31 hold the bytes of the
+ * caller's stack-argument area, rounded to 16. */
+#define K_FLAG_SPLIT 1
+#define K_FLAG_DCS 2
+#define K_FLAG_ARGBYTES_SHIFT 16
 
 /* Reasons a gate or proxy stops the process (dipc_gate_panic). */
 #define PANIC_GATE 1   /* entered a WRPKRU gate with a foreign value */

@@ -93,23 +93,6 @@ int dipc_madvise_trapped(int advice) {
   return 1;
 }
 
-/* mmap at exactly `addr`, replacing what is there: mapped elsewhere, then
- * moved (the cookie takes the offset's register). */
-long dipc_sys_map_fixed(uint64_t addr, uint64_t len, int prot, int flags,
-                        int fd, int64_t offset) {
-  void *p = mmap(NULL, len, prot, flags & ~(MAP_FIXED | MAP_FIXED_NOREPLACE),
-                 fd, offset);
-  if (p == MAP_FAILED)
-    return -errno;
-  size_t size = (len + RT_PAGE - 1) & ~(RT_PAGE - 1);
-  if (dipc_sys_move((uintptr_t)p, size, addr) != 0) {
-    long err = -errno;
-    dipc_sys(SYS_munmap, (long)p, (long)size, 0, 0, 0);
-    return err;
-  }
-  return (long)addr;
-}
-
 static long result(long r) { return r == -1 ? -errno : r; }
 
 long dipc_op_memory_call(const uint64_t *x, uint32_t dom) {

@@ -131,7 +131,7 @@ void dipc_proxy_init(void) {
 static const uint8_t call_always_allowed = DIPC_PERM_CALL;
 _Static_assert(DIPC_PERM_CALL == 1, "gate.S compares the APL byte with 1");
 
-int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
+int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
                         const struct dipc_entry_desc *callee,
                         const dipc_policy_t *policy, void **out) {
   size_t stride = (TEMPLATE_MAX + 63) & ~(size_t)63;
@@ -142,9 +142,9 @@ int dipc_proxy_generate(uint32_t dom, uint32_t proxy_dom, unsigned count,
   /* Runtime memory while it is written, too. */
   uint8_t *page = dipc_alloc_runtime(size);
   /* Anycall proxies: the entry's address is the capability to call it. */
-  int anycall = proxy_dom == DIPC_PROXY_ANYCALL;
+  int anycall = callers == DIPC_PROXY_ANYCALL;
   int enforce = dipc_machine.backend == DIPC_BACKEND_MPK && !anycall;
-  uint64_t apl_col = enforce ? (uint64_t)dipc_apl_column(proxy_dom)
+  uint64_t apl_col = enforce ? (uint64_t)callers
                              : (uint64_t)&call_always_allowed;
   /* Slow paths and panic in the variant for this CPU (gate.S). */
   int pku = dipc_machine.cpu_pku;
@@ -226,7 +226,7 @@ unsigned dipc_proxy_forget(uintptr_t lo, uintptr_t hi) {
     void *at = (void *)p->lo;
     size_t len = p->hi - p->lo;
     DIPC_CHECK((dipc_machine.backend == DIPC_BACKEND_NONE
-                    ? mprotect(at, len, PROT_NONE)
+                    ? dipc_sys_mprotect(at, len, PROT_NONE)
                     : dipc_sys_pkey_mprotect(at, len, PROT_NONE,
                                              RT_PKEY_RUNTIME)) == 0,
                "cannot retire proxy pages");

@@ -62,8 +62,8 @@ static struct _Unwind_Exception *fault_exceptions;
 void dipc_recovery_init(void) {
   size_t size = RT_MAX_THREADS * sizeof *fault_exceptions;
   size = (size + RT_PAGE - 1) & ~(RT_PAGE - 1);
-  fault_exceptions = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  fault_exceptions = dipc_sys_mmap(NULL, size, PROT_READ | PROT_WRITE,
+                                   MAP_PRIVATE | MAP_ANONYMOUS, -1);
   DIPC_CHECK(fault_exceptions != MAP_FAILED &&
                  dipc_tag_pages(fault_exceptions, size, PROT_READ | PROT_WRITE,
                                 RT_PKEY_STACK) == 0,
@@ -175,7 +175,7 @@ DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
 /* Where a try-style recovery puts the caller's return address (see above):
  * inside the caller's stack, as a pushed return address always is. */
 static uintptr_t *return_slot(const struct dipc_kcs_entry *e) {
-  uintptr_t at = e->caller_rsp + (e->flags >> 16);
+  uintptr_t at = e->caller_rsp + (e->flags >> K_FLAG_ARGBYTES_SHIFT);
   return at >= e->caller_rsp && at + 8 <= e->stack_hi ? (uintptr_t *)at
                                                      : NULL;
 }
@@ -219,7 +219,7 @@ void dipc_kcs_pop(struct dipc_thread *st) {
     e->cur_ds->cur = e->ds_saved;
   *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET) = e->usp;
   st->dcs_base = e->dcs_base;
-  if (e->flags & 2)
+  if (e->flags & K_FLAG_DCS)
     st->dcs_top = e->dcs_top;
   dipc_set_cur_dom(st, e->caller_dom);
 }

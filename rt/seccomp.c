@@ -43,6 +43,7 @@
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/shm.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -228,6 +229,19 @@ static void build(struct program *p, uint64_t cookie) {
   emit(p, RET(ERRNO(EPERM)));
   emit(p, RET(SECCOMP_RET_ALLOW));
   emit(p, RET(SECCOMP_RET_ALLOW));
+}
+
+/* The cookie only dipc_sys_raw (sys.S) passes: in runtime-key memory. */
+uint64_t dipc_sys_make_cookie(void) {
+  uint64_t *slot = dipc_alloc_runtime(RT_PAGE), cookie = 0;
+  /* Page-aligned: it is the offset of the window's anonymous mmaps. */
+  while ((cookie & ~(RT_PAGE - 1)) == 0)
+    DIPC_CHECK(getrandom(&cookie, sizeof cookie, 0) == sizeof cookie,
+               "no random cookie for the system call filter");
+  cookie &= ~(RT_PAGE - 1);
+  *slot = cookie;
+  dipc_sys_cookie = slot;
+  return cookie;
 }
 
 void dipc_seccomp_install(void) {

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -36,6 +35,30 @@ long dipc_sys(long nr, long a0, long a1, long a2, long a3, long a4) {
   return r;
 }
 
+/* The runtime's own mappings, never through libc (whose symbols a
+ * preloaded library or the program may interpose). The offset is 0: once
+ * the cookie exists it takes the offset's register, which an anonymous
+ * mapping ignores, so file mappings are for init only. */
+void *dipc_sys_mmap(void *addr, size_t len, int prot, int flags, int fd) {
+  DIPC_CHECK(fd < 0 || !dipc_sys_cookie,
+             "a file mapping of the runtime's after init");
+  long r = dipc_sys(SYS_mmap, (long)addr, (long)len, prot, flags, fd);
+  return r == -1 ? MAP_FAILED : (void *)r;
+}
+
+/* A mapping made for a domain (of its file, at its offset): the kernel's
+ * call without the cookie, which the filter checks as the domain's own
+ * would be, and not libc's mmap either. */
+void *dipc_sys_mmap_for_domain(void *addr, size_t len, int prot, int flags,
+                               int fd, int64_t offset) {
+  long r = syscall(SYS_mmap, addr, len, prot, flags, fd, offset);
+  return r == -1 ? MAP_FAILED : (void *)r;
+}
+
+int dipc_sys_mprotect(void *addr, size_t len, int prot) {
+  return (int)dipc_sys(SYS_mprotect, (long)addr, (long)len, prot, 0, 0);
+}
+
 int dipc_sys_pkey_mprotect(void *addr, size_t len, int prot, int key) {
   return (int)dipc_sys(SYS_pkey_mprotect, (long)addr, (long)len, prot, key, 0);
 }
@@ -56,16 +79,4 @@ int dipc_sys_move(uintptr_t from, size_t len, uintptr_t to) {
 
 int dipc_sys_set_gs(const void *base) {
   return (int)dipc_sys(SYS_arch_prctl, ARCH_SET_GS, (long)base, 0, 0, 0);
-}
-
-uint64_t dipc_sys_make_cookie(void) {
-  uint64_t *slot = dipc_alloc_runtime(RT_PAGE), cookie = 0;
-  /* Page-aligned: it is the offset of the window's anonymous mmaps. */
-  while ((cookie & ~(RT_PAGE - 1)) == 0)
-    DIPC_CHECK(getrandom(&cookie, sizeof cookie, 0) == sizeof cookie,
-               "no random cookie for the system call filter");
-  cookie &= ~(RT_PAGE - 1);
-  *slot = cookie;
-  dipc_sys_cookie = slot;
-  return cookie;
 }

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "procmaps.h"
 
 #define SLOT_MAPPED (256 * 1024)
 #define KCS_OFF (16 * 1024)
@@ -57,17 +58,15 @@ _Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
                    SLOT_MAPPED <= RT_THREAD_STRIDE,
                "slots start at multiples of a power of two");
 
-enum { SLOT_FREE, SLOT_LIVE, SLOT_EXITED };
-static uint8_t slot_state[RT_MAX_THREADS];
 static uint8_t slot_mapped[RT_MAX_THREADS];
 /* The slot's state was made by dipc_thread_init_reserved's gate, with the
  * reservation (until that op has run). */
 static uint8_t slot_took_reservation[RT_MAX_THREADS];
-/* Slots in use are [0, max_threads); of those, n_free are SLOT_FREE and
- * n_exited SLOT_EXITED. `reserved` free slots are set aside for threads
- * being created by the loader's pthread_create (dipc_thread_reserve): only
- * those threads may take them, so a thread it starts always gets a slot. */
-static unsigned max_threads = RT_MAX_THREADS;
+/* Slots in use are [0, dipc_max_threads) (slots.c); of those, n_free are
+ * SLOT_FREE and n_exited SLOT_EXITED. `reserved` free slots are set aside
+ * for threads being created by the loader's pthread_create
+ * (dipc_thread_reserve): only those threads may take them, so a thread it
+ * starts always gets a slot. */
 static unsigned n_free = RT_MAX_THREADS, n_exited, reserved;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
@@ -79,19 +78,11 @@ void dipc_thread_limits_init(void) {
     unsigned long n = strtoul(env, &end, 10);
     DIPC_CHECK(*env && !*end && n >= 1 && n <= RT_MAX_THREADS,
                "DIPC_MAX_THREADS=%s: expected 1..%d", env, RT_MAX_THREADS);
-    max_threads = (unsigned)n;
+    dipc_max_threads = (unsigned)n;
   }
-  n_free = max_threads;
+  n_free = dipc_max_threads;
 }
 
-struct dipc_thread *dipc_thread_slot(unsigned i) {
-  return (struct dipc_thread *)(dipc_threads_lo +
-                                (uintptr_t)i * RT_THREAD_STRIDE);
-}
-
-const struct dipc_thread *dipc_thread_live(unsigned i) {
-  return slot_state[i] == SLOT_LIVE ? dipc_thread_slot(i) : NULL;
-}
 
 static void thread_exit_hook(void *st) {
   (void)st;
@@ -137,20 +128,26 @@ static void pthread_stack(uintptr_t *lo, uintptr_t *hi) {
 
 static int is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
 
+/* The mapping holding at[0]: its bounds in at[1], at[2]. */
+static int holds(const struct dipc_mapping *m, void *p) {
+  uintptr_t *at = p;
+  if (at[0] < m->lo || at[0] >= m->hi)
+    return 0;
+  at[1] = m->lo;
+  at[2] = m->hi;
+  return 1;
+}
+
 /* The thread's own stack, for the P2 check: the main thread's [stack]
  * mapping (up to its limit), or a pthread's whole stack block. */
 static void find_own_stack(uintptr_t rsp, uintptr_t *lo, uintptr_t *hi) {
   if (is_main_thread()) {
     /* Main thread: the growing [stack] mapping holding rsp. */
-    FILE *f = fopen("/proc/self/maps", "r");
-    DIPC_CHECK(f, "cannot read /proc/self/maps");
-    char line[512];
-    unsigned long s = 0, e = 0;
-    while (fgets(line, sizeof line, f))
-      if (sscanf(line, "%lx-%lx", &s, &e) == 2 && rsp >= s && rsp < e)
-        break;
-    fclose(f);
-    DIPC_CHECK(rsp >= s && rsp < e, "no mapping holds the main stack");
+    uintptr_t at[3] = {rsp, 0, 0};
+    int found = dipc_maps_each(holds, at);
+    DIPC_CHECK(found >= 0, "cannot read /proc/self/maps");
+    DIPC_CHECK(found, "no mapping holds the main stack");
+    uintptr_t s = at[1], e = at[2];
     struct rlimit rl;
     uintptr_t max = 64UL << 20;
     if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur < max)
@@ -226,12 +223,13 @@ static void release_slot(struct dipc_thread *st);
  * thread made a runtime call after its exit hook ran (e.g. a trapped
  * munmap in a later TLS destructor, mmcall.c). */
 static void reclaim_slots(void) {
-  for (unsigned i = 0; i < max_threads; i++) {
-    if (slot_state[i] == SLOT_FREE || !thread_gone(dipc_thread_slot(i)->tid))
+  for (unsigned i = 0; i < dipc_max_threads; i++) {
+    if (dipc_slot_state[i] == SLOT_FREE ||
+        !thread_gone(dipc_thread_slot(i)->tid))
       continue;
-    if (slot_state[i] == SLOT_LIVE)
+    if (dipc_slot_state[i] == SLOT_LIVE)
       release_slot(dipc_thread_slot(i));
-    slot_state[i] = SLOT_FREE;
+    dipc_slot_state[i] = SLOT_FREE;
     n_exited--;
     n_free++;
   }
@@ -242,8 +240,8 @@ static void reclaim_slots(void) {
  * reservation. Returns RT_MAX_THREADS when no slot can be had. */
 static unsigned claim_slot(int has_reservation) {
   if (n_exited)
-    for (unsigned i = 0; i < max_threads; i++)
-      if (slot_state[i] == SLOT_EXITED &&
+    for (unsigned i = 0; i < dipc_max_threads; i++)
+      if (dipc_slot_state[i] == SLOT_EXITED &&
           thread_gone(dipc_thread_slot(i)->tid)) {
         n_exited--;
         if (has_reservation)
@@ -253,8 +251,8 @@ static unsigned claim_slot(int has_reservation) {
   if (n_free <= reserved && !has_reservation)
     reclaim_slots();
   if (n_free > reserved || (has_reservation && n_free)) {
-    for (unsigned i = 0; i < max_threads; i++)
-      if (slot_state[i] == SLOT_FREE) {
+    for (unsigned i = 0; i < dipc_max_threads; i++)
+      if (dipc_slot_state[i] == SLOT_FREE) {
         n_free--;
         if (has_reservation)
           reserved--;
@@ -295,8 +293,8 @@ long dipc_thread_reserve_op(int take) {
  * e.g. by arch_prctl from domain code, to leave its domain. */
 static void refuse_second_state(void) {
   pid_t tid = (pid_t)syscall(SYS_gettid);
-  for (unsigned i = 0; i < max_threads; i++)
-    if (slot_state[i] == SLOT_LIVE && dipc_thread_slot(i)->tid == tid) {
+  for (unsigned i = 0; i < dipc_max_threads; i++)
+    if (dipc_slot_state[i] == SLOT_LIVE && dipc_thread_slot(i)->tid == tid) {
       fprintf(stderr, "dipc: security violation: a thread with runtime "
                       "state asked for another (its gs or fs base was "
                       "changed)\n");
@@ -327,7 +325,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   DIPC_CHECK(i < RT_MAX_THREADS,
              "more than %u threads (DIPC_MAX_THREADS; threads created "
              "through pthread_create get EAGAIN instead)",
-             max_threads);
+             dipc_max_threads);
   struct dipc_thread *st = dipc_thread_slot(i);
   if (!slot_mapped[i]) {
     DIPC_CHECK(dipc_tag_pages(st, SLOT_MAPPED, PROT_READ | PROT_WRITE,
@@ -352,7 +350,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   memset(st, 0, sizeof *st);
   memset((char *)st + DIPC_THREAD_PUBLIC_OFF, 0, RT_PAGE); /* dipc_errno */
   memset((char *)st + DSTACKS_OFF, 0, RT_MAX_DOMAINS * DS_SIZE);
-  slot_state[i] = SLOT_LIVE;
+  dipc_slot_state[i] = SLOT_LIVE;
   st->self = st;
   st->fsbase = read_fsbase();
   st->kcs_base = st->kcs_top = (void *)((char *)st + KCS_OFF);
@@ -390,7 +388,7 @@ static void release_slot(struct dipc_thread *st) {
   st->live = 0;
   st->fsbase = 0; /* gs may still point here: never matches a TCB */
   __atomic_store_n(public_fsbase(st), 0, __ATOMIC_RELEASE); /* nor here */
-  slot_state[st->index] = SLOT_EXITED;
+  dipc_slot_state[st->index] = SLOT_EXITED;
   n_exited++;
 }
 
@@ -419,8 +417,8 @@ static int key_of_pages(uint32_t dom) {
 void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   dipc_lock();
   size_t stack = dipc_dstack_size(dom), size = RT_CALLEE_GUARD + stack;
-  char *p = mmap(NULL, size, PROT_NONE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  char *p = dipc_sys_mmap(NULL, size, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
   DIPC_CHECK(p != MAP_FAILED, "cannot map a %zu KiB callee stack of domain %u",
              stack >> 10, dom);
   DIPC_CHECK(dipc_tag_pages(p + RT_CALLEE_GUARD, stack, PROT_READ | PROT_WRITE,
@@ -432,29 +430,6 @@ void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   dipc_unlock();
 }
 
-void dipc_thread_rekey_dstacks(uint32_t dom, int key) {
-  for (unsigned i = 0; i < max_threads; i++) {
-    if (slot_state[i] != SLOT_LIVE)
-      continue;
-    struct dipc_dstack *ds = &dipc_thread_slot(i)->dstacks[dom];
-    if (ds->hi)
-      DIPC_CHECK(dipc_tag_pages((void *)ds->lo, ds->hi - ds->lo,
-                                PROT_READ | PROT_WRITE, key) == 0,
-                 "cannot re-key a callee stack of domain %u", dom);
-  }
-}
-
-int dipc_threads_using_key(int key) {
-  for (unsigned i = 0; i < max_threads; i++) {
-    if (slot_state[i] != SLOT_LIVE)
-      continue;
-    uint32_t image =
-        __atomic_load_n(&dipc_thread_slot(i)->cur_pkru, __ATOMIC_SEQ_CST);
-    if (!((image >> (2 * key)) & 1))
-      return 1;
-  }
-  return 0;
-}
 
 /* ---- fork ----------------------------------------------------------------
  * The forking thread takes the boot lock (gate.S: a thread creating its
@@ -482,14 +457,14 @@ void dipc_fork_parent(void) {
 void dipc_fork_child(struct dipc_thread *self) {
   dipc_lock_reinit();
   dipc_lock();
-  for (unsigned i = 0; i < max_threads; i++) {
-    if (i == self->index || slot_state[i] == SLOT_FREE)
+  for (unsigned i = 0; i < dipc_max_threads; i++) {
+    if (i == self->index || dipc_slot_state[i] == SLOT_FREE)
       continue;
-    if (slot_state[i] == SLOT_LIVE)
+    if (dipc_slot_state[i] == SLOT_LIVE)
       release_slot(dipc_thread_slot(i));
-    slot_state[i] = SLOT_FREE;
+    dipc_slot_state[i] = SLOT_FREE;
   }
-  n_free = max_threads - 1;
+  n_free = dipc_max_threads - 1;
   n_exited = 0;
   reserved = 0;
   self->tid = (pid_t)syscall(SYS_gettid);

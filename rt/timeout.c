@@ -70,7 +70,7 @@ int dipc_signal_enter(struct dipc_thread *st, ucontext_t *uc) {
   m->usp = *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET);
   m->dcs_base = st->dcs_base;
   m->dcs_top = st->dcs_top;
-  m->flags = 2;
+  m->flags = K_FLAG_DCS;
   m->cur_ds = st->cur_ds;
   if (st->cur_ds) {
     /* The handler's calls into this callee stack's domain go below the

@@ -65,3 +65,7 @@ config.substitutions.append(("%sqlite-example", sqlite_example))
 # test that runs one says `REQUIRES: benchmarks`.
 if config.dipc_benchmarks:
     config.available_features.add("benchmarks")
+# libdipc's C objects, one a line (rt/CMakeLists.txt): the layering check.
+config.substitutions.append(
+    ("%rt-c-objects",
+     os.path.join(config.dipc_obj_root, "rt", "c-objects.txt")))

@@ -1,0 +1,26 @@
+/* procmaps.h - the one reader of /proc/self/maps, for the runtime (maps.c,
+ * thread.c) and the loader (loader/scan.c), which compiles procmaps.c in
+ * too. Self-contained: no other part of the runtime. */
+#ifndef DIPC_RT_PROCMAPS_H
+#define DIPC_RT_PROCMAPS_H
+
+#include <stdint.h>
+
+/* One line of /proc/self/maps. */
+struct dipc_mapping {
+  uintptr_t lo, hi;
+  int prot; /* PROT_READ, PROT_WRITE, PROT_EXEC */
+  unsigned major, minor;
+  unsigned long ino;
+  const char *path; /* "" for anonymous memory; only during the call */
+};
+
+/* fn(m, ctx) for each mapping, in address order, until fn returns
+ * nonzero; returns that, 0 at the end, or -DIPC_ENOMEM (errno set) when
+ * the file cannot be opened (e.g. in a child forked under mpk, whose
+ * Landlock domain opened only the parent's /proc/PID). A line longer than
+ * the reader's buffer keeps its start (the path is cut). Uses stdio. */
+__attribute__((visibility("hidden"))) int
+dipc_maps_each(int (*fn)(const struct dipc_mapping *m, void *ctx), void *ctx);
+
+#endif

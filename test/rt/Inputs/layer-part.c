@@ -1,0 +1,3 @@
+/* A part that uses the bottom file (test/rt/import-graph.test). */
+void lock(void);
+void part_init(void) { lock(); }
