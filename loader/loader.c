@@ -217,11 +217,58 @@ __attribute__((constructor)) static void loader_init(void) {
 
 typedef void *(*dlopen_fn)(const char *, int);
 
+/* The file dlopen would open for `file`, as far as the loader can tell: a
+ * name with a slash is the file; a bare name is looked up in
+ * LD_LIBRARY_PATH and the system directories (not in DT_RUNPATH or the
+ * ld.so cache). 0 with the path in `path`, -1 if not found. */
+static int library_path(const char *file, char *path, size_t size) {
+  if (strchr(file, '/')) {
+    snprintf(path, size, "%s", file);
+    return 0;
+  }
+  static const char *const system_dirs[] = {
+      "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
+      "/usr/lib64", "/lib", "/usr/lib"};
+  const char *env = getenv("LD_LIBRARY_PATH");
+  for (const char *p = env; p && *p;) {
+    size_t len = strcspn(p, ":");
+    snprintf(path, size, "%.*s/%s", (int)len, len ? p : ".", file);
+    if (access(path, R_OK) == 0)
+      return 0;
+    p += len + (p[len] == ':');
+  }
+  for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i) {
+    snprintf(path, size, "%s/%s", system_dirs[i], file);
+    if (access(path, R_OK) == 0)
+      return 0;
+  }
+  return -1;
+}
+
+/* Whether file, as dlopen would find it, is a dIPC object, or one the
+ * validator refuses (either way it must not load unisolated). */
+static int file_has_records(const char *file) {
+  char path[4096], err[256];
+  return library_path(file, path, sizeof path) == 0 &&
+         metadata_file_has_records(path, err, sizeof err) != 0;
+}
+
 /* Objects opened later get the same treatment. One that is refused may
  * already have changed the program's domains, so the process stops. */
 __attribute__((visibility("default"))) void *dlopen(const char *file,
                                                     int mode) {
   dlopen_fn real = INTERPOSE_NEXT(dlopen_fn, "dlopen");
+  /* Records the validator refuses stop the program before the object is
+   * mapped and its constructors run (where the file can be found here;
+   * otherwise once it is loaded, below). */
+  char path[4096], err[512];
+  if (file && library_path(file, path, sizeof path) == 0 &&
+      metadata_file_has_records(path, err, sizeof err) < 0) {
+    fprintf(stderr, "dipc-loader: refusing %s: malformed dIPC metadata: %s\n",
+            path, err);
+    fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
+    _exit(DIPC_EXIT_REFUSED);
+  }
   unsigned long refusals = dipc_exec_refusals();
   void *handle = real(file, mode);
   /* Its code was refused when it was mapped, before any of it ran. */
@@ -249,34 +296,6 @@ __attribute__((visibility("default"))) int dlclose(void *handle) {
 }
 
 typedef void *(*dlmopen_fn)(Lmid_t, const char *, int);
-
-/* Whether file, as dlopen would find it, is a dIPC object, or one the
- * validator refuses (either way it must not load unisolated): a name with a
- * slash is the file; a bare name is looked up in LD_LIBRARY_PATH and the
- * system directories (not in DT_RUNPATH or the ld.so cache). */
-static int file_has_records(const char *file) {
-  char err[256];
-  if (strchr(file, '/'))
-    return metadata_file_has_records(file, err, sizeof err) != 0;
-  static const char *const system_dirs[] = {
-      "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
-      "/usr/lib64", "/lib", "/usr/lib"};
-  const char *env = getenv("LD_LIBRARY_PATH");
-  char path[4096];
-  for (const char *p = env; p && *p;) {
-    size_t len = strcspn(p, ":");
-    snprintf(path, sizeof path, "%.*s/%s", (int)len, len ? p : ".", file);
-    if (access(path, R_OK) == 0)
-      return metadata_file_has_records(path, err, sizeof err) != 0;
-    p += len + (p[len] == ':');
-  }
-  for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; ++i) {
-    snprintf(path, sizeof path, "%s/%s", system_dirs[i], file);
-    if (access(path, R_OK) == 0)
-      return metadata_file_has_records(path, err, sizeof err) != 0;
-  }
-  return 0;
-}
 
 /* The base namespace is dlopen's. Another namespace would get its own copy
  * of libc and libdipc, outside the loader and the runtime: an object with

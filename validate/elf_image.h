@@ -23,6 +23,7 @@ struct dipc_elf_image {
   unsigned shnum;
   const char *names;        /* the section-name table */
   size_t names_size;
+  size_t mapped; /* bytes of the copy dipc_validate_file made, to unmap */
 };
 
 /* Checks the ELF header, the program-header table (each loadable segment's

@@ -947,17 +947,33 @@ int dipc_validate_file(const char *path, struct dipc_elf_image *img,
     snprintf(err, errlen, "not a regular, non-empty file");
     return -1;
   }
-  void *p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (p == MAP_FAILED) {
-    snprintf(err, errlen, "cannot map: %s", strerror(errno));
+  /* A private copy, not a mapping of the file: a file truncated while it
+   * is read must not fault (SIGBUS) inside the loader, and the bytes
+   * validated are the bytes used. */
+  size_t size = st.st_size, got = 0;
+  uint8_t *copy = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (copy == MAP_FAILED) {
+    close(fd);
+    snprintf(err, errlen, "cannot allocate %zu bytes: %s", size,
+             strerror(errno));
     return -1;
   }
-  if (dipc_elf_open(img, p, st.st_size, err, errlen) != 0) {
-    munmap(p, st.st_size);
+  while (got < size) {
+    ssize_t n = read(fd, copy + got, size - got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    got += (size_t)n;
+  }
+  close(fd);
+  if (dipc_elf_open(img, copy, got, err, errlen) != 0) {
+    munmap(copy, size);
     memset(img, 0, sizeof *img);
     return -1;
   }
+  img->mapped = size;
   int status = dipc_validate(img, out, err, errlen);
   if (status < 0)
     dipc_validate_close(img);
@@ -966,7 +982,7 @@ int dipc_validate_file(const char *path, struct dipc_elf_image *img,
 
 void dipc_validate_close(struct dipc_elf_image *img) {
   if (img->file)
-    munmap((void *)img->file, img->size);
+    munmap((void *)img->file, img->mapped);
   memset(img, 0, sizeof *img);
 }
 

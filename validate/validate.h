@@ -62,9 +62,9 @@ struct dipc_elf_image; /* elf_image.h */
 int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
                   char *err, size_t errlen);
 
-/* Maps the file at path read-only into *img and validates it: as above,
- * plus -1 if it cannot be read. Unless the result is -1, the tables point
- * into the mapping until dipc_validate_close(img). */
+/* Reads the file at path into a private copy in *img and validates it: as
+ * above, plus -1 if it cannot be read. Unless the result is -1, the tables
+ * point into the copy until dipc_validate_close(img). */
 int dipc_validate_file(const char *path, struct dipc_elf_image *img,
                        struct dipc_validated *out, char *err, size_t errlen);
 
