@@ -250,7 +250,7 @@ static int library_path(const char *file, char *path, size_t size) {
 static int file_has_records(const char *file) {
   char path[4096], err[256];
   return library_path(file, path, sizeof path) == 0 &&
-         metadata_file_has_records(path, err, sizeof err) != 0;
+         dipc_validate_path(path, err, sizeof err) != 0;
 }
 
 /* Objects opened later get the same treatment. One that is refused may
@@ -263,7 +263,7 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
    * otherwise once it is loaded, below). */
   char path[4096], err[512];
   if (file && library_path(file, path, sizeof path) == 0 &&
-      metadata_file_has_records(path, err, sizeof err) < 0) {
+      dipc_validate_path(path, err, sizeof err) < 0) {
     fprintf(stderr, "dipc-loader: refusing %s: malformed dIPC metadata: %s\n",
             path, err);
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);

@@ -86,7 +86,3 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
   }
   return 1;
 }
-
-int metadata_file_has_records(const char *path, char *err, size_t errlen) {
-  return dipc_validate_path(path, err, errlen);
-}

@@ -27,11 +27,6 @@ struct object_metadata {
 int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
                   char *err, size_t errlen);
 
-/* Whether the ELF file at path is a dIPC object with valid records: 1, 0
- * if it is no dIPC object, or -1 if it cannot be read or breaks a rule of
- * validate.h (reason in err). */
-int metadata_file_has_records(const char *path, char *err, size_t errlen);
-
 /* Resolves a verified self-relative reference. */
 static inline const void *metadata_ref(const dipc_rel_t *field) {
   return *field ? (const char *)field + *field : NULL;

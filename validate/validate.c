@@ -223,19 +223,25 @@ static int in_domain_code(const struct validator *v, const char *domain,
   return in_section_pages(domain_section(v, DIPC_SECTION_TEXT, domain), at, 1);
 }
 
+/* Does the name field at offset `field` of record j of kind k read
+ * `want`? Reads at most strlen(want) + 1 bytes of the object. */
+static int name_is(const struct validator *v, unsigned k, size_t j,
+                   size_t field, const char *want) {
+  dipc_rel_t rel;
+  memcpy(&rel, v->out->tables[k].bytes + j * KIND_SIZE(k) + field,
+         sizeof rel);
+  size_t n = strlen(want) + 1;
+  const char *s =
+      (const char *)dipc_elf_bytes(v->img, target(v, k, j, field, rel), n);
+  return s && memcmp(s, want, n) == 0;
+}
+
 /* Does some domain record of the object carry this name? */
 static int has_domain_record(const struct validator *v, const char *domain) {
-  const struct dipc_record_table *t = &v->out->tables[DIPC_RECORD_KIND_domain];
-  for (size_t i = 0; i < t->count; ++i) {
-    struct dipc_domain_record d;
-    record(v, DIPC_RECORD_KIND_domain, i, &d);
-    const char *name = (const char *)dipc_elf_bytes(
-        v->img, target(v, DIPC_RECORD_KIND_domain, i,
-                       offsetof(struct dipc_domain_record, name), d.name),
-        strlen(domain) + 1);
-    if (name && strcmp(name, domain) == 0)
+  const enum dipc_record_kind k = DIPC_RECORD_KIND_domain;
+  for (size_t i = 0; i < v->out->tables[k].count; ++i)
+    if (name_is(v, k, i, offsetof(struct dipc_domain_record, name), domain))
       return 1;
-  }
   return 0;
 }
 
@@ -471,17 +477,10 @@ static int check_entries(struct validator *v) {
       return fail(v, RECORD_FMT "function: %#llx is not in the code of "
                   "domain '%s'", RECORD_ARGS(k, i, name),
                   (unsigned long long)fn, domain);
-    for (size_t j = 0; j < i; ++j) {
-      struct dipc_entry_record o;
-      record(v, k, j, &o);
-      const char *oname = (const char *)dipc_elf_bytes(
-          v->img, target(v, k, j, offsetof(struct dipc_entry_record, name),
-                         o.name),
-          strlen(name) + 1);
-      if (oname && strcmp(oname, name) == 0)
+    for (size_t j = 0; j < i; ++j)
+      if (name_is(v, k, j, offsetof(struct dipc_entry_record, name), name))
         return fail(v, RECORD_FMT "name: entry records %zu and %zu define "
                     "the same entry", RECORD_ARGS(k, i, name), j, i);
-    }
   }
   return 0;
 }
@@ -495,17 +494,12 @@ static int matches_own_entry(struct validator *v, unsigned kind, size_t i,
                              dipc_policy_t callee_policy) {
   const enum dipc_record_kind ke = DIPC_RECORD_KIND_entry;
   for (size_t j = 0; j < v->out->tables[ke].count; ++j) {
+    if (!name_is(v, ke, j, offsetof(struct dipc_entry_record, name), name))
+      continue;
     struct dipc_entry_record e;
     record(v, ke, j, &e);
-    const char *ename = (const char *)dipc_elf_bytes(
-        v->img, target(v, ke, j, offsetof(struct dipc_entry_record, name),
-                       e.name), strlen(name) + 1);
-    if (!ename || strcmp(ename, name) != 0)
-      continue;
-    const char *edomain = (const char *)dipc_elf_bytes(
-        v->img, target(v, ke, j, offsetof(struct dipc_entry_record, domain),
-                       e.domain), strlen(callee) + 1);
-    if (!edomain || strcmp(edomain, callee) != 0)
+    if (!name_is(v, ke, j, offsetof(struct dipc_entry_record, domain),
+                 callee))
       return fail(v, RECORD_FMT "callee_domain: '%s', but entry record %zu "
                   "defines it in another domain", RECORD_ARGS(kind, i, name),
                   callee, j);
@@ -592,27 +586,15 @@ static int check_imports(struct validator *v) {
       if (target(v, k, j, offsetof(struct dipc_import_record, slot), o.slot) !=
           slot)
         continue;
-      const size_t fields[] = {offsetof(struct dipc_import_record, name),
-                               offsetof(struct dipc_import_record, domain),
-                               offsetof(struct dipc_import_record,
-                                        callee_domain)};
-      int same = !memcmp(&o.signature, &m.signature, sizeof m.signature) &&
-                 o.caller_policy == m.caller_policy &&
-                 o.callee_policy == m.callee_policy;
-      for (unsigned f = 0; same && f < 3; ++f) {
-        dipc_rel_t ri, rj;
-        memcpy(&ri, (const char *)&m + fields[f], sizeof ri);
-        memcpy(&rj, (const char *)&o + fields[f], sizeof rj);
-        const char *a = (const char *)dipc_elf_bytes(
-            v->img, target(v, k, i, fields[f], ri), 1);
-        const char *b = (const char *)dipc_elf_bytes(
-            v->img, target(v, k, j, fields[f], rj), 1);
-        /* a is a validated name; b is compared within a's length + 1. */
-        size_t n = strlen(a) + 1;
-        same = b && dipc_elf_bytes(v->img, target(v, k, j, fields[f], rj),
-                                   n) &&
-               memcmp(a, b, n) == 0;
-      }
+      int same =
+          !memcmp(&o.signature, &m.signature, sizeof m.signature) &&
+          o.caller_policy == m.caller_policy &&
+          o.callee_policy == m.callee_policy &&
+          name_is(v, k, j, offsetof(struct dipc_import_record, name), name) &&
+          name_is(v, k, j, offsetof(struct dipc_import_record, domain),
+                  domain) &&
+          name_is(v, k, j, offsetof(struct dipc_import_record, callee_domain),
+                  callee);
       if (!same)
         return fail(v, RECORD_FMT "slot: shared with import record %zu, "
                     "which describes another import",
@@ -759,11 +741,8 @@ static int domain_sections(struct validator *v) {
     for (size_t r = 0; !described && r < t->count; ++r) {
       struct dipc_domain_record d;
       record(v, DIPC_RECORD_KIND_domain, r, &d);
-      const char *name = (const char *)dipc_elf_bytes(
-          v->img, target(v, DIPC_RECORD_KIND_domain, r,
-                         offsetof(struct dipc_domain_record, name), d.name),
-          strlen(domain) + 1);
-      described = name && strcmp(name, domain) == 0 &&
+      described = name_is(v, DIPC_RECORD_KIND_domain, r,
+                          offsetof(struct dipc_domain_record, name), domain) &&
                   (d.ranges[kind][0] || d.ranges[kind][1]);
     }
     if (!described)
