@@ -437,9 +437,11 @@ static int stub_backlink_bad(const struct validator *v, unsigned k,
                              size_t i, uint64_t stub) {
   if (!v->sealed)
     return 0;
+  if (stub < DIPC_STUB_BACKLINK_SIZE)
+    return 1;
   const uint8_t *b = dipc_elf_bytes(v->img, stub - DIPC_STUB_BACKLINK_SIZE,
                                     DIPC_STUB_BACKLINK_SIZE);
-  if (!b || stub < DIPC_STUB_BACKLINK_SIZE)
+  if (!b)
     return 1;
   uint64_t magic;
   int64_t link;
