@@ -1,0 +1,75 @@
+/* sfi.h - the contract between code compiled with -fdipc -fdipc-sfi and
+ * the `sfi` backend of libdipc (docs/abi.md §7): CODOMs' access checks done
+ * in software. #defines and one declaration only: shared by C, C++
+ * (llvm-passes/) and the runtime.
+ *
+ * Every page of the 47-bit user address space has a 16-bit tag in the
+ * shadow: the domain that owns the page (0 = the default domain, which
+ * owns all memory no other domain owns), or one of the special tags below.
+ * The runtime keeps the tags in step with page ownership (the same events
+ * that re-key pages under `mpk`); pages never tagged read as 0.
+ *
+ * The rights matrix holds one row of DIPC_SFI_TAGS bytes per domain: the
+ * bits DIPC_SFI_READ and DIPC_SFI_WRITE that the domain's APL grants on
+ * pages of each tag. A row is the software image of what a PKRU value is
+ * under `mpk`.
+ *
+ * The running domain is the u32 at %gs:DIPC_SFI_CUR_DOM_GS_OFFSET (the
+ * thread's runtime state, written by proxies only): code checks an access
+ * against the rights of the domain the thread runs as, exactly as PKRU
+ * does, so code reached without an entry runs with its caller's rights.
+ *
+ * An access of `size` bytes at `addr` by instrumented code is allowed when
+ *
+ *   row  = DIPC_SFI_RIGHTS_ADDR + cur_dom * DIPC_SFI_TAGS
+ *   tag  = ((uint16_t *)DIPC_SFI_SHADOW_ADDR)[addr >> DIPC_SFI_PAGE_SHIFT]
+ *   row[tag] & (write ? DIPC_SFI_WRITE : DIPC_SFI_READ)
+ *
+ * and the access stays in one page; otherwise (or for a range of run-time
+ * length) the code calls DIPC_SFI_CHECK_FN, which checks every page of the
+ * range (and the thread's capability registers) and either returns (the
+ * access is allowed) or reports the fault as `mpk` reports a protection-key
+ * fault and recovers the same way (DIPC_EFAULT to the nearest live caller).
+ * Neither the shadow nor the matrix is writable by instrumented code:
+ * their pages carry DIPC_SFI_TAG_RUNTIME. */
+#ifndef DIPC_SFI_H
+#define DIPC_SFI_H
+
+#include "dipc/limits.h"
+
+#define DIPC_SFI_PAGE_SHIFT 12
+/* u16 per page of [0, 2^47): 2^35 pages, 64 GiB reserved, touched pages
+ * only cost memory. 24 TiB: above AddressSanitizer's shadow, below the
+ * domain heaps (dipc/abi.h). */
+#define DIPC_SFI_SHADOW_ADDR 0x180000000000ull
+#define DIPC_SFI_SHADOW_SIZE 0x1000000000ull
+/* u8 rights[DIPC_MAX_DOMAINS][DIPC_SFI_TAGS], in the runtime's window
+ * below 2 GiB (rt/layout.h), so the row offset fits an x86 displacement. */
+#define DIPC_SFI_RIGHTS_ADDR 0x78000000
+#define DIPC_SFI_TAGS 2048
+#define DIPC_SFI_RIGHTS_SIZE (DIPC_MAX_DOMAINS * DIPC_SFI_TAGS)
+
+/* Tags beyond the domains (0 .. DIPC_MAX_DOMAINS - 1). */
+#define DIPC_SFI_TAG_RUNTIME DIPC_MAX_DOMAINS /* no domain: runtime state */
+#define DIPC_SFI_TAG_SHARED (DIPC_MAX_DOMAINS + 1) /* every domain's: unsafe
+  stacks, public thread pages, the runtime vector (page protections keep
+  the read-only ones read-only) */
+
+#define DIPC_SFI_READ 1
+#define DIPC_SFI_WRITE 2
+
+/* struct dipc_thread's cur_dom (rt/layout.h ST_CUR_DOM). */
+#define DIPC_SFI_CUR_DOM_GS_OFFSET 40
+
+/* void __dipc_sfi_check(uintptr_t addr, uint64_t size, uint32_t write):
+ * the slow path and the range check, exported by libdipc. */
+#define DIPC_SFI_CHECK_FN "__dipc_sfi_check"
+
+/* Objects compiled with -fdipc-sfi carry, next to each unit's records note
+ * (dipc/note.h), a note of this type whose descriptor is one u32, the
+ * version of this contract. Under `sfi` the loader refuses an object with
+ * records whose units are not all instrumented. */
+#define DIPC_NOTE_TYPE_SFI 2
+#define DIPC_SFI_VERSION 1
+
+#endif /* DIPC_SFI_H */
