@@ -14,6 +14,8 @@
 #include "signals.h"
 #include "threads.h"
 
+#include <dipc/abi.h>
+#include <dipc/sfi.h>
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
@@ -162,8 +164,39 @@ static int recover(void *ucontext) {
   return dipc_import_fault(ucontext) || __dipc_recover_from_fault(ucontext);
 }
 
+static const char *domain_name(uint32_t dom) {
+  const char *name = dom ? domains_name_of_heap(DIPC_HEAP_REGION(dom)) : NULL;
+  return name ? name : dom ? "?" : "default";
+}
+
+/* An access the sfi checks refused (rt/sfi.c): the same facts as a
+ * protection-key fault's report, from what the slow path kept. */
+static void report_sfi(void) {
+  uintptr_t addr;
+  uint64_t size;
+  int is_write;
+  uint32_t running, tag;
+  if (!__dipc_sfi_fault_info(&addr, &size, &is_write, &running, &tag))
+    return;
+  const char *owner = tag == DIPC_SFI_TAG_RUNTIME  ? "the runtime"
+                      : tag == DIPC_SFI_TAG_SHARED ? "shared"
+                      : domains_owner_of(addr)     ? domains_owner_of(addr)
+                                                   : domain_name(tag);
+  char line[256];
+  int n = snprintf(line, sizeof line,
+                   "dipc: sfi fault: %s of %llu bytes at %p (domain %s) "
+                   "denied to the running domain (%s)\n",
+                   is_write ? "write" : "read", (unsigned long long)size,
+                   (void *)addr, owner, domain_name(running));
+  if (n > 0)
+    (void)!write(STDERR_FILENO, line,
+                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
 /* A protection-key fault that ends the program: say who touched what. */
 static void report(int sig, const siginfo_t *info) {
+  if (sig == SIGSEGV && (uintptr_t)info->si_addr == DIPC_SFI_TRAP_ADDR)
+    report_sfi();
   if (sig != SIGSEGV || info->si_code != SEGV_PKUERR)
     return;
   const char *owner = domains_owner_of((uintptr_t)info->si_addr);

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "metadata.h"
 
+#include <dipc/rt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,6 +75,14 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
   dipc_validate_close(&img);
   if (status <= 0)
     return status;
+  /* Under sfi, isolation holds only where the checks were compiled in. */
+  if (!strcmp(dipc_backend(), "sfi") && v.sfi_units < v.units) {
+    snprintf(err, errlen,
+             "%u of its %u units with dIPC records were compiled without "
+             "-fdipc-sfi: backend `sfi` cannot enforce their isolation",
+             v.units - v.sfi_units, v.units);
+    return -1;
+  }
   struct record_array *arrays[DIPC_NUM_RECORD_KINDS] = {
       [DIPC_RECORD_KIND_domain] = &out->domains,
       [DIPC_RECORD_KIND_entry] = &out->entries,

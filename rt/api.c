@@ -132,7 +132,14 @@ DIPC_EXPORT int dipc_handle_close(int64_t handle) {
 }
 
 DIPC_EXPORT const char *dipc_backend(void) {
-  return dipc_machine.backend == DIPC_BACKEND_MPK ? "mpk" : "none";
+  switch (dipc_machine.backend) {
+  case DIPC_BACKEND_MPK:
+    return "mpk";
+  case DIPC_BACKEND_SFI:
+    return "sfi";
+  default:
+    return "none";
+  }
 }
 
 /* Output pointers are written here, with the caller's own rights (a bad

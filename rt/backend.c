@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dipc/sfi.h"
 #include "internal.h"
 
 struct dipc_machine dipc_machine;
@@ -112,7 +113,7 @@ static int tag_code(void *addr, size_t len, int prot, int key) {
 }
 
 int dipc_tag_pages(void *addr, size_t len, int prot, int key) {
-  if (dipc_machine.backend == DIPC_BACKEND_NONE)
+  if (dipc_machine.backend != DIPC_BACKEND_MPK)
     return dipc_sys_mprotect(addr, len, prot);
   if (prot & PROT_EXEC)
     return tag_code(addr, len, prot, key);
@@ -120,7 +121,7 @@ int dipc_tag_pages(void *addr, size_t len, int prot, int key) {
 }
 
 int dipc_seal_runtime_code(void *addr, size_t len) {
-  if (dipc_machine.backend == DIPC_BACKEND_NONE)
+  if (dipc_machine.backend != DIPC_BACKEND_MPK)
     return dipc_sys_mprotect(addr, len, PROT_READ | PROT_EXEC);
   return dipc_sys_pkey_mprotect(addr, len, PROT_READ | PROT_EXEC,
                                 RT_PKEY_RUNTIME);
@@ -179,12 +180,26 @@ void dipc_publish_image(uint32_t dom, uint32_t image) {
 }
 
 /* mpk needs keys 1 (runtime) and 2 (stacks) and as many others as the
- * kernel gives for domains; `none` pretends to have the same keys. */
+ * kernel gives for domains; `none` and `sfi` pretend to have the same
+ * keys. Without DIPC_BACKEND: mpk where the CPU has keys, else sfi for a
+ * program compiled with -fdipc-sfi, else none, with a warning. */
 static int choose_backend(void) {
   const char *env = getenv("DIPC_BACKEND");
+  DIPC_CHECK(!env || !strcmp(env, "mpk") || !strcmp(env, "none") ||
+                 !strcmp(env, "sfi"),
+             "DIPC_BACKEND=%s: expected mpk, sfi or none", env);
+  int instrumented = dipc_sfi_program_instrumented();
+  if (env && !strcmp(env, "sfi")) {
+    if (!instrumented) {
+      fprintf(stderr, "dipc: backend `sfi` enforces isolation through checks "
+                      "compiled in with -fdipc -fdipc-sfi; this program has "
+                      "units compiled without them (or no dIPC records): "
+                      "refused\n");
+      _exit(DIPC_EXIT_REFUSED);
+    }
+    return DIPC_BACKEND_SFI;
+  }
   int want_mpk = !env || !strcmp(env, "mpk");
-  DIPC_CHECK(!env || !strcmp(env, "mpk") || !strcmp(env, "none"),
-             "DIPC_BACKEND=%s: expected mpk or none", env);
   if (want_mpk && dipc_machine.cpu_pku) {
     /* The kernel's calls, not glibc's: the loader stands in for those. */
     int rt = (int)syscall(SYS_pkey_alloc, 0, 0),
@@ -202,6 +217,8 @@ static int choose_backend(void) {
   DIPC_CHECK(!env || strcmp(env, "mpk"),
              "DIPC_BACKEND=mpk but this CPU/kernel has no protection keys%s",
              forced_no_pku() ? " (DIPC_NO_PKU=1 hides them)" : "");
+  if (!env && instrumented)
+    return DIPC_BACKEND_SFI;
   fprintf(stderr, "dipc: warning: backend `none`: domain isolation is NOT "
                   "enforced\n");
   return DIPC_BACKEND_NONE;
@@ -282,6 +299,7 @@ static void map_image_tables(void) {
       dipc_tag_pages(rw, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) == 0 &&
           dipc_tag_pages(ro, size, PROT_READ, RT_PKEY_STACK) == 0,
       "cannot tag the PKRU image tables");
+  dipc_sfi_tag(RT_RO_TABLE_ADDR, RT_RO_TABLE_ADDR + size, DIPC_SFI_TAG_SHARED);
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
   vector_rw = (uintptr_t *)((char *)rw + table);
@@ -339,8 +357,13 @@ static int shared_stacks(void) {
 void dipc_machine_init(void) {
   dipc_machine.cpu_pku = cpu_has_pkru();
   dipc_machine.backend = choose_backend();
+  /* sfi changes no hardware state: the gates' no-PKU variants. */
+  if (dipc_machine.backend == DIPC_BACKEND_SFI)
+    dipc_machine.cpu_pku = 0;
   dipc_machine.shared_stacks = shared_stacks();
   reserve_window();
+  if (dipc_machine.backend == DIPC_BACKEND_SFI)
+    dipc_sfi_init();
 }
 
 void dipc_machine_map_tables(void) {

@@ -102,6 +102,7 @@ void dipc_apl_set(uint32_t src, uint32_t dst, uint8_t perm) {
   uint8_t *e = &apl[(size_t)src * RT_MAX_DOMAINS + dst];
   doms[src].grantees += (perm >= DIPC_PERM_READ) - (*e >= DIPC_PERM_READ);
   *e = perm;
+  dipc_sfi_row_set(src, dst, perm);
   if (dst == 0)
     dipc_vector_set_default_writer(src, perm >= DIPC_PERM_WRITE);
   if (doms[src].key >= 0)
@@ -117,6 +118,7 @@ void dipc_domains_init(void) {
   for (uint32_t d = 0; d < RT_MAX_DOMAINS; d++)
     park(d);
   doms[0].live = 1; /* the default domain: key 0, never virtualised */
+  dipc_sfi_row_init(0);
   doms[0].key = 0;
   key_owner[0] = 0;
   refresh(0);
@@ -235,6 +237,7 @@ int dipc_domain_new(uint32_t *out, int named) {
       doms[d].heap = 1;
     }
     doms[d].live = 1;
+    dipc_sfi_row_init(d);
     park(d);
     /* Resident right away while keys are free; never evicts for it. */
     for (int k = RT_FIRST_DOMAIN_KEY; named && k < RT_NUM_PKEYS; k++)
@@ -291,6 +294,7 @@ static int add_range(uintptr_t lo, uintptr_t hi, uint32_t d, int prot) {
   if (nranges == RT_MAX_RANGES)
     return -DIPC_ENOSPC;
   ranges[nranges++] = (struct range){lo, hi, d, prot};
+  dipc_sfi_tag(lo, hi, d);
   return 0;
 }
 
@@ -298,6 +302,7 @@ unsigned dipc_domain_forget_pages(uintptr_t lo, uintptr_t hi) {
   unsigned n = 0;
   for (unsigned i = 0; i < nranges;)
     if (ranges[i].dom != 0 && ranges[i].lo >= lo && ranges[i].hi <= hi) {
+      dipc_sfi_tag(ranges[i].lo, ranges[i].hi, 0);
       ranges[i] = ranges[--nranges];
       n++;
     } else {
@@ -410,6 +415,8 @@ static int move_piece(uintptr_t lo, uintptr_t hi, int prot, const char *path,
   }
   if (c->dst != 0 && add_range(lo, hi, c->dst, prot) != 0)
     return -DIPC_ENOSPC;
+  if (c->dst == 0)
+    dipc_sfi_tag(lo, hi, 0);
   DIPC_CHECK(dipc_tag_pages((void *)lo, hi - lo, prot,
                             c->dst ? key_for_pages(c->dst) : 0) == 0,
              "cannot re-key remapped pages");

@@ -10,7 +10,7 @@
 
 /* What gs points to on a thread without state: a self pointer of 0 fails
  * the thread-range check in every gate. */
-static const uint64_t no_thread[2];
+static const uint64_t no_thread[8]; /* cur_dom (sfi.h) reads 0 */
 
 /* libdipc's code (exec.c). */
 static int find_text(struct dl_phdr_info *info, size_t size, void *p) {

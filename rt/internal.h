@@ -110,6 +110,12 @@ struct dipc_thread {
    * the outermost call being watched since when (CLOCK_MONOTONIC ns). */
   uint64_t timeout_ns, watch_seq, watch_since;
   int32_t timer;
+  /* The last access the sfi slow path refused (sfi.c), for the report. */
+  struct {
+    uintptr_t addr;
+    uint64_t size;
+    uint32_t write, dom;
+  } sfi_fault;
   struct dipc_cap_reg caps[8];
   struct dipc_cap_reg dcs[RT_DCS_ENTRIES];
 };
@@ -170,7 +176,7 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, usp, K_USP);
 _Static_assert(sizeof(struct dipc_kcs_entry) == K_SIZE, "KCS entry size");
 
 /* ---- backend.c: machine setup ------------------------------------------- */
-enum dipc_backend_kind { DIPC_BACKEND_MPK, DIPC_BACKEND_NONE };
+enum dipc_backend_kind { DIPC_BACKEND_MPK, DIPC_BACKEND_NONE, DIPC_BACKEND_SFI };
 struct dipc_machine {
   enum dipc_backend_kind backend;
   int cpu_pku;             /* the CPU/OS has PKU: gates execute WRPKRU */
@@ -302,6 +308,19 @@ DIPC_HIDDEN uint32_t dipc_domain_of(uintptr_t addr);
 DIPC_HIDDEN int dipc_domain_owns(uint32_t dom, uintptr_t lo, uintptr_t hi);
 /* Whether addr lies in dom's executable pages (d != 0). */
 DIPC_HIDDEN int dipc_domain_code(uint32_t dom, uintptr_t addr);
+/* The sfi backend (sfi.c): page tags, the rights matrix, the trap. */
+struct dipc_sfi_undo {
+  int64_t rip, rsp; /* greg_t */
+};
+DIPC_HIDDEN void dipc_sfi_init(void);
+DIPC_HIDDEN void dipc_sfi_tag(uintptr_t lo, uintptr_t hi, uint32_t tag);
+DIPC_HIDDEN uint32_t dipc_sfi_tag_of(uintptr_t addr);
+DIPC_HIDDEN void dipc_sfi_row_init(uint32_t dom);
+DIPC_HIDDEN void dipc_sfi_row_set(uint32_t dom, uint32_t tag, uint8_t perm);
+DIPC_HIDDEN int dipc_sfi_trap_fixup(void *uc, struct dipc_sfi_undo *undo);
+DIPC_HIDDEN void dipc_sfi_trap_undo(void *uc, const struct dipc_sfi_undo *undo);
+DIPC_HIDDEN int dipc_sfi_program_instrumented(void);
+
 /* Fault hooks (fault_hook.c). */
 DIPC_HIDDEN long dipc_op_set_fault_hook(const struct dipc_thread *st,
                                         uintptr_t hook);

@@ -143,7 +143,7 @@ int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
   uint8_t *page = dipc_alloc_runtime(size);
   /* Anycall proxies: the entry's address is the capability to call it. */
   int anycall = callers == DIPC_PROXY_ANYCALL;
-  int enforce = dipc_machine.backend == DIPC_BACKEND_MPK && !anycall;
+  int enforce = dipc_machine.backend != DIPC_BACKEND_NONE && !anycall;
   uint64_t apl_col = enforce ? (uint64_t)callers
                              : (uint64_t)&call_always_allowed;
   /* Slow paths and panic in the variant for this CPU (gate.S). */
@@ -225,7 +225,7 @@ unsigned dipc_proxy_forget(uintptr_t lo, uintptr_t hi) {
      * on the proxy instead of jumping to whatever is mapped there next. */
     void *at = (void *)p->lo;
     size_t len = p->hi - p->lo;
-    DIPC_CHECK((dipc_machine.backend == DIPC_BACKEND_NONE
+    DIPC_CHECK((dipc_machine.backend != DIPC_BACKEND_MPK
                     ? dipc_sys_mprotect(at, len, PROT_NONE)
                     : dipc_sys_pkey_mprotect(at, len, PROT_NONE,
                                              RT_PKEY_RUNTIME)) == 0,

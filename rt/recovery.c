@@ -284,7 +284,7 @@ int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
   return 1;
 }
 
-int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
+static int recover_callee(struct dipc_thread *st, ucontext_t *uc) {
   if (!dipc_context_usable(st, uc) || st->kcs_top == st->kcs_base)
     return 0;
   struct dipc_kcs_entry *e = st->kcs_top - 1;
@@ -296,4 +296,16 @@ int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
   dipc_kcs_pop(st);
   dipc_unlock();
   return dipc_resume_caller(st, e, uc, failure_code(uc));
+}
+
+/* An access the sfi slow path refused is the instrumented code's fault, at
+ * its call of the check; if no caller takes it back, the context stays as
+ * it was, so that the refused access is never made. */
+int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
+  struct dipc_sfi_undo undo;
+  int trap = dipc_sfi_trap_fixup(uc, &undo);
+  int ok = recover_callee(st, uc);
+  if (!ok && trap)
+    dipc_sfi_trap_undo(uc, &undo);
+  return ok;
 }

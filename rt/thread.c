@@ -34,6 +34,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dipc/sfi.h"
 #include "internal.h"
 #include "procmaps.h"
 
@@ -338,6 +339,10 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
                               unsafe_top(i) - unsafe_lo(i),
                               PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot map the unsafe stack");
+    dipc_sfi_tag((uintptr_t)st + DIPC_THREAD_PUBLIC_OFF,
+                 (uintptr_t)st + DIPC_THREAD_PUBLIC_OFF + RT_PAGE,
+                 DIPC_SFI_TAG_SHARED);
+    dipc_sfi_tag(unsafe_lo(i), unsafe_top(i), DIPC_SFI_TAG_SHARED);
     slot_mapped[i] = 1;
   } else {
     /* The slot's previous thread is gone: nothing of its unsafe stack
@@ -424,6 +429,7 @@ void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   DIPC_CHECK(dipc_tag_pages(p + RT_CALLEE_GUARD, stack, PROT_READ | PROT_WRITE,
                             key_of_pages(dom)) == 0,
              "cannot tag a callee stack");
+  dipc_sfi_tag((uintptr_t)p + RT_CALLEE_GUARD, (uintptr_t)p + size, dom);
   struct dipc_dstack *ds = &st->dstacks[dom];
   ds->lo = (uintptr_t)p + RT_CALLEE_GUARD;
   ds->hi = ds->cur = (uintptr_t)p + size;

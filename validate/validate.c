@@ -6,6 +6,7 @@
 
 #include <dipc/metadata.h>
 #include <dipc/note.h>
+#include <dipc/sfi.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -768,15 +769,17 @@ static int add_note(void *ctx, const char *name, uint32_t type,
   if (strcmp(name, DIPC_NOTE_NAME) != 0)
     return 0;
   struct dipc_note_records n;
-  if (type != DIPC_NOTE_TYPE_RECORDS || descsz != sizeof n)
+  int sfi = type == DIPC_NOTE_TYPE_RECORDS_SFI;
+  if ((type != DIPC_NOTE_TYPE_RECORDS && !sfi) || descsz != sizeof n)
     return fail(sum->v, "dIPC note: type %u, %u bytes; this reader reads "
-                "type %d, %zu bytes", type, descsz, DIPC_NOTE_TYPE_RECORDS,
-                sizeof n);
+                "types %d and %d, %zu bytes", type, descsz,
+                DIPC_NOTE_TYPE_RECORDS, DIPC_NOTE_TYPE_RECORDS_SFI, sizeof n);
   memcpy(&n, desc, sizeof n);
   if (n.version != DIPC_METADATA_VERSION)
     return fail(sum->v, "dIPC note: version %u; this reader reads version %d",
                 n.version, DIPC_METADATA_VERSION);
   ++sum->notes;
+  sum->v->out->sfi_units += sfi;
   sum->counts[DIPC_RECORD_KIND_domain] += n.domains;
   sum->counts[DIPC_RECORD_KIND_entry] += n.entries;
   sum->counts[DIPC_RECORD_KIND_import] += n.imports;
@@ -877,6 +880,7 @@ int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
   if (!sum.notes && !any_section)
     return 0;
   v.sealed = sum.notes > 0;
+  out->units = sum.notes;
   if (!img->sh)
     return fail(&v, "has dIPC notes but no section headers to find its "
                 "records by");

@@ -53,6 +53,9 @@ struct dipc_record_table {
 
 struct dipc_validated {
   struct dipc_record_table tables[DIPC_NUM_RECORD_KINDS];
+  /* Translation units with records (dIPC notes), and how many of them
+   * were compiled with -fdipc-sfi (dipc/sfi.h). */
+  unsigned units, sfi_units;
 };
 
 /* Validates the records of the object in img. Returns 1 if it has valid

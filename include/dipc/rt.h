@@ -235,6 +235,11 @@ int dipc_thread_init_reserved(void);
  * §4), restoring the caller's domain, stack and DCS. Returns 1 if the
  * context was rewritten, 0 if the fault is not recoverable by dIPC. */
 int __dipc_recover_from_fault(void *ucontext);
+/* Under `sfi`: the access the thread's checks refused last (dipc/sfi.h),
+ * for the fault report: its first refused byte, size, kind, the running
+ * domain and the tag of the refused page. 0 under other backends. */
+int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size, int *write,
+                          uint32_t *running, uint32_t *owner_tag);
 
 /* Lazy imports (paper §6.2.1; docs/runtime.md). dipc_import_register points
  * *slot at a guard address of the runtime's: the first call through it

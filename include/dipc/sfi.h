@@ -65,11 +65,14 @@
  * the slow path and the range check, exported by libdipc. */
 #define DIPC_SFI_CHECK_FN "__dipc_sfi_check"
 
-/* Objects compiled with -fdipc-sfi carry, next to each unit's records note
- * (dipc/note.h), a note of this type whose descriptor is one u32, the
- * version of this contract. Under `sfi` the loader refuses an object with
- * records whose units are not all instrumented. */
-#define DIPC_NOTE_TYPE_SFI 2
-#define DIPC_SFI_VERSION 1
+/* A page no one maps (in the runtime's window): the slow path, having
+ * found an access denied, loads from it so that the fault is reported and
+ * recovered from by the same signal path as a protection-key fault. */
+#define DIPC_SFI_TRAP_ADDR 0x7fe00000
+
+/* A unit compiled with -fdipc-sfi marks its records note (dipc/note.h)
+ * with this type instead of DIPC_NOTE_TYPE_RECORDS (same descriptor).
+ * Under `sfi` the loader refuses an object with a unit not so marked. */
+#define DIPC_NOTE_TYPE_RECORDS_SFI 3
 
 #endif /* DIPC_SFI_H */

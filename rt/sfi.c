@@ -1,0 +1,230 @@
+/* sfi.c - the `sfi` backend (dipc/sfi.h): CODOMs' access checks compiled
+ * into -fdipc-sfi code. This file keeps what those checks read: the
+ * shadow of page tags (who owns each page) and the rights matrix (what
+ * each domain's APL lets it do to pages of each tag), and holds the slow
+ * path the checks call when the fast path says no or cannot tell.
+ *
+ * Tags follow page ownership (domain.c, thread.c call dipc_sfi_tag where
+ * `mpk` re-keys pages); rows follow the APLs (dipc_sfi_row_set). Neither
+ * is reachable by instrumented code: the matrix lies in the runtime's
+ * window (tagged DIPC_SFI_TAG_RUNTIME), and the shadow's own tags are an
+ * unmapped hole, so a check of an access to the shadow faults on its own
+ * tag load. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+#include "dipc/note.h"
+#include "dipc/sfi.h"
+#include "internal.h"
+
+#define SHADOW ((uint16_t *)DIPC_SFI_SHADOW_ADDR)
+#define RIGHTS ((uint8_t *)DIPC_SFI_RIGHTS_ADDR)
+#define USER_TOP (1ull << 47)
+
+_Static_assert(DIPC_SFI_SHADOW_SIZE == (USER_TOP >> DIPC_SFI_PAGE_SHIFT) * 2,
+               "sfi.h: one u16 per page of the user address space");
+_Static_assert(DIPC_SFI_TAG_SHARED < DIPC_SFI_TAGS, "sfi.h: tags fit a row");
+_Static_assert(DIPC_SFI_RIGHTS_ADDR >= RT_SCRATCH_B + RT_SCRATCH_SIZE &&
+                   DIPC_SFI_RIGHTS_ADDR + DIPC_SFI_RIGHTS_SIZE <=
+                       DIPC_SFI_TRAP_ADDR &&
+                   DIPC_SFI_TRAP_ADDR + RT_PAGE <= RT_RO_TABLE_ADDR,
+               "sfi.h: the matrix and the trap page lie in the window's "
+               "free part (layout.h)");
+_Static_assert(DIPC_SFI_CUR_DOM_GS_OFFSET == ST_CUR_DOM,
+               "sfi.h: the running domain is struct dipc_thread's cur_dom");
+
+void dipc_sfi_tag(uintptr_t lo, uintptr_t hi, uint32_t tag) {
+  if (dipc_machine.backend != DIPC_BACKEND_SFI || hi <= lo || hi > USER_TOP)
+    return;
+  for (uintptr_t p = lo >> DIPC_SFI_PAGE_SHIFT;
+       p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
+    if (SHADOW[p] != tag) /* leave untouched shadow pages unpopulated */
+      SHADOW[p] = (uint16_t)tag;
+}
+
+uint32_t dipc_sfi_tag_of(uintptr_t addr) {
+  return addr < USER_TOP ? SHADOW[addr >> DIPC_SFI_PAGE_SHIFT]
+                         : DIPC_SFI_TAG_RUNTIME;
+}
+
+static uint8_t bits_of(uint8_t perm) {
+  return (perm >= DIPC_PERM_READ ? DIPC_SFI_READ : 0) |
+         (perm >= DIPC_PERM_WRITE ? DIPC_SFI_WRITE : 0);
+}
+
+void dipc_sfi_row_set(uint32_t dom, uint32_t tag, uint8_t perm) {
+  if (dipc_machine.backend != DIPC_BACKEND_SFI)
+    return;
+  RIGHTS[(size_t)dom * DIPC_SFI_TAGS + tag] = bits_of(perm);
+}
+
+/* A live domain's row: its own pages and the shared ones to read and
+ * write, the rest as its APL says (set later by dipc_apl_set). */
+void dipc_sfi_row_init(uint32_t dom) {
+  if (dipc_machine.backend != DIPC_BACKEND_SFI)
+    return;
+  uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
+  memset(row, 0, DIPC_SFI_TAGS);
+  row[dom] = row[DIPC_SFI_TAG_SHARED] = DIPC_SFI_READ | DIPC_SFI_WRITE;
+}
+
+/* The shadow (64 GiB of address space, reserved; untouched pages read as
+ * tag 0), the hole where the shadow's own tags would be, the matrix and
+ * the trap page (left as the window's reservation: PROT_NONE). Then every
+ * page of the window is the runtime's until tagged otherwise. */
+void dipc_sfi_init(void) {
+  void *s = dipc_sys_mmap((void *)DIPC_SFI_SHADOW_ADDR, DIPC_SFI_SHADOW_SIZE,
+                          PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                              MAP_FIXED_NOREPLACE,
+                          -1);
+  DIPC_CHECK(s == (void *)DIPC_SFI_SHADOW_ADDR,
+             "sfi: cannot reserve the tag shadow at %#llx", DIPC_SFI_SHADOW_ADDR);
+  uintptr_t self = (uintptr_t)&SHADOW[DIPC_SFI_SHADOW_ADDR >> DIPC_SFI_PAGE_SHIFT];
+  size_t self_len = DIPC_SFI_SHADOW_SIZE >> DIPC_SFI_PAGE_SHIFT << 1;
+  DIPC_CHECK(dipc_sys_mprotect((void *)self, self_len, PROT_NONE) == 0,
+             "sfi: cannot close the shadow's own tags");
+  DIPC_CHECK(dipc_sys_map_window(DIPC_SFI_RIGHTS_ADDR, DIPC_SFI_RIGHTS_SIZE,
+                                 PROT_READ | PROT_WRITE) == 0,
+             "sfi: cannot map the rights matrix at %#x", DIPC_SFI_RIGHTS_ADDR);
+  dipc_sfi_tag(RT_WINDOW_LO, RT_WINDOW_HI, DIPC_SFI_TAG_RUNTIME);
+}
+
+/* ---- the slow path ------------------------------------------------------ */
+
+/* This thread's state, as the gates find it (gate.S CHECK_THREAD): gs
+ * leads to a slot of the thread region that belongs to this TCB. */
+static struct dipc_thread *thread_current(void) {
+  uintptr_t self, fs;
+  __asm__ volatile("mov %%gs:0, %0" : "=r"(self));
+  if (self < dipc_threads_lo || self >= dipc_threads_hi)
+    return NULL;
+  __asm__ volatile("mov %%fs:0, %0" : "=r"(fs));
+  struct dipc_thread *st = (struct dipc_thread *)self;
+  return st->fsbase == fs ? st : NULL;
+}
+
+static int cap_covers(const struct dipc_thread *st, uintptr_t lo,
+                      uintptr_t hi, uint32_t write) {
+  for (unsigned i = 0; i < DIPC_CAP_REGS; ++i) {
+    const struct dipc_cap_reg *c = &st->caps[i];
+    if (c->perm >= (write ? DIPC_PERM_WRITE : DIPC_PERM_READ) &&
+        lo >= c->base && hi <= c->base + c->size)
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether the running domain may access [addr, addr + size): every page by
+ * its tag, else a capability register covering the whole range (paper
+ * §4.2). On no, the first page refused is kept in the thread's state for
+ * the report. Runs on the caller's stack, as trusted code. */
+DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
+                                 uint32_t write) {
+  struct dipc_thread *st = thread_current();
+  uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
+  if (size == 0)
+    return 1;
+  uintptr_t hi = addr + size;
+  uintptr_t bad = addr;
+  if (hi > addr && hi <= USER_TOP) {
+    const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
+    uint8_t need = write ? DIPC_SFI_WRITE : DIPC_SFI_READ;
+    uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
+    for (; p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
+      if (!(row[SHADOW[p]] & need))
+        break;
+    if (p > (hi - 1) >> DIPC_SFI_PAGE_SHIFT)
+      return 1;
+    if (st && cap_covers(st, addr, hi, write))
+      return 1;
+    if ((p << DIPC_SFI_PAGE_SHIFT) > addr)
+      bad = p << DIPC_SFI_PAGE_SHIFT;
+  }
+  if (st) {
+    st->sfi_fault.addr = bad;
+    st->sfi_fault.size = size;
+    st->sfi_fault.write = write;
+    st->sfi_fault.dom = dom;
+  }
+  return 0;
+}
+
+/* __dipc_sfi_check (sfi.S) found an access refused and faulted on the
+ * trap page with the check's return address on top of the stack: for
+ * recovery the fault is the instrumented code's, right after its call. */
+DIPC_HIDDEN extern const char __dipc_sfi_trap[];
+
+int dipc_sfi_trap_fixup(void *ucv, struct dipc_sfi_undo *undo) {
+  ucontext_t *uc = ucv;
+  greg_t *r = uc->uc_mcontext.gregs;
+  if (dipc_machine.backend != DIPC_BACKEND_SFI ||
+      (uintptr_t)r[REG_RIP] != (uintptr_t)__dipc_sfi_trap)
+    return 0;
+  undo->rip = r[REG_RIP];
+  undo->rsp = r[REG_RSP];
+  r[REG_RIP] = *(greg_t *)r[REG_RSP];
+  r[REG_RSP] += 8;
+  return 1;
+}
+
+void dipc_sfi_trap_undo(void *ucv, const struct dipc_sfi_undo *undo) {
+  ucontext_t *uc = ucv;
+  uc->uc_mcontext.gregs[REG_RIP] = undo->rip;
+  uc->uc_mcontext.gregs[REG_RSP] = undo->rsp;
+}
+
+DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
+                                      int *write, uint32_t *running,
+                                      uint32_t *owner_tag) {
+  struct dipc_thread *st = thread_current();
+  if (dipc_machine.backend != DIPC_BACKEND_SFI || !st)
+    return 0;
+  *addr = st->sfi_fault.addr;
+  *size = st->sfi_fault.size;
+  *write = (int)st->sfi_fault.write;
+  *running = st->sfi_fault.dom;
+  *owner_tag = dipc_sfi_tag_of(st->sfi_fault.addr);
+  return 1;
+}
+
+/* ---- which objects are instrumented ------------------------------------ */
+
+/* Counts the main program's units with records and those marked
+ * instrumented (dipc/sfi.h), from its notes as loaded. */
+static int count_units(struct dl_phdr_info *info, size_t size, void *p) {
+  (void)size;
+  unsigned *n = p;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    const uint8_t *at = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+    const uint8_t *end = at + ph->p_memsz;
+    while (at + sizeof(ElfW(Nhdr)) <= end) {
+      const ElfW(Nhdr) *nh = (const void *)at;
+      size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
+      const char *nm = (const char *)(nh + 1);
+      if (name > (size_t)(end - at) || desc > (size_t)(end - at))
+        break;
+      if (nh->n_namesz == sizeof DIPC_NOTE_NAME &&
+          !memcmp(nm, DIPC_NOTE_NAME, sizeof DIPC_NOTE_NAME)) {
+        n[0] += nh->n_type == DIPC_NOTE_TYPE_RECORDS ||
+                nh->n_type == DIPC_NOTE_TYPE_RECORDS_SFI;
+        n[1] += nh->n_type == DIPC_NOTE_TYPE_RECORDS_SFI;
+      }
+      at += sizeof *nh + name + desc;
+    }
+  }
+  return 1; /* the first object is the program */
+}
+
+int dipc_sfi_program_instrumented(void) {
+  unsigned n[2] = {0, 0};
+  dl_iterate_phdr(count_units, n);
+  return n[0] > 0 && n[0] == n[1];
+}
