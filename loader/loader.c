@@ -11,6 +11,7 @@
 #include "landlock.h"
 #include "metadata.h"
 #include "scan.h"
+#include "sfi_code.h"
 #include "signals.h"
 #include "threads.h"
 
@@ -95,6 +96,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data) {
   if (found) {
     ++p->count;
     seen[me].records = 1;
+    sfi_code_add(info); /* under sfi, its units are all instrumented */
   }
   return 0;
 }
@@ -148,6 +150,7 @@ static void forget_unloaded(void) {
               seen[i].name, -err, (unsigned long)seen[i].lo,
               (unsigned long)seen[i].hi);
     domains_forget(seen[i].lo, seen[i].hi);
+    sfi_code_forget(seen[i].lo, seen[i].hi);
   }
   int forgot = n != num_seen;
   num_seen = n;
@@ -238,6 +241,7 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
 }
 
 __attribute__((constructor)) static void loader_init(void) {
+  sfi_code_start();
   if (load_new_objects() != 0 || domains_check_settings() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);
