@@ -45,6 +45,7 @@ void sfi_check_file(FILE *f) {
   check_span(save, 3);
   if (f->_lock)
     SFI_WRITE(f->_lock, 16); /* glibc's _IO_lock_t: lock, count, owner */
-  if (f->_wide_data)
+  /* Wide streams' state (byte streams' may be unset: fopencookie's is -1). */
+  if (f->_mode > 0)
     SFI_WRITE(f->_wide_data, 1);
 }

@@ -1,0 +1,93 @@
+// Under backend `sfi`, libc runs unchecked on behalf of its caller, so the
+// loader's interceptors check the memory an instrumented caller names to
+// memcpy, read and snprintf against the running domain's rights. Domain
+// thief, with write access to the default domain (for stdout), is handed
+// vault's secret and buffer and passes them to libc: each attempt is
+// refused and the call to thief returns DIPC_EFAULT (14) to main; the
+// default domain doing the same outside any call dies with SIGSEGV after
+// the fault report. Negative control: `--backend=none` leaks the secret
+// and overwrites vault's buffer.
+// The -fdipc-sfi pass is emulated (Inputs/mark-sfi-units.py): -fno-builtin
+// keeps libc calls calls, -fno-optimize-sibling-calls keeps them out of
+// tail position, as the pass does.
+// RUN: %dipc-clang -fdipc -O2 -fno-builtin -fno-optimize-sibling-calls %s -o %t
+// RUN: python3 %S/Inputs/mark-sfi-units.py %t
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t memcpy 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-MEMCPY
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t read 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-READ
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t snprintf-arg 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-ARG
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t snprintf-dst 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-DST
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t main-memcpy 2>&1 | FileCheck %s --check-prefix=SFI-MAIN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t memcpy 2>&1 | FileCheck %s --check-prefix=NONE-LEAK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t read 2>&1 | FileCheck %s --check-prefix=NONE-OVERWRITE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t snprintf-arg 2>&1 | FileCheck %s --check-prefix=NONE-LEAK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t snprintf-dst 2>&1 | FileCheck %s --check-prefix=NONE-OVERWRITE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t main-memcpy 2>&1 | FileCheck %s --check-prefix=NONE-MAIN
+//
+// SFI-MEMCPY: attack memcpy
+// SFI-READ: attack read
+// SFI-SNPRINTF-ARG: attack snprintf-arg
+// SFI-SNPRINTF-DST: attack snprintf-dst
+// SFI-NOT: stole
+// SFI: thief returned 0, dipc_errno 14
+// SFI-NEXT: vault's buffer: 'vault-buffer'
+// SFI-MAIN: attack main-memcpy
+// SFI-MAIN-NEXT: dipc: sfi fault: read of 32 bytes at 0x{{[0-9a-f]+}} (domain vault) denied to the running domain (default)
+// SFI-MAIN-NOT: stole
+// NONE-LEAK: stole 'vault-secret-42'
+// NONE-LEAK: thief returned 1, dipc_errno 0
+// NONE-OVERWRITE: thief returned 1, dipc_errno 0
+// NONE-OVERWRITE-NEXT: vault's buffer: 'pwned'
+// NONE-MAIN: main stole 'vault-secret-42'
+#include <dipc.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static char secret[32] __dom("vault") = "vault-secret-42";
+static char buffer[32] __dom("vault") = "vault-buffer";
+
+const char *secret_address(void) __dom("vault") __entry { return secret; }
+char *buffer_address(void) __dom("vault") __entry { return buffer; }
+void show_buffer(void) __dom("vault") __entry __perm("default", write) {
+  printf("vault's buffer: '%s'\n", buffer);
+}
+
+static int pipe_in;
+
+int attack(const char *what, const char *victim_secret, char *victim_buf)
+    __dom("thief") __entry __perm("default", write) {
+  char copy[32] = "";
+  if (!strcmp(what, "memcpy"))
+    memcpy(copy, victim_secret, sizeof copy);
+  else if (!strcmp(what, "read"))
+    return read(pipe_in, victim_buf, 6) == 6;
+  else if (!strcmp(what, "snprintf-arg"))
+    snprintf(copy, sizeof copy, "%s", victim_secret);
+  else if (!strcmp(what, "snprintf-dst"))
+    return snprintf(victim_buf, 32, "pwned") == 5;
+  printf("stole '%s'\n", copy);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  setvbuf(stdout, NULL, _IONBF, 0);
+  if (argc != 2)
+    return 2;
+  int fds[2];
+  if (pipe(fds) != 0 || write(fds[1], "pwned", 6) != 6)
+    return 2;
+  pipe_in = fds[0];
+  const char *victim_secret = secret_address();
+  char *victim_buf = buffer_address();
+  printf("attack %s\n", argv[1]);
+  if (!strcmp(argv[1], "main-memcpy")) {
+    char copy[32];
+    memcpy(copy, victim_secret, sizeof copy);
+    printf("main stole '%s'\n", copy);
+    return 0;
+  }
+  int r = attack(argv[1], victim_secret, victim_buf);
+  printf("thief returned %d, dipc_errno %d\n", r, (int)dipc_errno);
+  show_buffer();
+  return 0;
+}
