@@ -174,6 +174,28 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
   return 0;
 }
 
+/* Whether the running domain owns every page of [addr, addr + len): the
+ * pages it may unmap, remap, re-protect or map over (the loader's
+ * interceptors of those calls, under sfi). The runtime's window, the
+ * shadow and memory past the user half are nobody's. */
+DIPC_EXPORT int __dipc_sfi_owns(uintptr_t addr, uint64_t len) {
+  if (dipc_machine.backend != DIPC_BACKEND_SFI)
+    return 1;
+  struct dipc_thread *st = thread_current();
+  uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
+  uintptr_t hi = addr + len;
+  if (len == 0 || hi < addr || hi > USER_TOP ||
+      (addr < RT_WINDOW_HI && hi > RT_WINDOW_LO) ||
+      (addr < DIPC_SFI_SHADOW_ADDR + DIPC_SFI_SHADOW_SIZE &&
+       hi > DIPC_SFI_SHADOW_ADDR))
+    return 0;
+  for (uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
+       p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
+    if (SHADOW[p] != dom)
+      return 0;
+  return 1;
+}
+
 /* __dipc_sfi_check (sfi.S) found an access refused and faulted on the
  * trap page with the check's return address on top of the stack: for
  * recovery the fault is the instrumented code's, right after its call. */
