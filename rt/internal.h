@@ -319,7 +319,6 @@ DIPC_HIDDEN void dipc_sfi_row_init(uint32_t dom);
 DIPC_HIDDEN void dipc_sfi_row_set(uint32_t dom, uint32_t tag, uint8_t perm);
 DIPC_HIDDEN int dipc_sfi_trap_fixup(void *uc, struct dipc_sfi_undo *undo);
 DIPC_HIDDEN void dipc_sfi_trap_undo(void *uc, const struct dipc_sfi_undo *undo);
-DIPC_HIDDEN int dipc_sfi_program_instrumented(void);
 
 /* Fault hooks (fault_hook.c). */
 DIPC_HIDDEN long dipc_op_set_fault_hook(const struct dipc_thread *st,
@@ -410,6 +409,9 @@ DIPC_HIDDEN void dipc_rights_init(void);
 /* 1 if [lo, hi) overlaps the runtime's state (dipc_runtime_region, proxy
  * pages). */
 DIPC_HIDDEN int dipc_runtime_owned(uintptr_t lo, uintptr_t hi);
+/* Calls fn on each region dipc_runtime_region recorded. */
+DIPC_HIDDEN void dipc_runtime_regions_each(void (*fn)(uintptr_t lo,
+                                                     uintptr_t hi));
 /* 1 if [lo, hi) overlaps a live thread's stack or callee stacks, or the
  * unsafe-stack region. */
 DIPC_HIDDEN int dipc_stack_owned(uintptr_t lo, uintptr_t hi);
