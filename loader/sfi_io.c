@@ -90,7 +90,7 @@ static void check_iov(const struct iovec *iov, size_t count, int write) {
     return;
   SFI_READ(iov, sfi_array_size(count, sizeof *iov));
   for (size_t i = 0; i < count; ++i)
-    __dipc_sfi_check((uintptr_t)iov[i].iov_base, iov[i].iov_len,
+    sfi_check((uintptr_t)iov[i].iov_base, iov[i].iov_len,
                      (uint32_t)write);
 }
 
@@ -123,13 +123,13 @@ SFI_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int count,
 /* The header is read (recvmsg: its flags and lengths written back), its
  * iovecs as for readv/writev, its name and control buffers as sized. */
 static void check_msg(const struct msghdr *m, int receive) {
-  __dipc_sfi_check((uintptr_t)m, sizeof *m, (uint32_t)receive);
+  sfi_check((uintptr_t)m, sizeof *m, (uint32_t)receive);
   check_iov(m->msg_iov, m->msg_iovlen, receive);
   if (m->msg_name)
-    __dipc_sfi_check((uintptr_t)m->msg_name, m->msg_namelen,
+    sfi_check((uintptr_t)m->msg_name, m->msg_namelen,
                      (uint32_t)receive);
   if (m->msg_control)
-    __dipc_sfi_check((uintptr_t)m->msg_control, m->msg_controllen,
+    sfi_check((uintptr_t)m->msg_control, m->msg_controllen,
                      (uint32_t)receive);
 }
 

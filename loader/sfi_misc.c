@@ -87,9 +87,12 @@ SFI_EXPORT int clock_gettime(clockid_t clock, struct timespec *ts) {
   return NEXT(clock_gettime)(clock, ts);
 }
 
+/* gettimeofday's tv is declared nonnull, and passed NULL all the same. */
+static int given(const void *p) { return p != NULL; }
+
 SFI_EXPORT int gettimeofday(struct timeval *tv, void *tz) {
   if (SFI_CHECKED()) {
-    if ((uintptr_t)tv) /* declared nonnull, passed NULL all the same */
+    if (given(tv))
       SFI_WRITE(tv, sizeof *tv);
     if (tz)
       SFI_WRITE(tz, sizeof(struct timezone));

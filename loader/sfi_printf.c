@@ -71,8 +71,7 @@ static void check_conversion(char conv, int longs, int shorts, int wide_mod,
   }
 }
 
-/* Checks the format and what its conversions read or write. */
-static void check_format(const char *fmt, va_list ap) {
+void sfi_check_format(const char *fmt, va_list ap) {
   sfi_read_string(fmt, SIZE_MAX);
   int types[MAX_ARGS];
   size_t n = parse_printf_format(fmt, MAX_ARGS, types);
@@ -135,8 +134,7 @@ static void check_format(const char *fmt, va_list ap) {
   }
 }
 
-/* The bytes a vsprintf of fmt writes, its NUL included. */
-static size_t output_size(const char *fmt, va_list ap) {
+size_t sfi_output_size(const char *fmt, va_list ap) {
   va_list copy;
   va_copy(copy, ap);
   int len = NEXT(vsnprintf)(NULL, 0, fmt, copy);
@@ -146,7 +144,7 @@ static size_t output_size(const char *fmt, va_list ap) {
 
 SFI_EXPORT int vfprintf(FILE *f, const char *fmt, va_list ap) {
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
     sfi_check_file(f);
   }
   return NEXT(vfprintf)(f, fmt, ap);
@@ -156,7 +154,7 @@ SFI_EXPORT int fprintf(FILE *f, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
     sfi_check_file(f);
   }
   int r = NEXT(vfprintf)(f, fmt, ap);
@@ -166,7 +164,7 @@ SFI_EXPORT int fprintf(FILE *f, const char *fmt, ...) {
 
 SFI_EXPORT int vprintf(const char *fmt, va_list ap) {
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
     sfi_check_file(stdout);
   }
   return NEXT(vprintf)(fmt, ap);
@@ -176,7 +174,7 @@ SFI_EXPORT int printf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
     sfi_check_file(stdout);
   }
   int r = NEXT(vprintf)(fmt, ap);
@@ -186,7 +184,7 @@ SFI_EXPORT int printf(const char *fmt, ...) {
 
 SFI_EXPORT int vdprintf(int fd, const char *fmt, va_list ap) {
   if (SFI_CHECKED())
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
   return NEXT(vdprintf)(fd, fmt, ap);
 }
 
@@ -194,7 +192,7 @@ SFI_EXPORT int dprintf(int fd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (SFI_CHECKED())
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
   int r = NEXT(vdprintf)(fd, fmt, ap);
   va_end(ap);
   return r;
@@ -203,7 +201,7 @@ SFI_EXPORT int dprintf(int fd, const char *fmt, ...) {
 SFI_EXPORT int vsnprintf(char *buf, size_t size, const char *fmt,
                          va_list ap) {
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
     SFI_WRITE(buf, size);
   }
   return NEXT(vsnprintf)(buf, size, fmt, ap);
@@ -213,7 +211,7 @@ SFI_EXPORT int snprintf(char *buf, size_t size, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
     SFI_WRITE(buf, size);
   }
   int r = NEXT(vsnprintf)(buf, size, fmt, ap);
@@ -223,8 +221,8 @@ SFI_EXPORT int snprintf(char *buf, size_t size, const char *fmt, ...) {
 
 SFI_EXPORT int vsprintf(char *buf, const char *fmt, va_list ap) {
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
-    SFI_WRITE(buf, output_size(fmt, ap));
+    sfi_check_format(fmt, ap);
+    SFI_WRITE(buf, sfi_output_size(fmt, ap));
   }
   return NEXT(vsprintf)(buf, fmt, ap);
 }
@@ -233,8 +231,8 @@ SFI_EXPORT int sprintf(char *buf, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
-    SFI_WRITE(buf, output_size(fmt, ap));
+    sfi_check_format(fmt, ap);
+    SFI_WRITE(buf, sfi_output_size(fmt, ap));
   }
   int r = NEXT(vsprintf)(buf, fmt, ap);
   va_end(ap);
@@ -243,7 +241,7 @@ SFI_EXPORT int sprintf(char *buf, const char *fmt, ...) {
 
 SFI_EXPORT int vasprintf(char **out, const char *fmt, va_list ap) {
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
     SFI_WRITE(out, sizeof *out);
   }
   return NEXT(vasprintf)(out, fmt, ap);
@@ -253,7 +251,7 @@ SFI_EXPORT int asprintf(char **out, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (SFI_CHECKED()) {
-    check_format(fmt, ap);
+    sfi_check_format(fmt, ap);
     SFI_WRITE(out, sizeof *out);
   }
   int r = NEXT(vasprintf)(out, fmt, ap);
