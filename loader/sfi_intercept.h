@@ -32,12 +32,14 @@ void __dipc_sfi_check(uintptr_t addr, uint64_t size, uint32_t write);
 #define SFI_CHECKED() sfi_code_checks(__builtin_return_address(0))
 
 /* The check compiled-in code makes (dipc/sfi.h): a range within one page
- * below the shadow by its tag and the running domain's row, inline; any
- * other, or one the row refuses, by the slow path. */
+ * of the user half, outside the shadow, by its tag and the running
+ * domain's row, inline; any other, or one the row refuses, by the slow
+ * path. */
 static inline void sfi_check(uintptr_t addr, uint64_t size, uint32_t write) {
   if (size <= (1u << DIPC_SFI_PAGE_SHIFT) -
                   (addr & ((1u << DIPC_SFI_PAGE_SHIFT) - 1)) &&
-      addr < DIPC_SFI_SHADOW_ADDR) {
+      addr < (1ull << 47) &&
+      addr - DIPC_SFI_SHADOW_ADDR >= DIPC_SFI_SHADOW_SIZE) {
     uint32_t dom;
     __asm__ volatile("movl %%gs:%c1, %0"
                      : "=r"(dom)
