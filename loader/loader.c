@@ -12,6 +12,7 @@
 #include "metadata.h"
 #include "scan.h"
 #include "sfi_code.h"
+#include "sfi_real.h"
 #include "signals.h"
 #include "threads.h"
 
@@ -248,6 +249,7 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
 
 __attribute__((constructor)) static void loader_init(void) {
   sfi_code_start();
+  sfi_next_resolve_all(); /* no interceptor writes loader data later */
   if (load_new_objects() != 0 || domains_check_settings() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);

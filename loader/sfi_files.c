@@ -10,7 +10,6 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#define NEXT(name) INTERPOSE_NEXT(__typeof__(&name), #name)
 #define PATH(p) sfi_read_string((p), SIZE_MAX)
 
 /* open's mode argument is there with O_CREAT or O_TMPFILE; passing it on

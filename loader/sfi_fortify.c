@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define NEXT(name) INTERPOSE_NEXT(__typeof__(&name), #name)
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
 void *__memcpy_chk(void *dst, const void *src, size_t n, size_t room);

@@ -11,8 +11,8 @@
 #ifndef DIPC_LOADER_SFI_INTERCEPT_H
 #define DIPC_LOADER_SFI_INTERCEPT_H
 
-#include "interpose.h"
 #include "sfi_code.h"
+#include "sfi_real.h"
 
 #include <dipc/sfi.h>
 

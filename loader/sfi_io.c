@@ -9,7 +9,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define NEXT(name) INTERPOSE_NEXT(__typeof__(&name), #name)
 
 SFI_EXPORT ssize_t read(int fd, void *buf, size_t n) {
   if (SFI_CHECKED())

@@ -4,7 +4,6 @@
  * up (sfi_real.h). */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
-#include "sfi_real.h"
 
 #include <string.h>
 #include <strings.h>
@@ -80,7 +79,7 @@ SFI_EXPORT void bzero(void *dst, size_t n) {
 SFI_EXPORT void explicit_bzero(void *dst, size_t n) {
   if (SFI_CHECKED())
     SFI_WRITE(dst, n);
-  INTERPOSE_NEXT(__typeof__(&explicit_bzero), "explicit_bzero")(dst, n);
+  NEXT(explicit_bzero)(dst, n);
 }
 
 static int compare(const void *a, const void *b, size_t n) {
@@ -129,12 +128,12 @@ SFI_EXPORT void *memchr(const void *s, int c, size_t n) {
 SFI_EXPORT void *memrchr(const void *s, int c, size_t n) {
   if (SFI_CHECKED())
     SFI_READ(s, n);
-  return INTERPOSE_NEXT(__typeof__(&memrchr), "memrchr")(s, c, n);
+  return NEXT(memrchr)(s, c, n);
 }
 
 SFI_EXPORT void *rawmemchr(const void *s, int c) {
   int checked = SFI_CHECKED();
-  void *hit = INTERPOSE_NEXT(__typeof__(&rawmemchr), "rawmemchr")(s, c);
+  void *hit = NEXT(rawmemchr)(s, c);
   if (checked)
     SFI_READ(s, (const char *)hit - (const char *)s + 1);
   return hit;
@@ -145,5 +144,5 @@ SFI_EXPORT void *memmem(const void *h, size_t hn, const void *n, size_t nn) {
     SFI_READ(h, hn);
     SFI_READ(n, nn);
   }
-  return INTERPOSE_NEXT(__typeof__(&memmem), "memmem")(h, hn, n, nn);
+  return NEXT(memmem)(h, hn, n, nn);
 }

@@ -9,7 +9,6 @@
 #include <sys/time.h>
 #include <time.h>
 
-#define NEXT(name) INTERPOSE_NEXT(__typeof__(&name), #name)
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
 /* qsort permutes the whole array; the comparator is the caller's code,

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <wchar.h>
 
-#define NEXT(name) INTERPOSE_NEXT(__typeof__(&name), #name)
 
 enum { MAX_ARGS = 256 };
 

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <wchar.h>
 
-#define NEXT(name) INTERPOSE_NEXT(__typeof__(&name), #name)
 #define UNBOUNDED SIZE_MAX
 
 enum { MAX_ARGS = 256 };
@@ -155,14 +154,14 @@ typedef int stdin_scanf_fn(const char *, va_list);
   int vname(const char *s, const char *fmt, va_list ap) {                      \
     if (SFI_CHECKED())                                                         \
       check_scanf(fmt, s, gnu, ap);                                            \
-    return INTERPOSE_NEXT(string_scanf_fn *, vsym)(s, fmt, ap);                \
+    return NEXT_AS(string_scanf_fn *, vsym)(s, fmt, ap);                \
   }                                                                            \
   int name(const char *s, const char *fmt, ...) {                              \
     va_list ap;                                                                \
     va_start(ap, fmt);                                                         \
     if (SFI_CHECKED())                                                         \
       check_scanf(fmt, s, gnu, ap);                                            \
-    int r = INTERPOSE_NEXT(string_scanf_fn *, vsym)(s, fmt, ap);               \
+    int r = NEXT_AS(string_scanf_fn *, vsym)(s, fmt, ap);               \
     va_end(ap);                                                                \
     return r;                                                                  \
   }
@@ -177,7 +176,7 @@ STRING_SCANF(c99_sscanf, c99_vsscanf, "__isoc99_sscanf", "__isoc99_vsscanf", 0)
       check_scanf(fmt, NULL, gnu, ap);                                         \
       sfi_check_file(f);                                                       \
     }                                                                          \
-    return INTERPOSE_NEXT(stream_scanf_fn *, vsym)(f, fmt, ap);                \
+    return NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);                \
   }                                                                            \
   int name(FILE *f, const char *fmt, ...) {                                    \
     va_list ap;                                                                \
@@ -186,7 +185,7 @@ STRING_SCANF(c99_sscanf, c99_vsscanf, "__isoc99_sscanf", "__isoc99_vsscanf", 0)
       check_scanf(fmt, NULL, gnu, ap);                                         \
       sfi_check_file(f);                                                       \
     }                                                                          \
-    int r = INTERPOSE_NEXT(stream_scanf_fn *, vsym)(f, fmt, ap);               \
+    int r = NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);               \
     va_end(ap);                                                                \
     return r;                                                                  \
   }
@@ -201,7 +200,7 @@ STREAM_SCANF(c99_fscanf, c99_vfscanf, "__isoc99_fscanf", "__isoc99_vfscanf", 0)
       check_scanf(fmt, NULL, gnu, ap);                                         \
       sfi_check_file(stdin);                                                   \
     }                                                                          \
-    return INTERPOSE_NEXT(stdin_scanf_fn *, vsym)(fmt, ap);                    \
+    return NEXT_AS(stdin_scanf_fn *, vsym)(fmt, ap);                    \
   }                                                                            \
   int name(const char *fmt, ...) {                                             \
     va_list ap;                                                                \
@@ -210,7 +209,7 @@ STREAM_SCANF(c99_fscanf, c99_vfscanf, "__isoc99_fscanf", "__isoc99_vfscanf", 0)
       check_scanf(fmt, NULL, gnu, ap);                                         \
       sfi_check_file(stdin);                                                   \
     }                                                                          \
-    int r = INTERPOSE_NEXT(stdin_scanf_fn *, vsym)(fmt, ap);                   \
+    int r = NEXT_AS(stdin_scanf_fn *, vsym)(fmt, ap);                   \
     va_end(ap);                                                                \
     return r;                                                                  \
   }

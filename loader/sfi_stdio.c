@@ -8,7 +8,6 @@
 
 #include <stdio.h>
 
-#define NEXT(name) INTERPOSE_NEXT(__typeof__(&name), #name)
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
 SFI_EXPORT int puts(const char *s) {

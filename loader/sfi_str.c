@@ -6,7 +6,6 @@
  * being looked up (sfi_real.h). */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
-#include "sfi_real.h"
 
 #include <string.h>
 #include <strings.h>
@@ -83,13 +82,13 @@ SFI_EXPORT int strncmp(const char *a, const char *b, size_t n) {
 SFI_EXPORT int strcasecmp(const char *a, const char *b) {
   if (SFI_CHECKED())
     check_compared(a, b, NO_BOUND, 1);
-  return INTERPOSE_NEXT(__typeof__(&strcasecmp), "strcasecmp")(a, b);
+  return NEXT(strcasecmp)(a, b);
 }
 
 SFI_EXPORT int strncasecmp(const char *a, const char *b, size_t n) {
   if (SFI_CHECKED())
     check_compared(a, b, n, 1);
-  return INTERPOSE_NEXT(__typeof__(&strncasecmp), "strncasecmp")(a, b, n);
+  return NEXT(strncasecmp)(a, b, n);
 }
 
 SFI_EXPORT int strcoll(const char *a, const char *b) {
@@ -97,7 +96,7 @@ SFI_EXPORT int strcoll(const char *a, const char *b) {
     sfi_read_string(a, NO_BOUND);
     sfi_read_string(b, NO_BOUND);
   }
-  return INTERPOSE_NEXT(__typeof__(&strcoll), "strcoll")(a, b);
+  return NEXT(strcoll)(a, b);
 }
 
 /* strchr, strchrnul, strpbrk read up to what they find, else the NUL. */
@@ -132,7 +131,7 @@ SFI_EXPORT char *strchrnul(const char *s, int c) {
   int checked = SFI_CHECKED();
   if (checked)
     SFI_READ(s, 1);
-  char *hit = INTERPOSE_NEXT(__typeof__(&strchrnul), "strchrnul")(s, c);
+  char *hit = NEXT(strchrnul)(s, c);
   if (checked)
     check_scanned(s, hit);
   return hit;
@@ -159,7 +158,7 @@ SFI_EXPORT char *strpbrk(const char *s, const char *set) {
     sfi_read_string(set, NO_BOUND);
     SFI_READ(s, 1);
   }
-  char *hit = INTERPOSE_NEXT(__typeof__(&strpbrk), "strpbrk")(s, set);
+  char *hit = NEXT(strpbrk)(s, set);
   if (checked)
     check_scanned(s, hit);
   return hit;
@@ -171,7 +170,7 @@ SFI_EXPORT size_t strspn(const char *s, const char *set) {
     sfi_read_string(set, NO_BOUND);
     SFI_READ(s, 1);
   }
-  size_t n = INTERPOSE_NEXT(__typeof__(&strspn), "strspn")(s, set);
+  size_t n = NEXT(strspn)(s, set);
   if (checked)
     SFI_READ(s, n + 1);
   return n;
@@ -183,7 +182,7 @@ SFI_EXPORT size_t strcspn(const char *s, const char *set) {
     sfi_read_string(set, NO_BOUND);
     SFI_READ(s, 1);
   }
-  size_t n = INTERPOSE_NEXT(__typeof__(&strcspn), "strcspn")(s, set);
+  size_t n = NEXT(strcspn)(s, set);
   if (checked)
     SFI_READ(s, n + 1);
   return n;
@@ -194,7 +193,7 @@ SFI_EXPORT char *strstr(const char *h, const char *n) {
     sfi_read_string(h, NO_BOUND);
     sfi_read_string(n, NO_BOUND);
   }
-  return INTERPOSE_NEXT(__typeof__(&strstr), "strstr")(h, n);
+  return NEXT(strstr)(h, n);
 }
 
 SFI_EXPORT char *strcasestr(const char *h, const char *n) {
@@ -202,7 +201,7 @@ SFI_EXPORT char *strcasestr(const char *h, const char *n) {
     sfi_read_string(h, NO_BOUND);
     sfi_read_string(n, NO_BOUND);
   }
-  return INTERPOSE_NEXT(__typeof__(&strcasestr), "strcasestr")(h, n);
+  return NEXT(strcasestr)(h, n);
 }
 
 SFI_EXPORT char *strcpy(char *dst, const char *src) {
@@ -221,7 +220,7 @@ SFI_EXPORT char *strcpy(char *dst, const char *src) {
 SFI_EXPORT char *stpcpy(char *dst, const char *src) {
   if (SFI_CHECKED())
     SFI_WRITE(dst, sfi_read_string(src, NO_BOUND) + 1);
-  return INTERPOSE_NEXT(__typeof__(&stpcpy), "stpcpy")(dst, src);
+  return NEXT(stpcpy)(dst, src);
 }
 
 /* strncpy and stpncpy write all n bytes (padding with NULs). */
@@ -230,7 +229,7 @@ SFI_EXPORT char *strncpy(char *dst, const char *src, size_t n) {
     sfi_read_string(src, n);
     SFI_WRITE(dst, n);
   }
-  return INTERPOSE_NEXT(__typeof__(&strncpy), "strncpy")(dst, src, n);
+  return NEXT(strncpy)(dst, src, n);
 }
 
 SFI_EXPORT char *stpncpy(char *dst, const char *src, size_t n) {
@@ -238,7 +237,7 @@ SFI_EXPORT char *stpncpy(char *dst, const char *src, size_t n) {
     sfi_read_string(src, n);
     SFI_WRITE(dst, n);
   }
-  return INTERPOSE_NEXT(__typeof__(&stpncpy), "stpncpy")(dst, src, n);
+  return NEXT(stpncpy)(dst, src, n);
 }
 
 SFI_EXPORT char *strcat(char *dst, const char *src) {
@@ -246,7 +245,7 @@ SFI_EXPORT char *strcat(char *dst, const char *src) {
     size_t at = sfi_read_string(dst, NO_BOUND);
     SFI_WRITE(dst + at, sfi_read_string(src, NO_BOUND) + 1);
   }
-  return INTERPOSE_NEXT(__typeof__(&strcat), "strcat")(dst, src);
+  return NEXT(strcat)(dst, src);
 }
 
 SFI_EXPORT char *strncat(char *dst, const char *src, size_t n) {
@@ -254,19 +253,19 @@ SFI_EXPORT char *strncat(char *dst, const char *src, size_t n) {
     size_t at = sfi_read_string(dst, NO_BOUND);
     SFI_WRITE(dst + at, sfi_read_string(src, n) + 1);
   }
-  return INTERPOSE_NEXT(__typeof__(&strncat), "strncat")(dst, src, n);
+  return NEXT(strncat)(dst, src, n);
 }
 
 SFI_EXPORT char *strdup(const char *s) {
   if (SFI_CHECKED())
     sfi_read_string(s, NO_BOUND);
-  return INTERPOSE_NEXT(__typeof__(&strdup), "strdup")(s);
+  return NEXT(strdup)(s);
 }
 
 SFI_EXPORT char *strndup(const char *s, size_t n) {
   if (SFI_CHECKED())
     sfi_read_string(s, n);
-  return INTERPOSE_NEXT(__typeof__(&strndup), "strndup")(s, n);
+  return NEXT(strndup)(s, n);
 }
 
 /* strtok_r writes NULs into the string it is given, or the one *save
@@ -279,7 +278,7 @@ SFI_EXPORT char *strtok_r(char *s, const char *delim, char **save) {
     if (str)
       SFI_WRITE(str, sfi_read_string(str, NO_BOUND) + 1);
   }
-  return INTERPOSE_NEXT(__typeof__(&strtok_r), "strtok_r")(s, delim, save);
+  return NEXT(strtok_r)(s, delim, save);
 }
 
 /* strtok's saved position is libc's; the string it is first given is
@@ -290,5 +289,5 @@ SFI_EXPORT char *strtok(char *s, const char *delim) {
     if (s)
       SFI_WRITE(s, sfi_read_string(s, NO_BOUND) + 1);
   }
-  return INTERPOSE_NEXT(__typeof__(&strtok), "strtok")(s, delim);
+  return NEXT(strtok)(s, delim);
 }

@@ -2,13 +2,17 @@
 // own memory: memcpy/memmove/memset/memcmp/memchr, the str* functions,
 // snprintf with %s, %.*s and %n, sprintf, printf and puts of its own
 // strings (stdout: it has write access to the default domain), qsort and
-// bsearch of its own array, read and write through a pipe, strtol, and
-// stdio on a stream it opened itself (fmemopen: FILE in its own heap).
-// The same output under `none`, where nothing is checked.
+// bsearch of its own array, read and write through a pipe, strtol, sscanf
+// into its own variables, and stdio on a stream it opened (fmemopen).
+// The same output under `none`, where nothing is checked, and with
+// _FORTIFY_SOURCE (the __*_chk variants).
 // RUN: %dipc-clang -fdipc -O2 -fno-builtin -fno-optimize-sibling-calls %s -o %t
 // RUN: python3 %S/Inputs/mark-sfi-units.py %t
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s
+// RUN: %dipc-clang -fdipc -O2 -fno-builtin -fno-optimize-sibling-calls -D_FORTIFY_SOURCE=2 %s -o %t.fortify
+// RUN: python3 %S/Inputs/mark-sfi-units.py %t.fortify
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.fortify 2>&1 | FileCheck %s
 // CHECK: copied 'domain-owned text', moved 'owned text', cmp 0, chr 'text'
 // CHECK-NEXT: str: len 17, cpy+cat 'domain-owned text!', dup 'domain', tok 'domain'
 // CHECK-NEXT: snprintf: 'domain-owned text|dom|17' (17 chars before %n)
@@ -16,6 +20,7 @@
 // CHECK-NEXT: puts: domain-owned text
 // CHECK-NEXT: sorted: 1 2 3 5 8, found 5
 // CHECK-NEXT: pipe: 'through a pipe', strtol 1234 end 'x'
+// CHECK-NEXT: sscanf: 7 'seven' 'ab' 2.50
 // CHECK-NEXT: stream: 'first line' then 'second'
 // CHECK-NEXT: worker returned 1, dipc_errno 0
 #define _GNU_SOURCE
@@ -72,6 +77,13 @@ int worker(void) __dom("worker") __entry __perm("default", write) {
   char *end;
   long n = strtol("1234x", &end, 10);
   printf("pipe: '%s', strtol %ld end '%s'\n", got, n, end);
+
+  int seven = 0;
+  char word[8], two[3] = "";
+  double d = 0;
+  if (sscanf("7 seven abc 2.5", "%d %7s %2c%*c %lf", &seven, word, two, &d) != 4)
+    return 0;
+  printf("sscanf: %d '%s' '%s' %.2f\n", seven, word, two, d);
 
   char lines[] = "first line\nsecond\n", line[32], second[32];
   FILE *f = fmemopen(lines, sizeof lines - 1, "r");
