@@ -7,10 +7,11 @@
 // Under clang (-fpass-plugin) `dipc` runs at the pipeline start, before any
 // inlining, and `dipc-frame` then `dipc-unsafe-stack` last before code
 // generation; both extension points are invoked by the -O0 pipeline too.
-// Under -dipc-sfi, `dipc-sfi` runs after them. Under lld (full LTO), the
-// two late passes run again after link-time inlining (dipc-sfi does not:
-// every function was instrumented at compile time, and inlining moves
-// checked code only).
+// Under -dipc-sfi, the module is marked at the start and `dipc-sfi` runs
+// after the two late passes. Under lld (full LTO), the late passes run
+// again after link-time inlining, dipc-sfi included: an -flto object is
+// instrumented there, as its compile-time pipeline stops before the
+// optimiser's last point.
 #include "DipcFramePass.h"
 #include "DipcPass.h"
 #include "RecoveryOption.h"
@@ -68,7 +69,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                     return true;
                   }
                   if (Name == "dipc-sfi") {
-                    MPM.addPass(dipc::DipcSfiPass());
+                    MPM.addPass(dipc::DipcSfiPass(/*Always=*/true));
                     return true;
                   }
                   return false;
@@ -76,14 +77,17 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineStartEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcPass());
+                  if (dipc::sfiEnabled())
+                    MPM.addPass(dipc::DipcSfiMarkPass());
                 });
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcFramePass());
                   MPM.addPass(dipc::DipcUnsafeStackPass());
-                  // Last: it checks the accesses of the final IR.
-                  if (dipc::sfiEnabled())
-                    MPM.addPass(dipc::DipcSfiPass());
+                  // Last: it checks the accesses of the final IR (of a
+                  // module marked at the start; not in an LTO pre-link
+                  // pipeline, which does not invoke this point).
+                  MPM.addPass(dipc::DipcSfiPass());
                 });
             // Full LTO inlines across objects after the compile-time check
             // (the driver loads this plugin into lld).
@@ -91,6 +95,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcFramePass());
                   MPM.addPass(dipc::DipcUnsafeStackPass());
+                  MPM.addPass(dipc::DipcSfiPass());
                 });
           }};
 }

@@ -622,7 +622,19 @@ void Instrumenter::finish() {
   F.addFnAttr(DoneAttr);
 }
 
+static constexpr StringLiteral SfiFlag = "dipc.sfi";
+
+PreservedAnalyses DipcSfiMarkPass::run(Module &M, ModuleAnalysisManager &) {
+  if (M.getModuleFlag(SfiFlag))
+    return PreservedAnalyses::all();
+  // Max: an LTO link of marked and unmarked modules instruments them all.
+  M.addModuleFlag(Module::Max, SfiFlag, 1);
+  return PreservedAnalyses::none();
+}
+
 PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (!Always && !M.getModuleFlag(SfiFlag))
+    return PreservedAnalyses::all();
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = emitSfiNote(M);
