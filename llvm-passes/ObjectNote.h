@@ -19,6 +19,10 @@ void emitObjectNote(llvm::Module &M,
                     const unsigned (&Count)[DIPC_NUM_RECORD_KINDS],
                     uint64_t Seal);
 
+// Adds, once, the note that says the unit was compiled with -fdipc-sfi
+// (DIPC_NOTE_TYPE_SFI, include/dipc/sfi.h); false if it was there.
+bool emitSfiNote(llvm::Module &M);
+
 } // namespace dipc
 
 #endif
