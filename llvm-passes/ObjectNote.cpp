@@ -1,7 +1,7 @@
 // ObjectNote.cpp - one SHT_NOTE global per translation unit with records:
 // ELF note header, the name "dipc" padded to 8 bytes, and struct
-// dipc_note_records; and under -fdipc-sfi one more, whose descriptor is
-// DIPC_SFI_VERSION.
+// dipc_note_records. Under -fdipc-sfi its type says the unit's checks are
+// compiled in (DIPC_NOTE_TYPE_RECORDS_SFI).
 // The section name .note.dipc gives it SHT_NOTE; the linker puts every
 // translation unit's copy in the PT_NOTE segment.
 #include "ObjectNote.h"
@@ -62,21 +62,19 @@ void emitObjectNote(Module &M, const unsigned (&Count)[DIPC_NUM_RECORD_KINDS],
   placeNote(M, GV);
 }
 
-static constexpr StringLiteral SfiNoteName = "__dipc_sfi_note";
-
-bool emitSfiNote(Module &M) {
-  if (M.getNamedGlobal(SfiNoteName))
+bool markNoteSfi(Module &M) {
+  GlobalVariable *GV = M.getNamedGlobal("__dipc_note");
+  if (!GV || !GV->hasInitializer())
+    return false; // a unit without records has no note to mark
+  auto *Init = cast<ConstantStruct>(GV->getInitializer());
+  auto *Type = cast<ConstantInt>(Init->getOperand(2));
+  if (Type->getZExtValue() == DIPC_NOTE_TYPE_RECORDS_SFI)
     return false;
-  LLVMContext &Ctx = M.getContext();
-  Type *I32 = Type::getInt32Ty(Ctx);
-  auto U32 = [&](uint32_t V) { return ConstantInt::get(I32, V); };
-  Constant *Fields[] = {U32(sizeof(DIPC_NOTE_NAME)), U32(sizeof(uint32_t)),
-                        U32(DIPC_NOTE_TYPE_SFI), noteName(Ctx),
-                        U32(DIPC_SFI_VERSION)};
-  Constant *Init = ConstantStruct::getAnon(Ctx, Fields, /*Packed=*/true);
-  placeNote(M, new GlobalVariable(M, Init->getType(), true,
-                                  GlobalValue::InternalLinkage, Init,
-                                  SfiNoteName));
+  SmallVector<Constant *, 12> Fields;
+  for (Use &Op : Init->operands())
+    Fields.push_back(cast<Constant>(Op.get()));
+  Fields[2] = ConstantInt::get(Type->getType(), DIPC_NOTE_TYPE_RECORDS_SFI);
+  GV->setInitializer(ConstantStruct::get(Init->getType(), Fields));
   return true;
 }
 

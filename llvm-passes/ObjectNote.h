@@ -19,9 +19,10 @@ void emitObjectNote(llvm::Module &M,
                     const unsigned (&Count)[DIPC_NUM_RECORD_KINDS],
                     uint64_t Seal);
 
-// Adds, once, the note that says the unit was compiled with -fdipc-sfi
-// (DIPC_NOTE_TYPE_SFI, include/dipc/sfi.h); false if it was there.
-bool emitSfiNote(llvm::Module &M);
+// Marks the unit's note (if it has records) as compiled with -fdipc-sfi:
+// type DIPC_NOTE_TYPE_RECORDS_SFI (include/dipc/sfi.h); false if there is
+// no note or it was marked already.
+bool markNoteSfi(llvm::Module &M);
 
 } // namespace dipc
 

@@ -637,7 +637,7 @@ PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
     return PreservedAnalyses::all();
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  bool Changed = emitSfiNote(M);
+  bool Changed = markNoteSfi(M);
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
         F.hasFnAttribute(DoneAttr))

@@ -13,7 +13,7 @@
 // MPK-NEXT: dipc: protection-key fault: access to 0x{{[0-9a-f]+}} (key {{[0-9]+}}, domain vault) denied to the running domain
 // MPK-NOT: stole
 // SFI: reading
-// SFI-NEXT: dipc: sfi fault: read of 1 bytes at 0x{{[0-9a-f]+}} (domain vault) denied to the running domain (default)
+// SFI-NEXT: dipc: sfi fault: read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}} (domain vault) denied to the running domain (default)
 // SFI-NOT: stole
 // STOLEN: stole 'vault-secret-42'
 #include <dipc.h>

@@ -7,20 +7,15 @@
 // __iso_caller(stack_integrity) (stacks are isolated by default). The lent
 // buffer is the callee's to write. Negative control: `--backend=none` lets
 // the write land.
+// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
-// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=STOPPED %}
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O0 %s -o %t.o0
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.o0.sfi
-// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=STOPPED %}
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=NONE
-// STOPPED: stack_integrity: evil returned 0 (dipc_errno 14); lent 'ok'; balance 1000 1001 1002 1003
-// STOPPED-NEXT: no stack property: evil returned 0 (dipc_errno 14); lent 'ok'; balance 1000 1001 1002 1003
+// MPK: stack_integrity: evil returned 0 (dipc_errno 14); lent 'ok'; balance 1000 1001 1002 1003
+// MPK-NEXT: no stack property: evil returned 0 (dipc_errno 14); lent 'ok'; balance 1000 1001 1002 1003
 // NONE: stack_integrity: evil returned 1 (dipc_errno 0); lent 'ok'; balance 0 1001 1002 1003
 // NONE-NEXT: no stack property: evil returned 1 (dipc_errno 0); lent 'ok'; balance 0 1001 1002 1003
 #include <dipc.h>

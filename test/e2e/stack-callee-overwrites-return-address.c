@@ -6,28 +6,23 @@
 //    escaping locals live on the unsafe stack, apart from return addresses,
 //    so it finds none (it may run off the top of the unsafe stack and fault).
 // 2. Scanning up from its caller's stack pointer (an attacker may know it:
-//    ASLR is no protection boundary): under mpk and sfi it finds the return address
+//    ASLR is no protection boundary): under mpk it finds the return address
 //    (it may read that stack) but the write faults, the call returns
 //    DIPC_EFAULT and the caller returns to main as if nothing happened.
 // Negative controls: under `--backend=none` the write of step 2 lands and
 // victim returns into pwned; without -fdipc step 1 already finds it.
+// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
-// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=STOPPED %}
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O0 %s -o %t.o0
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.o0.sfi
-// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=STOPPED %}
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %clang -I%dipc-include -O2 %s -o %t.plain && %t.plain | FileCheck %s --check-prefix=PLAIN
-// STOPPED: from the lent buffer: 0 (dipc_errno {{0|14}})
-// STOPPED-NEXT: from the caller's stack pointer: 0 (dipc_errno 14)
-// STOPPED-NEXT: main: victim returned 7
-// STOPPED-NOT: HIJACKED
+// MPK: from the lent buffer: 0 (dipc_errno {{0|14}})
+// MPK-NEXT: from the caller's stack pointer: 0 (dipc_errno 14)
+// MPK-NEXT: main: victim returned 7
+// MPK-NOT: HIJACKED
 // NONE: from the lent buffer: 0 (dipc_errno {{0|14}})
 // NONE-NEXT: from the caller's stack pointer: 1 (dipc_errno 0)
 // NONE-NEXT: HIJACKED: victim returned into pwned

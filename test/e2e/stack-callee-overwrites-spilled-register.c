@@ -9,20 +9,15 @@
 // is intact; a caller without any stack property is protected the same way
 // (default stack isolation). Negative control: `--backend=none` lets the
 // write land and victim returns the forged value.
+// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
-// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=STOPPED %}
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O0 %s -o %t.o0
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.o0.sfi
-// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=STOPPED %}
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=NONE
-// STOPPED: stack_integrity: evil returned 0 (dipc_errno 14); victim kept 5afe5afe5afe5afe
-// STOPPED-NEXT: no stack property: evil returned 0 (dipc_errno 14); victim kept 5afe5afe5afe5afe
+// MPK: stack_integrity: evil returned 0 (dipc_errno 14); victim kept 5afe5afe5afe5afe
+// MPK-NEXT: no stack property: evil returned 0 (dipc_errno 14); victim kept 5afe5afe5afe5afe
 // NONE: stack_integrity: evil returned 1 (dipc_errno 0); victim kept bad0bad0bad0bad0
 // NONE-NEXT: no stack property: evil returned 1 (dipc_errno 0); victim kept bad0bad0bad0bad0
 #include <dipc.h>

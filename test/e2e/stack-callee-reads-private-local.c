@@ -3,23 +3,18 @@
 // read the default domain (as db in examples/web-db does) but has no grant
 // to vault. spy scans up from vault's stack pointer for "PIN=" and copies
 // what follows into the buffer vault lends it. vault runs on a stack of
-// its own domain, under vault's key: under mpk and sfi spy's read faults, the call
+// its own domain, under vault's key: under mpk spy's read faults, the call
 // returns DIPC_EFAULT and the lent buffer stays empty; a grant to the
 // default domain does not reach vault's stack. Negative control:
 // `--backend=none` hands the PIN over.
+// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
-// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=STOPPED %}
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O0 %s -o %t.o0
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.o0.sfi
-// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=STOPPED %}
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
+// RUN: %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=NONE
-// STOPPED: spy returned 0 (dipc_errno 14), saw ''; vault's PIN intact
+// MPK: spy returned 0 (dipc_errno 14), saw ''; vault's PIN intact
 // NONE: spy returned 1 (dipc_errno 0), saw 'vault-0000-31337'; vault's PIN intact
 #include <dipc.h>
 #include <stdio.h>

@@ -17,8 +17,6 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 @g = global [4 x i32] zeroinitializer, align 16
-; CHECK: @__dipc_sfi_note = internal constant <{ i32, i32, i32, [8 x i8], i32 }> <{ i32 5, i32 4, i32 2, [8 x i8] c"dipc\00\00\00\00", i32 1 }>, section ".note.dipc", align 4
-; CHECK: @llvm.used = {{.*}}@__dipc_sfi_note
 %struct.big = type { [6 x i64] }
 
 declare void @use(ptr)
