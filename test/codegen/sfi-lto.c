@@ -1,6 +1,7 @@
 // Under full LTO the checks survive link-time inlining: load() is inlined
 // into main() by lld and its check comes along (the page-crossing test
-// folds away on the aligned global). Both units keep their SFI note.
+// folds away on the aligned global). The unit with records keeps its
+// note, marked as instrumented (type 3).
 // RUN: %dipc-clang -fdipc -fdipc-sfi -flto -O2 -DHELPER -c %s -o %t.helper.o
 // RUN: %dipc-clang -fdipc -fdipc-sfi -flto -O2 %s %t.helper.o -o %t -Wl,--unresolved-symbols=ignore-all
 // RUN: llvm-objdump -d --no-show-raw-insn %t | FileCheck %s
@@ -12,11 +13,15 @@
 // CHECK-NEXT: je
 // CHECK-NEXT: movl {{.*}} <g>
 // CHECK: callq {{.*}} <__dipc_sfi_check@plt>
-// NOTE-COUNT-2: dipc 0x00000004 NT_ARCH
+// NOTE: dipc 0x00000020 Unknown note type: (0x00000003)
+// NOTE-NOT: dipc
+#include <dipc.h>
+
 #ifdef HELPER
 int load(int *p) { return *p; }
 #else
 int load(int *p);
 int g = 3;
+int kept __dom("db") = 7; /* records, hence the note */
 int main(void) { return load(&g); }
 #endif
