@@ -10,11 +10,9 @@
 // default domain doing the same outside any call dies with SIGSEGV after
 // the fault report. Negative control: `--backend=none` leaks the secret
 // and overwrites vault's buffer.
-// The -fdipc-sfi pass is emulated (Inputs/mark-sfi-units.py): -fno-builtin
-// keeps libc calls calls, -fno-optimize-sibling-calls keeps them out of
-// tail position, as the pass does.
-// RUN: %dipc-clang -fdipc -O2 -fno-builtin -fno-optimize-sibling-calls %s -o %t
-// RUN: python3 %S/Inputs/mark-sfi-units.py %t
+// -fno-builtin keeps the libc calls calls (not inline code the compiled-in
+// checks would cover), so that the interceptors are what is tested.
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -fno-builtin %s -o %t
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t memcpy 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-MEMCPY
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t read 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-READ
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t snprintf-arg 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-ARG
@@ -30,8 +28,7 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t forged-file 2>&1 | FileCheck %s --check-prefix=NONE-FORGED-FILE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t main-memcpy 2>&1 | FileCheck %s --check-prefix=NONE-MAIN
 // _FORTIFY_SOURCE: snprintf is __snprintf_chk.
-// RUN: %dipc-clang -fdipc -O2 -fno-builtin -fno-optimize-sibling-calls -D_FORTIFY_SOURCE=2 %s -o %t.fortify
-// RUN: python3 %S/Inputs/mark-sfi-units.py %t.fortify
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -fno-builtin -D_FORTIFY_SOURCE=2 %s -o %t.fortify
 // RUN: llvm-nm -u %t.fortify | FileCheck %s --check-prefix=FORTIFY
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.fortify snprintf-arg 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-ARG
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.fortify snprintf-dst 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-DST

@@ -6,12 +6,10 @@
 // into its own variables, and stdio on a stream it opened (fmemopen).
 // The same output under `none`, where nothing is checked, and with
 // _FORTIFY_SOURCE (the __*_chk variants).
-// RUN: %dipc-clang -fdipc -O2 -fno-builtin -fno-optimize-sibling-calls %s -o %t
-// RUN: python3 %S/Inputs/mark-sfi-units.py %t
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -fno-builtin %s -o %t
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s
-// RUN: %dipc-clang -fdipc -O2 -fno-builtin -fno-optimize-sibling-calls -D_FORTIFY_SOURCE=2 %s -o %t.fortify
-// RUN: python3 %S/Inputs/mark-sfi-units.py %t.fortify
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -fno-builtin -D_FORTIFY_SOURCE=2 %s -o %t.fortify
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.fortify 2>&1 | FileCheck %s
 // CHECK: copied 'domain-owned text', moved 'owned text', cmp 0, chr 'text'
 // CHECK-NEXT: str: len 17, cpy+cat 'domain-owned text!', dup 'domain', tok 'domain'
