@@ -47,11 +47,10 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/PatternMatch.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
-using namespace llvm::PatternMatch;
 
 namespace dipc {
 
@@ -75,6 +74,7 @@ struct Access {
   uint64_t Size;
   Value *Len;
   unsigned Right; // DIPC_SFI_READ or DIPC_SFI_WRITE
+  uint64_t Align; // as the IR says: trusted for speed only (below)
 };
 
 // One emitted check: [Base + Lo, Base + Lo + Size) before `At`.
@@ -84,6 +84,7 @@ struct Check {
   int64_t Lo;
   uint64_t Size;
   unsigned Right;
+  uint64_t Align;
 };
 
 class Instrumenter {
@@ -110,7 +111,8 @@ private:
   Value *Row = nullptr;
 
   bool refuse(const Instruction &I, const Twine &Why);
-  bool addAccess(Instruction &I, Value *Ptr, uint64_t Size, unsigned Right);
+  bool addAccess(Instruction &I, Value *Ptr, uint64_t Size, unsigned Right,
+                 Align A = Align(1));
   bool addRange(Instruction &I, Value *Ptr, Value *Len, unsigned Right);
   bool visitIntrinsic(IntrinsicInst &II);
   bool allowedAddressSpace(const Instruction &I, const Value *Ptr);
@@ -155,12 +157,12 @@ bool Instrumenter::allowedAddressSpace(const Instruction &I, const Value *Ptr) {
 }
 
 bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
-                             unsigned Right) {
+                             unsigned Right, Align A) {
   if (!allowedAddressSpace(I, Ptr))
     return false;
   if (Ptr->getType()->getPointerAddressSpace() != 0 || Size == 0)
     return true;
-  Accesses.push_back({&I, Ptr, Size, nullptr, Right});
+  Accesses.push_back({&I, Ptr, Size, nullptr, Right, A.value()});
   return true;
 }
 
@@ -172,7 +174,7 @@ bool Instrumenter::addRange(Instruction &I, Value *Ptr, Value *Len,
     return false;
   if (Ptr->getType()->getPointerAddressSpace() != 0)
     return true;
-  RunTime.push_back({&I, Ptr, 0, Len, Right});
+  RunTime.push_back({&I, Ptr, 0, Len, Right, 1});
   return true;
 }
 
@@ -268,22 +270,23 @@ bool Instrumenter::collect() {
       continue;
     if (auto *LI = dyn_cast<LoadInst>(&I)) {
       if (!addAccess(I, LI->getPointerOperand(),
-                     storeSize(DL, LI->getType()), DIPC_SFI_READ))
+                     storeSize(DL, LI->getType()), DIPC_SFI_READ,
+                     LI->getAlign()))
         return false;
     } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
       if (!addAccess(I, SI->getPointerOperand(),
                      storeSize(DL, SI->getValueOperand()->getType()),
-                     DIPC_SFI_WRITE))
+                     DIPC_SFI_WRITE, SI->getAlign()))
         return false;
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       if (!addAccess(I, RMW->getPointerOperand(),
                      storeSize(DL, RMW->getValOperand()->getType()),
-                     DIPC_SFI_WRITE))
+                     DIPC_SFI_WRITE, RMW->getAlign()))
         return false;
     } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       if (!addAccess(I, CX->getPointerOperand(),
                      storeSize(DL, CX->getNewValOperand()->getType()),
-                     DIPC_SFI_WRITE))
+                     DIPC_SFI_WRITE, CX->getAlign()))
         return false;
     } else if (auto *VA = dyn_cast<VAArgInst>(&I)) {
       // Reads and advances the va_list; what it reads is the frame's.
@@ -380,7 +383,7 @@ void Instrumenter::plan() {
     if (Instruction *Pre = hoistPoint(A, Safety)) {
       auto [It, New] = Hoisted.try_emplace({Pre, A.Ptr, A.Size}, Checks.size());
       if (New)
-        Checks.push_back({Pre, A.Ptr, 0, A.Size, A.Right});
+        Checks.push_back({Pre, A.Ptr, 0, A.Size, A.Right, A.Align});
       else
         Checks[It->second].Right |= A.Right;
       continue;
@@ -420,12 +423,13 @@ void Instrumenter::plan() {
           C.Lo = NewLo;
           C.Size = NewHi - NewLo;
           C.Right |= A.Right;
+          C.Align = 1; // a range: no alignment to speak of
           continue;
         }
       }
       Open[{BB, Base}] = Checks.size();
     }
-    Checks.push_back({A.At, Base, Lo, A.Size, A.Right});
+    Checks.push_back({A.At, Base, Lo, A.Size, A.Right, A.Align});
   }
 }
 
@@ -458,10 +462,21 @@ Value *Instrumenter::row() {
   return Row;
 }
 
+// Measurement only (docs/compiler.md, "SFI checks"): the slow path as a
+// preserve_most function spares the fast path's function the saves of the
+// registers live across the cold call. Not the contract of sfi.h (a plain
+// C function), so off.
+static cl::opt<bool> SlowPathPreserveMost(
+    "dipc-sfi-preserve-most", cl::init(false), cl::Hidden,
+    cl::desc("Call __dipc_sfi_check with the preserve_most convention"));
+
 FunctionCallee Instrumenter::slowPath() {
   FunctionCallee Fn = M.getOrInsertFunction(
       DIPC_SFI_CHECK_FN, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx),
       Type::getInt64Ty(Ctx), Type::getInt32Ty(Ctx));
+  if (SlowPathPreserveMost)
+    if (auto *F = dyn_cast<Function>(Fn.getCallee()))
+      F->setCallingConv(CallingConv::PreserveMost);
   return Fn;
 }
 
@@ -472,6 +487,8 @@ void Instrumenter::emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len,
                    B.getInt32(Right == DIPC_SFI_WRITE ? 1 : 0)});
   if (Cold)
     Call->addFnAttr(Attribute::Cold);
+  if (SlowPathPreserveMost)
+    Call->setCallingConv(CallingConv::PreserveMost);
 }
 
 void Instrumenter::emitCheck(const Check &C) {
@@ -501,17 +518,36 @@ void Instrumenter::emitCheck(const Check &C) {
   Rights->setMetadata(CheckMD, Mark);
   Value *Denied = B.CreateICmpEQ(B.CreateAnd(Rights, Right), B.getInt8(0),
                                  "dipc.sfi.denied");
-  if (mayCross(C.Base, C.Lo, C.Size)) {
+  MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
+  Instruction *Slow =
+      SplitBlockAndInsertIfThen(Denied, C.At, /*Unreachable=*/false, Unlikely);
+  BasicBlock *SlowBB = Slow->getParent();
+  SlowBB->setName("dipc.sfi.slow");
+  // (A constant address, such as the runtime vector's, is known.)
+  bool MayCross = mayCross(C.Base, C.Lo, C.Size);
+  if (auto *CA = dyn_cast<ConstantInt>(Addr))
+    MayCross = (CA->getZExtValue() & (PageSize - 1)) + C.Size > PageSize;
+  if (MayCross) {
+    // A second branch to the same slow path, its test in its own block so
+    // that it folds into `test`. An access the IR says is naturally aligned
+    // stays in its page when it is: test the low bits; one that is not
+    // (undefined in C: an attacker's) takes the slow path, which checks it
+    // whole.
+    BasicBlock *Tail = C.At->getParent();
+    auto *Head =
+        cast<BranchInst>(SlowBB->getSinglePredecessor()->getTerminator());
+    auto *CrossBB = BasicBlock::Create(Ctx, "dipc.sfi.page", &F, Tail);
+    Head->setSuccessor(1, CrossBB);
+    B.SetInsertPoint(CrossBB);
     Value *Cross =
-        B.CreateICmpUGT(B.CreateAnd(Addr, PageSize - 1),
-                        B.getInt64(PageSize - C.Size), "dipc.sfi.cross");
-    if (!match(Cross, m_Zero())) // a constant address may rule it out
-      Denied = B.CreateOr(Denied, Cross);
+        isPowerOf2_64(C.Size) && C.Align >= C.Size
+            ? B.CreateICmpNE(B.CreateAnd(Addr, C.Size - 1), B.getInt64(0),
+                             "dipc.sfi.cross")
+            : B.CreateICmpUGT(B.CreateAnd(Addr, PageSize - 1),
+                              B.getInt64(PageSize - C.Size), "dipc.sfi.cross");
+    B.CreateCondBr(Cross, SlowBB, Tail, Unlikely);
+    SlowBB->moveAfter(CrossBB); // reads in order
   }
-  Instruction *Slow = SplitBlockAndInsertIfThen(
-      Denied, C.At, /*Unreachable=*/false,
-      MDBuilder(Ctx).createUnlikelyBranchWeights());
-  Slow->getParent()->setName("dipc.sfi.slow");
   B.SetInsertPoint(Slow);
   emitSlowCall(B, Addr, B.getInt64(C.Size), Right, /*Cold=*/true);
 }
