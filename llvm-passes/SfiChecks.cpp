@@ -23,10 +23,11 @@
 // the loop is entered moves to the preheader; accesses of one block at
 // constant offsets from one base, within 4096 bytes, share one check of
 // the whole range at the first of them (the write right covers the read,
-// as under mpk, where PKRU cannot grant write without read).
+// as under mpk, where PKRU cannot grant write without read); a check that
+// dominates an access to bytes it covered, with no call between, covers it.
 //
-// Refused (compile errors): inline asm other than the passes' own and
-// empty compiler barriers (its accesses cannot be seen), accesses through another address space
+// Refused (compile errors): top-level asm, inline asm other than the
+// passes' own and empty compiler barriers (its accesses cannot be seen), accesses through another address space
 // (__seg_gs, __seg_fs), and intrinsics that access memory in ways not
 // described here.
 #include "SfiChecks.h"
@@ -120,6 +121,10 @@ private:
   Instruction *hoistPoint(const Access &A,
                           DenseMap<const Loop *, SimpleLoopSafetyInfo> &Safety);
   bool mayCross(const Value *Base, int64_t Lo, uint64_t Size) const;
+  bool noCallBetween(Instruction *X, Instruction *A);
+  bool covered(const Access &A, const Value *Base, int64_t Lo);
+  DenseMap<const BasicBlock *, bool> CallIn; // blocks with a call
+  DenseMap<const Value *, SmallVector<size_t, 4>> ByBase; // checks per base
   Value *row();
   FunctionCallee slowPath();
   void emitCheck(const Check &C);
@@ -367,6 +372,65 @@ bool Instrumenter::mayCross(const Value *Base, int64_t Lo,
   return Start + Size > A;
 }
 
+// A real call (not an intrinsic): it may change what the tags say, by
+// unmapping a page another domain then maps. The running domain is the
+// same after it, so only calls end what a check covers.
+static bool isCall(const Instruction &I) {
+  return isa<CallBase>(I) && !isa<IntrinsicInst>(I);
+}
+
+// No call on any path from X (the check's place, dominating A) to A.
+bool Instrumenter::noCallBetween(Instruction *X, Instruction *A) {
+  auto Clean = [](BasicBlock::iterator I, BasicBlock::iterator E) {
+    return std::none_of(I, E, [](Instruction &J) { return isCall(J); });
+  };
+  BasicBlock *BX = X->getParent(), *BA = A->getParent();
+  if (BX == BA)
+    return Clean(X->getIterator(), A->getIterator());
+  if (!Clean(BA->begin(), A->getIterator()))
+    return false;
+  // Backwards from A's block: every path stops at X's block (it dominates),
+  // where only the part from X on counts (a path through X again is
+  // checked again).
+  SmallVector<BasicBlock *, 8> Work(predecessors(BA));
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  while (!Work.empty()) {
+    BasicBlock *B = Work.pop_back_val();
+    if (!Seen.insert(B).second)
+      continue;
+    if (Seen.size() > 32)
+      return false; // not worth it
+    if (B == BX) {
+      if (!Clean(X->getIterator(), BX->end()))
+        return false;
+      continue;
+    }
+    auto [It, New] = CallIn.try_emplace(B);
+    if (New)
+      It->second = !Clean(B->begin(), B->end());
+    if (It->second)
+      return false;
+    Work.append(pred_begin(B), pred_end(B));
+  }
+  return true;
+}
+
+// Whether a planned check that dominates A already checked A's bytes with
+// the right A needs (or the write right), with no call since.
+bool Instrumenter::covered(const Access &A, const Value *Base, int64_t Lo) {
+  auto It = ByBase.find(Base);
+  if (It == ByBase.end())
+    return false;
+  for (size_t I : It->second) {
+    const Check &C = Checks[I];
+    if (C.Lo <= Lo && Lo + int64_t(A.Size) <= C.Lo + int64_t(C.Size) &&
+        (C.Right & DIPC_SFI_WRITE || A.Right == DIPC_SFI_READ) &&
+        C.At != A.At && DT.dominates(C.At, A.At) && noCallBetween(C.At, A.At))
+      return true;
+  }
+  return false;
+}
+
 void Instrumenter::plan() {
   DenseMap<const Loop *, SimpleLoopSafetyInfo> Safety;
   // Hoisted checks, one per (preheader, address, size): the strongest right.
@@ -380,6 +444,14 @@ void Instrumenter::plan() {
   for (const Access &A : Accesses) {
     if (inFrame(A))
       continue;
+    APInt Off(DL.getIndexTypeSizeInBits(A.Ptr->getType()), 0);
+    Value *Base = A.Ptr->stripAndAccumulateConstantOffsets(
+        DL, Off, /*AllowNonInbounds=*/true);
+    if (Base->getType() != A.Ptr->getType() || !Off.isSignedIntN(32)) {
+      Base = A.Ptr;
+      Off = 0;
+    }
+    int64_t Lo = Off.getSExtValue();
     if (Instruction *Pre = hoistPoint(A, Safety)) {
       auto [It, New] = Hoisted.try_emplace({Pre, A.Ptr, A.Size}, Checks.size());
       if (New)
@@ -388,6 +460,8 @@ void Instrumenter::plan() {
         Checks[It->second].Right |= A.Right;
       continue;
     }
+    if (covered(A, Base, Lo))
+      continue;
     // Accesses come in instruction order: close the groups of the previous
     // block, and of this one when something between may not return.
     BasicBlock *BB = A.At->getParent();
@@ -403,14 +477,6 @@ void Instrumenter::plan() {
         }
     }
     Last = A.At;
-    APInt Off(DL.getIndexTypeSizeInBits(A.Ptr->getType()), 0);
-    Value *Base = A.Ptr->stripAndAccumulateConstantOffsets(
-        DL, Off, /*AllowNonInbounds=*/true);
-    if (Base->getType() != A.Ptr->getType() || !Off.isSignedIntN(32)) {
-      Base = A.Ptr;
-      Off = 0;
-    }
-    int64_t Lo = Off.getSExtValue();
     if (A.Size < PageSize) {
       auto It = Open.find({BB, Base});
       if (It != Open.end()) {
@@ -429,6 +495,7 @@ void Instrumenter::plan() {
       }
       Open[{BB, Base}] = Checks.size();
     }
+    ByBase[Base].push_back(Checks.size());
     Checks.push_back({A.At, Base, Lo, A.Size, A.Right, A.Align});
   }
 }
@@ -671,6 +738,14 @@ PreservedAnalyses DipcSfiMarkPass::run(Module &M, ModuleAnalysisManager &) {
 PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!Always && !M.getModuleFlag(SfiFlag))
     return PreservedAnalyses::all();
+  // Top-level asm may define code the checks never see.
+  if (!StringRef(M.getModuleInlineAsm()).trim().empty()) {
+    M.getContext().emitError("dipc: -fdipc-sfi cannot check top-level asm "
+                             "of module '" +
+                             M.getModuleIdentifier() +
+                             "': its code would run unchecked");
+    return PreservedAnalyses::all();
+  }
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = emitSfiNote(M);

@@ -8,8 +8,9 @@
 ; more and masked vector accesses go to the slow path directly. Accesses
 ; inside the function's own static allocas are not checked; globals are.
 ; Accesses at constant offsets from one base in one block share a check;
-; a loop-invariant access that runs whenever its loop runs is checked in
-; the preheader. Running the pass twice changes nothing more.
+; a dominating check covers later accesses to its bytes until a call; a
+; loop-invariant access that runs whenever its loop runs is checked in the
+; preheader. Running the pass twice changes nothing more.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -S %t.ll -o - | grep -v -e ModuleID -e '; preds' > %t.twice.ll
@@ -273,6 +274,43 @@ define i64 @not_merged(ptr %p) {
   %s = add i64 %a, %b
   %t = add i64 %s, %c
   ret i64 %t
+}
+
+; A dominating check that covers the bytes and the right, with no call on
+; any path since, covers a later access in another block; a call on one
+; path between them does not (it may unmap the page).
+; CHECK-LABEL: define i64 @dominated(
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8, i32 1)
+; CHECK: store i64 1, ptr %p
+; CHECK-NOT: __dipc_sfi_check
+; CHECK: %v = load i64, ptr %p
+; CHECK-LABEL: define i64 @dominated_call(
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8, i32 1)
+; CHECK: store i64 1, ptr %p
+; CHECK: call void @use(ptr null)
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr{{[0-9]+}}, i64 8, i32 0)
+; CHECK: %v = load i64, ptr %p
+define i64 @dominated(ptr %p, i1 %c) {
+entry:
+  store i64 1, ptr %p
+  br i1 %c, label %then, label %join
+then:
+  br label %join
+join:
+  %v = load i64, ptr %p
+  ret i64 %v
+}
+
+define i64 @dominated_call(ptr %p, i1 %c) {
+entry:
+  store i64 1, ptr %p
+  br i1 %c, label %then, label %join
+then:
+  call void @use(ptr null)
+  br label %join
+join:
+  %v = load i64, ptr %p
+  ret i64 %v
 }
 
 ; CHECK-LABEL: define i32 @hoisted(
