@@ -13,8 +13,12 @@
 //
 //   row    = RIGHTS + %gs:CUR_DOM * TAGS     once, in the entry block
 //   tag    = SHADOW[addr >> 12]              u16
-//   denied = (row[tag] & RIGHT) == 0 || (addr & 4095) > 4096 - size
+//   denied = (row[tag] & RIGHT) == 0 || crosses a page
 //   if (denied) __dipc_sfi_check(addr, size, write)     cold, returns if ok
+//
+// where "crosses a page" is addr & (size - 1) for an access the IR says is
+// naturally aligned, (addr & 4095) > 4096 - size otherwise, and left out
+// when the alignment of a local or global rules it out.
 //
 // Not checked: accesses that stay inside a static alloca of the function
 // (its own frame), the check's own loads (!dipc.sfi.check), and stores to
@@ -26,10 +30,10 @@
 // as under mpk, where PKRU cannot grant write without read); a check that
 // dominates an access to bytes it covered, with no call between, covers it.
 //
-// Refused (compile errors): top-level asm, inline asm other than the
-// passes' own and empty compiler barriers (its accesses cannot be seen), accesses through another address space
-// (__seg_gs, __seg_fs), and intrinsics that access memory in ways not
-// described here.
+// Refused (compile errors): top-level asm and inline asm other than the
+// passes' own and empty compiler barriers (their accesses cannot be seen),
+// accesses through another address space (__seg_gs, __seg_fs), and
+// intrinsics that access memory in ways not described here.
 #include "SfiChecks.h"
 #include "Diagnostics.h"
 #include "ObjectNote.h"
@@ -109,6 +113,8 @@ private:
   SmallVector<Access, 4> RunTime;           // run-time length: slow path only
   SmallVector<IntrinsicInst *, 2> Masked;   // masked vector accesses
   SmallVector<Check, 32> Checks;
+  DenseMap<const Value *, SmallVector<size_t, 4>> ByBase; // Checks per base
+  DenseMap<const BasicBlock *, bool> CallIn;              // has a call
   Value *Row = nullptr;
 
   bool refuse(const Instruction &I, const Twine &Why);
@@ -123,8 +129,6 @@ private:
   bool mayCross(const Value *Base, int64_t Lo, uint64_t Size) const;
   bool noCallBetween(Instruction *X, Instruction *A);
   bool covered(const Access &A, const Value *Base, int64_t Lo);
-  DenseMap<const BasicBlock *, bool> CallIn; // blocks with a call
-  DenseMap<const Value *, SmallVector<size_t, 4>> ByBase; // checks per base
   Value *row();
   FunctionCallee slowPath();
   void emitCheck(const Check &C);
@@ -321,18 +325,27 @@ bool Instrumenter::collect() {
   return true;
 }
 
+// Ptr as a base and a constant offset (Ptr and 0 if there is none).
+static std::pair<Value *, int64_t> baseAndOffset(Value *Ptr,
+                                                 const DataLayout &DL) {
+  APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Off, /*AllowNonInbounds=*/true);
+  if (Base->getType() != Ptr->getType() || !Off.isSignedIntN(32))
+    return {Ptr, 0};
+  return {Base, Off.getSExtValue()};
+}
+
 // Whole access inside a static alloca of this function: its own frame,
 // which only its own domain's code reaches (docs/compiler.md, "Stacks").
 bool Instrumenter::inFrame(const Access &A) const {
-  APInt Off(DL.getIndexTypeSizeInBits(A.Ptr->getType()), 0);
-  const Value *Base =
-      A.Ptr->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  auto [Base, Off] = baseAndOffset(A.Ptr, DL);
   const auto *AI = dyn_cast<AllocaInst>(Base);
   if (!AI || !AI->isStaticAlloca())
     return false;
   std::optional<TypeSize> Size = AI->getAllocationSize(DL);
-  return Size && !Size->isScalable() && !Off.isNegative() &&
-         Off.getZExtValue() + A.Size <= Size->getFixedValue();
+  return Size && !Size->isScalable() && Off >= 0 &&
+         uint64_t(Off) + A.Size <= Size->getFixedValue();
 }
 
 // The outermost preheader where the check of `A` can run instead: its
@@ -431,7 +444,18 @@ bool Instrumenter::covered(const Access &A, const Value *Base, int64_t Lo) {
   return false;
 }
 
+// Measurement: one check per access (in-frame ones excepted).
+static cl::opt<bool> SfiOptimize(
+    "dipc-sfi-optimize", cl::init(true), cl::Hidden,
+    cl::desc("Merge, hoist and reuse the SFI checks"));
+
 void Instrumenter::plan() {
+  if (!SfiOptimize) {
+    for (const Access &A : Accesses)
+      if (!inFrame(A))
+        Checks.push_back({A.At, A.Ptr, 0, A.Size, A.Right, A.Align});
+    return;
+  }
   DenseMap<const Loop *, SimpleLoopSafetyInfo> Safety;
   // Hoisted checks, one per (preheader, address, size): the strongest right.
   DenseMap<std::tuple<Instruction *, Value *, uint64_t>, size_t> Hoisted;
@@ -444,14 +468,7 @@ void Instrumenter::plan() {
   for (const Access &A : Accesses) {
     if (inFrame(A))
       continue;
-    APInt Off(DL.getIndexTypeSizeInBits(A.Ptr->getType()), 0);
-    Value *Base = A.Ptr->stripAndAccumulateConstantOffsets(
-        DL, Off, /*AllowNonInbounds=*/true);
-    if (Base->getType() != A.Ptr->getType() || !Off.isSignedIntN(32)) {
-      Base = A.Ptr;
-      Off = 0;
-    }
-    int64_t Lo = Off.getSExtValue();
+    auto [Base, Lo] = baseAndOffset(A.Ptr, DL);
     if (Instruction *Pre = hoistPoint(A, Safety)) {
       auto [It, New] = Hoisted.try_emplace({Pre, A.Ptr, A.Size}, Checks.size());
       if (New)
