@@ -546,33 +546,78 @@ Value *Instrumenter::row() {
   return Row;
 }
 
-// Measurement only (docs/compiler.md, "SFI checks"): the slow path as a
-// preserve_most function spares the fast path's function the saves of the
-// registers live across the cold call. Not the contract of sfi.h (a plain
-// C function), so off.
+// The slow path through a preserve_most wrapper (hidden option, off: see
+// docs/compiler.md, "SFI checks"): the wrapper saves the registers C code
+// may clobber, so a function with checks keeps its values in registers
+// across the cold call instead of saving them in its prologue. The
+// contract's function stays a plain C function; its return address is
+// then the wrapper's (the checked code's is one frame up).
 static cl::opt<bool> SlowPathPreserveMost(
     "dipc-sfi-preserve-most", cl::init(false), cl::Hidden,
-    cl::desc("Call __dipc_sfi_check with the preserve_most convention"));
+    cl::desc("Call __dipc_sfi_check through a preserve_most wrapper"));
+
+static constexpr StringLiteral PreserveMostWrapper =
+    "__dipc_sfi_check_preserve_most";
+
+static FunctionType *slowPathType(LLVMContext &Ctx) {
+  return FunctionType::get(Type::getVoidTy(Ctx),
+                           {Type::getInt64Ty(Ctx), Type::getInt64Ty(Ctx),
+                            Type::getInt32Ty(Ctx)},
+                           false);
+}
+
+// One per linked object (a comdat), naked: never instrumented. preserve_most
+// keeps every general register but r11; the wrapper saves the other
+// caller-saved ones (the vector registers are the caller's to save) and
+// keeps the stack 16-aligned at the call (8 pushes + 8 bytes).
+static Function *preserveMostWrapper(Module &M) {
+  if (Function *W = M.getFunction(PreserveMostWrapper))
+    return W;
+  LLVMContext &Ctx = M.getContext();
+  Function *W =
+      Function::Create(slowPathType(Ctx), GlobalValue::LinkOnceODRLinkage,
+                       PreserveMostWrapper, M);
+  W->setVisibility(GlobalValue::HiddenVisibility);
+  W->setComdat(M.getOrInsertComdat(PreserveMostWrapper));
+  W->setCallingConv(CallingConv::PreserveMost);
+  W->addFnAttr(Attribute::Naked);
+  W->addFnAttr(Attribute::NoInline);
+  auto *BB = BasicBlock::Create(Ctx, "", W);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  static const char *const Saved[] = {"rax", "rcx", "rdx", "rsi",
+                                      "rdi", "r8",  "r9",  "r10"};
+  for (const char *R : Saved)
+    OS << "pushq %" << R << "\n\t";
+  OS << "subq $$8, %rsp\n\tcallq " << DIPC_SFI_CHECK_FN
+     << "@PLT\n\taddq $$8, %rsp\n\t";
+  for (const char *R : llvm::reverse(Saved))
+    OS << "popq %" << R << "\n\t";
+  OS << "retq";
+  markOwnAsm(*CallInst::Create(
+      InlineAsm::get(FunctionType::get(Type::getVoidTy(Ctx), false), Text, "",
+                     /*hasSideEffects=*/true),
+      {}, "", BB));
+  new UnreachableInst(Ctx, BB);
+  return W;
+}
 
 FunctionCallee Instrumenter::slowPath() {
-  FunctionCallee Fn = M.getOrInsertFunction(
-      DIPC_SFI_CHECK_FN, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx),
-      Type::getInt64Ty(Ctx), Type::getInt32Ty(Ctx));
   if (SlowPathPreserveMost)
-    if (auto *F = dyn_cast<Function>(Fn.getCallee()))
-      F->setCallingConv(CallingConv::PreserveMost);
-  return Fn;
+    return preserveMostWrapper(M);
+  return M.getOrInsertFunction(DIPC_SFI_CHECK_FN, slowPathType(Ctx));
 }
 
 void Instrumenter::emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len,
                                 unsigned Right, bool Cold) {
+  FunctionCallee Fn = slowPath();
   CallInst *Call = B.CreateCall(
-      slowPath(), {Addr, B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
-                   B.getInt32(Right == DIPC_SFI_WRITE ? 1 : 0)});
+      Fn, {Addr, B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
+           B.getInt32(Right == DIPC_SFI_WRITE ? 1 : 0)});
   if (Cold)
     Call->addFnAttr(Attribute::Cold);
-  if (SlowPathPreserveMost)
-    Call->setCallingConv(CallingConv::PreserveMost);
+  if (auto *F = dyn_cast<Function>(Fn.getCallee()))
+    Call->setCallingConv(F->getCallingConv());
 }
 
 void Instrumenter::emitCheck(const Check &C) {

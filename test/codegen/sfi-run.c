@@ -4,7 +4,8 @@
 // fast path, a read-only tag (7) is read but not written, a tag without
 // rights (9) is neither, an access that straddles two pages goes to the
 // slow path, which checks both (the second one denied: stopped). The same
-// at -O0. Control: without -fdipc-sfi nothing stops the forbidden accesses.
+// at -O0, and through the preserve_most wrapper of the slow path. Control:
+// without -fdipc-sfi nothing stops the forbidden accesses.
 // RUN: %clang -O2 -I %dipc-include -c %S/Inputs/sfi-fake-backend.c -o %t.fake.o
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -c %s -o %t.o
 // RUN: %clang %t.o %t.fake.o -o %t
@@ -17,6 +18,11 @@
 // RUN: %t.o0 0 | FileCheck %s --check-prefix=OK
 // RUN: not %t.o0 1 | FileCheck %s --check-prefix=WRITE
 // RUN: not %t.o0 3 | FileCheck %s --check-prefix=STRADDLE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -mllvm -dipc-sfi-preserve-most -O2 -c %s -o %t.pm.o
+// RUN: %clang %t.pm.o %t.fake.o -o %t.pm
+// RUN: %t.pm 0 | FileCheck %s --check-prefix=OK
+// RUN: not %t.pm 1 | FileCheck %s --check-prefix=WRITE
+// RUN: not %t.pm 3 | FileCheck %s --check-prefix=STRADDLE
 // RUN: %dipc-clang -fdipc -O2 -c %s -o %t.plain.o
 // RUN: %clang %t.plain.o %t.fake.o -o %t.plain
 // RUN: %t.plain 1 | FileCheck %s --check-prefix=UNCHECKED
