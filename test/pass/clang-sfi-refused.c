@@ -1,12 +1,17 @@
 // Under -fdipc-sfi, C the checks cannot see is refused where it is written:
 // inline asm and __seg_gs/__seg_fs accesses, in a named domain or the
-// default one. A compiler barrier (asm with no instructions) is accepted.
+// default one, and top-level asm (code outside any function). A compiler barrier (asm with no instructions) is accepted.
 // RUN: not %dipc-clang -fdipc -fdipc-sfi -O2 -c -o /dev/null %s 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -DBARRIER -c -o /dev/null %s
 // RUN: %dipc-clang -fdipc -O2 -c -o /dev/null %s
+// RUN: not %dipc-clang -fdipc -fdipc-sfi -O2 -DTOPLEVEL -c -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=TOPLEVEL
+// RUN: %dipc-clang -fdipc -O2 -DTOPLEVEL -c -o /dev/null %s
 #include <dipc.h>
 
-#ifdef BARRIER
+#if defined(TOPLEVEL)
+// TOPLEVEL: error: dipc: -fdipc-sfi cannot check top-level asm of module '{{.*}}clang-sfi-refused.c': its code would run unchecked
+__asm__(".globl raw_read\nraw_read: movq (%rdi), %rax\n ret");
+#elif defined(BARRIER)
 void barrier(void) { __asm__ volatile("" ::: "memory"); }
 #else
 // CHECK-DAG: clang-sfi-refused.c:[[@LINE+1]]:{{[0-9]+}}: error: dipc: -fdipc-sfi cannot check 'peek': it contains inline assembly, whose memory accesses cannot be checked
