@@ -400,7 +400,7 @@ define void @naked() naked {
   unreachable
 }
 
-; Every call: no tail call, no builtin expansion. The note, once.
+; Every call: no tail call, no builtin expansion.
 ; CHECK: attributes [[ATTRS]] = { "dipc-sfi" "disable-tail-calls"="true" }
 ; CHECK: attributes [[COLD]] = { cold nobuiltin }
 ; CHECK: attributes [[NOTCOLD]] = { nobuiltin }
