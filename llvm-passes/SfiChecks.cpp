@@ -787,6 +787,40 @@ void Instrumenter::finish() {
   F.addFnAttr(DoneAttr);
 }
 
+// Code the checks cannot cover, which would run with every right: a naked
+// function's user asm (the loop below skips naked functions: only the
+// passes' own have asm there), a function placed outside code sections
+// (in data, it could be rewritten after it was compiled), and data placed
+// in an executable section (bytes of the source's making run as code).
+static void refuseUncheckableCode(Module &M) {
+  auto Executable = [](StringRef Sec) {
+    return Sec.starts_with(".text") || Sec.starts_with(".init") ||
+           Sec.starts_with(".fini") || Sec.starts_with(".ltext");
+  };
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (F.hasSection() && !Executable(F.getSection()) &&
+        !F.getSection().starts_with("dipc_text_"))
+      reportError(F, "-fdipc-sfi cannot check '" + F.getName() +
+                         "': it is placed in section '" + F.getSection() +
+                         "', not a code section");
+    if (!F.hasFnAttribute(Attribute::Naked))
+      continue;
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && CB->isInlineAsm() && !isOwnAsm(*CB))
+        reportError(F, "-fdipc-sfi cannot check '" + F.getName() +
+                           "': a naked function's inline assembly would run "
+                           "unchecked", I.getDebugLoc());
+  }
+  for (GlobalVariable &GV : M.globals())
+    if (GV.hasSection() && Executable(GV.getSection()))
+      M.getContext().emitError("dipc: -fdipc-sfi cannot check '" +
+                               GV.getName() + "': data placed in section '" +
+                               GV.getSection() + "' would be executable");
+}
+
 static constexpr StringLiteral SfiFlag = "dipc.sfi";
 
 PreservedAnalyses DipcSfiMarkPass::run(Module &M, ModuleAnalysisManager &) {
@@ -811,6 +845,7 @@ PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = markNoteSfi(M);
+  refuseUncheckableCode(M);
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
         F.hasFnAttribute(DoneAttr))

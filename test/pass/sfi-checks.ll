@@ -396,7 +396,7 @@ define void @barrier() {
 ; CHECK-LABEL: define void @naked(
 ; CHECK-NEXT: call void asm sideeffect "movq (%rdi), %rax", ""()
 define void @naked() naked {
-  call void asm sideeffect "movq (%rdi), %rax", ""()
+  call void asm sideeffect "movq (%rdi), %rax", ""() #99
   unreachable
 }
 
@@ -405,3 +405,7 @@ define void @naked() naked {
 ; CHECK: attributes [[COLD]] = { cold nobuiltin }
 ; CHECK: attributes [[NOTCOLD]] = { nobuiltin }
 ; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
+
+; The passes' own asm (a naked function with user asm is refused:
+; clang-sfi-refused.c).
+attributes #99 = { "dipc-asm" }
