@@ -49,3 +49,20 @@ void sfi_check_file(FILE *f) {
   if (f->_mode > 0)
     SFI_WRITE(f->_wide_data, 1);
 }
+
+size_t sfi_format_digits(const char **p) {
+  size_t v = 0;
+  while (**p >= '0' && **p <= '9')
+    v = v * 10 + (size_t)(*(*p)++ - '0');
+  return v;
+}
+
+size_t sfi_format_position(const char **p) {
+  const char *q = *p;
+  size_t v = sfi_format_digits(&q);
+  if (v && *q == '$') {
+    *p = q + 1;
+    return v;
+  }
+  return 0;
+}

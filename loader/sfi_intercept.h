@@ -76,6 +76,12 @@ void sfi_check_file(FILE *f);
  * of the arguments in ap (sfi_printf.c). */
 void sfi_check_format(const char *fmt, va_list ap);
 
+/* Format strings (printf's and scanf's): the decimal number at *p, and a
+ * "%N$" or "*N$" position (1-based) at *p; each consumes what it read
+ * (position: only when there is one; 0 if none). */
+size_t sfi_format_digits(const char **p);
+size_t sfi_format_position(const char **p);
+
 /* The bytes vsprintf(fmt, ap) writes, its NUL included. */
 size_t sfi_output_size(const char *fmt, va_list ap);
 

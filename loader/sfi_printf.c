@@ -34,24 +34,6 @@ static void fetch(const int *types, size_t n, va_list ap, uintptr_t *out) {
   }
 }
 
-static size_t digits(const char **p) {
-  size_t v = 0;
-  while (**p >= '0' && **p <= '9')
-    v = v * 10 + (size_t)(*(*p)++ - '0');
-  return v;
-}
-
-/* A "%N$" or "*N$" position (1-based) at *p, consumed; 0 if none. */
-static size_t position(const char **p) {
-  const char *q = *p;
-  size_t v = digits(&q);
-  if (v && *q == '$') {
-    *p = q + 1;
-    return v;
-  }
-  return 0;
-}
-
 static void check_conversion(char conv, int longs, int shorts, int wide_mod,
                              const uintptr_t *args, size_t n, size_t idx,
                              long prec) {
@@ -90,26 +72,26 @@ void sfi_check_format(const char *fmt, va_list ap) {
       continue;
     if (*++p == '%')
       continue;
-    size_t pos = position(&p);
+    size_t pos = sfi_format_position(&p);
     while (*p && strchr("-+ #0'I", *p))
       ++p;
     if (*p == '*') {
       ++p;
-      if (!position(&p))
+      if (!sfi_format_position(&p))
         ++next;
     } else {
-      digits(&p);
+      sfi_format_digits(&p);
     }
     long prec = -1;
     if (*p == '.') {
       ++p;
       if (*p == '*') {
         ++p;
-        size_t at = position(&p);
+        size_t at = sfi_format_position(&p);
         size_t i = at ? at - 1 : next++;
         prec = i < n ? (long)(int)args[i] : -1;
       } else {
-        prec = (long)digits(&p);
+        prec = (long)sfi_format_digits(&p);
       }
     }
     int longs = 0, shorts = 0, wide_mod = 0;

@@ -24,23 +24,6 @@ struct target {
   unsigned char wide;
 };
 
-static size_t digits(const char **p) {
-  size_t v = 0;
-  while (**p >= '0' && **p <= '9')
-    v = v * 10 + (size_t)(*(*p)++ - '0');
-  return v;
-}
-
-static size_t position(const char **p) {
-  const char *q = *p;
-  size_t v = digits(&q);
-  if (v && *q == '$') {
-    *p = q + 1;
-    return v;
-  }
-  return 0;
-}
-
 static size_t store_size(char conv, int longs, int shorts, int big) {
   if (strchr("aAeEfFgG", conv))
     return big ? 16 : longs ? 8 : 4;
@@ -57,10 +40,10 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
       continue;
     if (*++p == '%')
       continue;
-    size_t pos = position(&p);
+    size_t pos = sfi_format_position(&p);
     int suppress = *p == '*';
     p += suppress;
-    size_t width = digits(&p);
+    size_t width = sfi_format_digits(&p);
     int alloc = *p == 'm' ||
                 (gnu && *p == 'a' && p[1] && strchr("sS[", p[1]));
     p += alloc;

@@ -87,22 +87,35 @@ static void tag_runtime(uintptr_t lo, uintptr_t hi) {
 /* The loader (libdipc-loader.so, when it is there) defines this. */
 extern int __dipc_loader_seal(void) __attribute__((weak));
 
-static int tag_loader(struct dl_phdr_info *info, size_t size, void *unused) {
-  (void)size, (void)unused;
-  uintptr_t at = (uintptr_t)__dipc_loader_seal;
-  int holds = 0;
+static int holds(const struct dl_phdr_info *info, uintptr_t at) {
   for (int i = 0; at && i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-    holds |= ph->p_type == PT_LOAD && at >= lo && at < lo + ph->p_memsz;
+    if (ph->p_type == PT_LOAD && at >= lo && at < lo + ph->p_memsz)
+      return 1;
   }
-  for (int i = 0; holds && i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-    if (ph->p_type == PT_LOAD)
-      tag_runtime(dipc_page_down(lo), dipc_page_up(lo + ph->p_memsz));
-  }
-  return holds;
+  return 0;
+}
+
+/* libdipc's and the loader's images: what they write (the backend, the
+ * tables' pointers, the interceptors' state) is the runtime's; what they
+ * only read (code, the strings they hand the program, dipc_backend()'s)
+ * is shared, kept read-only by its pages' protection. Writable segments
+ * last, so that a page both share is the runtime's. */
+static int tag_own_images(struct dl_phdr_info *info, size_t size, void *p) {
+  (void)size, (void)p;
+  if (!holds(info, (uintptr_t)dipc_sfi_init) &&
+      !holds(info, (uintptr_t)__dipc_loader_seal))
+    return 0;
+  for (int writable = 0; writable < 2; writable++)
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+      const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+      uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+      if (ph->p_type == PT_LOAD && !!(ph->p_flags & PF_W) == writable)
+        dipc_sfi_tag(dipc_page_down(lo), dipc_page_up(lo + ph->p_memsz),
+                     writable ? DIPC_SFI_TAG_RUNTIME : DIPC_SFI_TAG_SHARED);
+    }
+  return 0;
 }
 
 /* The shadow (64 GiB of address space, reserved; untouched pages read as
@@ -135,11 +148,10 @@ void dipc_sfi_init(void) {
                                  PROT_READ | PROT_WRITE) == 0,
              "sfi: cannot map the rights matrix at %#x", DIPC_SFI_RIGHTS_ADDR);
   checks_mapped = 1;
-  /* The window, libdipc's image and the loader's: their data (the
-   * backend, the tables' pointers, the interceptors' state) is the
-   * runtime's, whatever domain-0 memory is around it. */
+  /* The window and the other runtime regions, then libdipc's image and
+   * the loader's, segment by segment. */
   dipc_runtime_regions_each(tag_runtime);
-  dl_iterate_phdr(tag_loader, NULL);
+  dl_iterate_phdr(tag_own_images, NULL);
   /* The read-only alias of the tables and the runtime vector. */
   dipc_sfi_tag(RT_RO_TABLE_ADDR, RT_RW_TABLE_ADDR, DIPC_SFI_TAG_SHARED);
 }
