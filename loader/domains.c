@@ -455,13 +455,23 @@ static void print_policy(FILE *out, dipc_policy_t policy) {
     fputs("none", out);
 }
 
+/* What each backend enforces, in a line (docs/runtime.md §1). */
+static const char *backend_enforces(const char *backend) {
+  if (!strcmp(backend, "mpk"))
+    return "isolation enforced by protection keys on every access, the "
+           "kernel's system calls filtered";
+  if (!strcmp(backend, "sfi"))
+    return "isolation enforced by checks compiled into -fdipc-sfi code and "
+           "by libc interceptors; uninstrumented code is trusted";
+  return "isolation NOT enforced";
+}
+
 void domains_print(FILE *out) {
   pthread_mutex_lock(&lock);
   struct dipc_stats stats;
   dipc_get_stats(&stats);
-  fprintf(out, "dipc: backend %s%s\n", dipc_backend(),
-          strcmp(dipc_backend(), "none") == 0 ? " (isolation NOT enforced)"
-                                              : "");
+  fprintf(out, "dipc: backend %s (%s)\n", dipc_backend(),
+          backend_enforces(dipc_backend()));
   for (unsigned i = 0; i < num_domains; ++i)
     if (domains[i].heap)
       fprintf(out,

@@ -217,6 +217,19 @@ static int setup_thread(void) {
   return signals_setup_thread() != 0 ? -1 : 0;
 }
 
+/* /proc/PID/mem writes any page whatever its key or tag: closed to the
+ * process under every enforcing backend. */
+static void hide_own_memory(void) {
+  if (landlock_hide_own_memory() != 0) {
+    /* Not dumpable: /proc/PID/mem belongs to root, so at least a process
+     * that does not run as root cannot open its own. */
+    fputs("dipc: warning: no Landlock in this kernel: /proc/self/mem "
+          "stays open to a process running as root\n",
+          stderr);
+    prctl(PR_SET_DUMPABLE, 0);
+  }
+}
+
 /* Called by libdipc while it initialises, under mpk, before any program
  * code runs (and before this object's constructors): the code loaded so
  * far is checked (scan.c), SIGSYS goes to the runtime, /proc/PID/mem is
@@ -226,14 +239,7 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
   if (scan_start((uintptr_t)dom_create) != 0 ||
       signals_install(recover, report) != 0)
     return -1;
-  if (landlock_hide_own_memory() != 0) {
-    /* Not dumpable: /proc/PID/mem belongs to root, so at least a process
-     * that does not run as root cannot open its own. */
-    fputs("dipc: warning: no Landlock in this kernel: /proc/self/mem "
-          "stays open to a process running as root\n",
-          stderr);
-    prctl(PR_SET_DUMPABLE, 0);
-  }
+  hide_own_memory();
   return 0;
 }
 
@@ -243,6 +249,8 @@ __attribute__((constructor)) static void loader_init(void) {
   threads_set_setup(setup_thread);
   if (signals_install(recover, report) != 0)
     _exit(DIPC_EXIT_REFUSED);
+  if (!strcmp(dipc_backend(), "sfi"))
+    hide_own_memory();
   heap_start();
   if (getenv("DIPC_INFO"))
     domains_print(stderr);

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dipc/note.h"
 #include "dipc/sfi.h"
 #include "internal.h"
 
@@ -179,6 +180,41 @@ void dipc_publish_image(uint32_t dom, uint32_t image) {
       dipc_machine.backend == DIPC_BACKEND_MPK ? image : 0;
 }
 
+/* Counts the main program's units with records and those marked
+ * instrumented (dipc/sfi.h), from its notes as loaded. */
+static int count_units(struct dl_phdr_info *info, size_t size, void *p) {
+  (void)size;
+  unsigned *n = p;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    const uint8_t *at = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+    const uint8_t *end = at + ph->p_memsz;
+    while (at + sizeof(ElfW(Nhdr)) <= end) {
+      const ElfW(Nhdr) *nh = (const void *)at;
+      size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
+      const char *nm = (const char *)(nh + 1);
+      if (name > (size_t)(end - at) || desc > (size_t)(end - at))
+        break;
+      if (nh->n_namesz == sizeof DIPC_NOTE_NAME &&
+          !memcmp(nm, DIPC_NOTE_NAME, sizeof DIPC_NOTE_NAME)) {
+        n[0] += nh->n_type == DIPC_NOTE_TYPE_RECORDS ||
+                nh->n_type == DIPC_NOTE_TYPE_RECORDS_SFI;
+        n[1] += nh->n_type == DIPC_NOTE_TYPE_RECORDS_SFI;
+      }
+      at += sizeof *nh + name + desc;
+    }
+  }
+  return 1; /* the first object is the program */
+}
+
+static int program_instrumented(void) {
+  unsigned n[2] = {0, 0};
+  dl_iterate_phdr(count_units, n);
+  return n[0] > 0 && n[0] == n[1];
+}
+
 /* mpk needs keys 1 (runtime) and 2 (stacks) and as many others as the
  * kernel gives for domains; `none` and `sfi` pretend to have the same
  * keys. Without DIPC_BACKEND: mpk where the CPU has keys, else sfi for a
@@ -188,7 +224,7 @@ static int choose_backend(void) {
   DIPC_CHECK(!env || !strcmp(env, "mpk") || !strcmp(env, "none") ||
                  !strcmp(env, "sfi"),
              "DIPC_BACKEND=%s: expected mpk, sfi or none", env);
-  int instrumented = dipc_sfi_program_instrumented();
+  int instrumented = program_instrumented();
   if (env && !strcmp(env, "sfi")) {
     if (!instrumented) {
       fprintf(stderr, "dipc: backend `sfi` enforces isolation through checks "
@@ -299,7 +335,6 @@ static void map_image_tables(void) {
       dipc_tag_pages(rw, size, PROT_READ | PROT_WRITE, RT_PKEY_RUNTIME) == 0 &&
           dipc_tag_pages(ro, size, PROT_READ, RT_PKEY_STACK) == 0,
       "cannot tag the PKRU image tables");
-  dipc_sfi_tag(RT_RO_TABLE_ADDR, RT_RO_TABLE_ADDR + size, DIPC_SFI_TAG_SHARED);
   dipc_machine.pkru_rw = rw;
   dipc_machine.pkru_ro = ro;
   vector_rw = (uintptr_t *)((char *)rw + table);
@@ -362,8 +397,6 @@ void dipc_machine_init(void) {
     dipc_machine.cpu_pku = 0;
   dipc_machine.shared_stacks = shared_stacks();
   reserve_window();
-  if (dipc_machine.backend == DIPC_BACKEND_SFI)
-    dipc_sfi_init();
 }
 
 void dipc_machine_map_tables(void) {

@@ -63,6 +63,7 @@ void dipc_runtime_init(void) {
   DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
   dipc_rights_init();
   dipc_machine_map_tables();
+  dipc_sfi_init(); /* before any domain or thread gets rights or tags */
   dipc_thread_limits_init();
   dipc_domains_init();
   dipc_proxy_init();

@@ -319,7 +319,6 @@ DIPC_HIDDEN void dipc_sfi_row_init(uint32_t dom);
 DIPC_HIDDEN void dipc_sfi_row_set(uint32_t dom, uint32_t tag, uint8_t perm);
 DIPC_HIDDEN int dipc_sfi_trap_fixup(void *uc, struct dipc_sfi_undo *undo);
 DIPC_HIDDEN void dipc_sfi_trap_undo(void *uc, const struct dipc_sfi_undo *undo);
-DIPC_HIDDEN int dipc_sfi_program_instrumented(void);
 
 /* Fault hooks (fault_hook.c). */
 DIPC_HIDDEN long dipc_op_set_fault_hook(const struct dipc_thread *st,

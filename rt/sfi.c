@@ -11,13 +11,11 @@
  * unmapped hole, so a check of an access to the shadow faults on its own
  * tag load. */
 #define _GNU_SOURCE
-#include <elf.h>
-#include <link.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 
-#include "dipc/note.h"
 #include "dipc/sfi.h"
 #include "internal.h"
 
@@ -62,36 +60,58 @@ void dipc_sfi_row_set(uint32_t dom, uint32_t tag, uint8_t perm) {
   RIGHTS[(size_t)dom * DIPC_SFI_TAGS + tag] = bits_of(perm);
 }
 
+/* The shadow and matrix exist: the backend is sfi, or an instrumented
+ * program runs under another backend, whose checks must then all pass. */
+static int checks_mapped;
+
 /* A live domain's row: its own pages and the shared ones to read and
- * write, the rest as its APL says (set later by dipc_apl_set). */
+ * write, the rest as its APL says (set later by dipc_apl_set). Under
+ * another backend no page has a tag but 0, which every row allows. */
 void dipc_sfi_row_init(uint32_t dom) {
-  if (dipc_machine.backend != DIPC_BACKEND_SFI)
+  if (!checks_mapped)
     return;
   uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
+  if (dipc_machine.backend != DIPC_BACKEND_SFI) {
+    row[0] = DIPC_SFI_READ | DIPC_SFI_WRITE;
+    return;
+  }
   memset(row, 0, DIPC_SFI_TAGS);
   row[dom] = row[DIPC_SFI_TAG_SHARED] = DIPC_SFI_READ | DIPC_SFI_WRITE;
 }
 
 /* The shadow (64 GiB of address space, reserved; untouched pages read as
  * tag 0), the hole where the shadow's own tags would be, the matrix and
- * the trap page (left as the window's reservation: PROT_NONE). Then every
- * page of the window is the runtime's until tagged otherwise. */
+ * the trap page (left as the window's reservation: PROT_NONE). Then, under
+ * sfi, every page of the window is the runtime's until tagged otherwise.
+ * Under the other backends (a program compiled with -fdipc-sfi run with
+ * mpk or none) the checks find tag 0 everywhere, which rows allow. */
 void dipc_sfi_init(void) {
+  int sfi = dipc_machine.backend == DIPC_BACKEND_SFI;
   void *s = dipc_sys_mmap((void *)DIPC_SFI_SHADOW_ADDR, DIPC_SFI_SHADOW_SIZE,
                           PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
                               MAP_FIXED_NOREPLACE,
                           -1);
-  DIPC_CHECK(s == (void *)DIPC_SFI_SHADOW_ADDR,
-             "sfi: cannot reserve the tag shadow at %#llx", DIPC_SFI_SHADOW_ADDR);
-  uintptr_t self = (uintptr_t)&SHADOW[DIPC_SFI_SHADOW_ADDR >> DIPC_SFI_PAGE_SHIFT];
+  if (s != (void *)DIPC_SFI_SHADOW_ADDR) {
+    /* Only instrumented code needs it (a dlopened library, say). */
+    DIPC_CHECK(!sfi, "sfi: cannot reserve the tag shadow at %#llx",
+               DIPC_SFI_SHADOW_ADDR);
+    if (s != MAP_FAILED)
+      dipc_sys(SYS_munmap, (long)s, DIPC_SFI_SHADOW_SIZE, 0, 0, 0);
+    return;
+  }
+  uintptr_t self =
+      (uintptr_t)&SHADOW[DIPC_SFI_SHADOW_ADDR >> DIPC_SFI_PAGE_SHIFT];
   size_t self_len = DIPC_SFI_SHADOW_SIZE >> DIPC_SFI_PAGE_SHIFT << 1;
   DIPC_CHECK(dipc_sys_mprotect((void *)self, self_len, PROT_NONE) == 0,
              "sfi: cannot close the shadow's own tags");
   DIPC_CHECK(dipc_sys_map_window(DIPC_SFI_RIGHTS_ADDR, DIPC_SFI_RIGHTS_SIZE,
                                  PROT_READ | PROT_WRITE) == 0,
              "sfi: cannot map the rights matrix at %#x", DIPC_SFI_RIGHTS_ADDR);
+  checks_mapped = 1;
   dipc_sfi_tag(RT_WINDOW_LO, RT_WINDOW_HI, DIPC_SFI_TAG_RUNTIME);
+  /* The read-only alias of the tables and the runtime vector. */
+  dipc_sfi_tag(RT_RO_TABLE_ADDR, RT_RW_TABLE_ADDR, DIPC_SFI_TAG_SHARED);
 }
 
 /* ---- the slow path ------------------------------------------------------ */
@@ -125,10 +145,10 @@ static int cap_covers(const struct dipc_thread *st, uintptr_t lo,
  * the report. Runs on the caller's stack, as trusted code. */
 DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
                                  uint32_t write) {
+  if (dipc_machine.backend != DIPC_BACKEND_SFI || size == 0)
+    return 1;
   struct dipc_thread *st = thread_current();
   uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
-  if (size == 0)
-    return 1;
   uintptr_t hi = addr + size;
   uintptr_t bad = addr;
   if (hi > addr && hi <= USER_TOP) {
@@ -152,6 +172,28 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
     st->sfi_fault.dom = dom;
   }
   return 0;
+}
+
+/* Whether the running domain owns every page of [addr, addr + len): the
+ * pages it may unmap, remap, re-protect or map over (the loader's
+ * interceptors of those calls, under sfi). The runtime's window, the
+ * shadow and memory past the user half are nobody's. */
+DIPC_EXPORT int __dipc_sfi_owns(uintptr_t addr, uint64_t len) {
+  if (dipc_machine.backend != DIPC_BACKEND_SFI)
+    return 1;
+  struct dipc_thread *st = thread_current();
+  uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
+  uintptr_t hi = addr + len;
+  if (len == 0 || hi < addr || hi > USER_TOP ||
+      (addr < RT_WINDOW_HI && hi > RT_WINDOW_LO) ||
+      (addr < DIPC_SFI_SHADOW_ADDR + DIPC_SFI_SHADOW_SIZE &&
+       hi > DIPC_SFI_SHADOW_ADDR))
+    return 0;
+  for (uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
+       p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
+    if (SHADOW[p] != dom)
+      return 0;
+  return 1;
 }
 
 /* __dipc_sfi_check (sfi.S) found an access refused and faulted on the
@@ -190,41 +232,4 @@ DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
   *running = st->sfi_fault.dom;
   *owner_tag = dipc_sfi_tag_of(st->sfi_fault.addr);
   return 1;
-}
-
-/* ---- which objects are instrumented ------------------------------------ */
-
-/* Counts the main program's units with records and those marked
- * instrumented (dipc/sfi.h), from its notes as loaded. */
-static int count_units(struct dl_phdr_info *info, size_t size, void *p) {
-  (void)size;
-  unsigned *n = p;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE)
-      continue;
-    const uint8_t *at = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-    const uint8_t *end = at + ph->p_memsz;
-    while (at + sizeof(ElfW(Nhdr)) <= end) {
-      const ElfW(Nhdr) *nh = (const void *)at;
-      size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
-      const char *nm = (const char *)(nh + 1);
-      if (name > (size_t)(end - at) || desc > (size_t)(end - at))
-        break;
-      if (nh->n_namesz == sizeof DIPC_NOTE_NAME &&
-          !memcmp(nm, DIPC_NOTE_NAME, sizeof DIPC_NOTE_NAME)) {
-        n[0] += nh->n_type == DIPC_NOTE_TYPE_RECORDS ||
-                nh->n_type == DIPC_NOTE_TYPE_RECORDS_SFI;
-        n[1] += nh->n_type == DIPC_NOTE_TYPE_RECORDS_SFI;
-      }
-      at += sizeof *nh + name + desc;
-    }
-  }
-  return 1; /* the first object is the program */
-}
-
-int dipc_sfi_program_instrumented(void) {
-  unsigned n[2] = {0, 0};
-  dl_iterate_phdr(count_units, n);
-  return n[0] > 0 && n[0] == n[1];
 }
