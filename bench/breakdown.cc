@@ -12,6 +12,10 @@
 //                                   the proxy publishes the image of the
 //                                   domain it switches to with one on the
 //                                   way in and one on the way out
+//   breakdown/ladder/<n>            the proxy's work part by part, a model
+//                                   of rt/gate.S's template calling the
+//                                   plain callee (proxy_ladder.S), rung n
+//                                   doing rungs 0..n's parts
 // bench/report.py subtracts, per backend: callee stub = callee_stub −
 // baseline/indirect_call; proxy = proxy − callee_stub; caller stub =
 // dipc/<policy> − proxy; and, with the run under DIPC_SHARED_STACKS=1
@@ -24,7 +28,27 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
+
+#include "callee.h"
+
+// The model's state and constants (proxy_ladder.S reads them): a thread
+// state of the runtime's layout, its KCS, the callee domain's stack, the
+// caller's APL column, the image tables; the calls are from domain 0 to
+// domain 1.
+extern "C" {
+int bench_ladder_0(int), bench_ladder_1(int), bench_ladder_2(int),
+    bench_ladder_3(int), bench_ladder_4(int), bench_ladder_5(int);
+unsigned char *bench_ladder_state;
+std::uintptr_t bench_ladder_lo, bench_ladder_hi;
+std::uint64_t bench_ladder_apl_stride, bench_ladder_zero;
+const std::uint8_t *bench_ladder_apl_col;
+int (*bench_ladder_callee)(int);
+const std::uint32_t *bench_ladder_rw_d, *bench_ladder_ro_d,
+    *bench_ladder_valid_d, *bench_ladder_rw_base, *bench_ladder_ro_base,
+    *bench_ladder_valid_base;
+}
 
 namespace dipc_bench {
 namespace {
@@ -76,6 +100,59 @@ void Part(benchmark::State &state, const Parts &(*parts)(), Call Parts::*part) {
   countCalls(state, call);
 }
 
+// rt/layout.h's offsets the model's state needs set (the rest stay 0).
+constexpr std::size_t kStSelf = 0, kStFsbase = 8, kStKcsTop = 16,
+                      kStKcsLimit = 24, kStKcsBase = 32, kStStackLo = 48,
+                      kStStackHi = 56, kStDstacks = 72, kDsLo = 0, kDsHi = 8,
+                      kDsCur = 16, kDsSize = 32, kKcsEntries = 16,
+                      kKcsEntrySize = 152, kStateSize = 0x40000;
+
+void SetUpLadder() {
+  alignas(4096) static unsigned char state[kStateSize];
+  alignas(64) static unsigned char kcs[kKcsEntries * kKcsEntrySize];
+  alignas(64) static unsigned char dstacks[2 * kDsSize];
+  alignas(64) static unsigned char callee_stack[1 << 16];
+  static const std::uint8_t apl_col[1] = {1}; // DIPC_PERM_CALL
+  static const std::uint32_t rw[2] = {0x55555554, 0x55555550},
+                             ro[2] = {0x55555554, 0x55555550},
+                             valid[2] = {1, 1};
+  auto put = [](unsigned char *at, std::size_t offset, std::uint64_t v) {
+    std::memcpy(at + offset, &v, sizeof v);
+  };
+  std::uintptr_t fs;
+  __asm__("mov %%fs:0, %0" : "=r"(fs));
+  put(state, kStSelf, reinterpret_cast<std::uintptr_t>(state));
+  put(state, kStFsbase, fs);
+  put(state, kStKcsTop, reinterpret_cast<std::uintptr_t>(kcs));
+  put(state, kStKcsBase, reinterpret_cast<std::uintptr_t>(kcs));
+  put(state, kStKcsLimit, reinterpret_cast<std::uintptr_t>(kcs + sizeof kcs));
+  put(state, kStStackLo, 0); // the caller's stack: anywhere
+  put(state, kStStackHi, ~std::uint64_t{0});
+  put(state, kStDstacks, reinterpret_cast<std::uintptr_t>(dstacks));
+  const auto stack = reinterpret_cast<std::uintptr_t>(callee_stack);
+  put(dstacks + kDsSize, kDsLo, stack);
+  put(dstacks + kDsSize, kDsHi, stack + sizeof callee_stack);
+  put(dstacks + kDsSize, kDsCur, stack + sizeof callee_stack);
+  bench_ladder_state = state;
+  bench_ladder_lo = reinterpret_cast<std::uintptr_t>(state);
+  bench_ladder_hi = bench_ladder_lo + sizeof state;
+  bench_ladder_apl_stride = 1024; // RT_MAX_DOMAINS
+  bench_ladder_apl_col = apl_col;
+  bench_ladder_callee = bench_increment;
+  bench_ladder_rw_d = &rw[1];
+  bench_ladder_ro_d = &ro[1];
+  bench_ladder_valid_d = &valid[1];
+  bench_ladder_rw_base = rw;
+  bench_ladder_ro_base = ro;
+  bench_ladder_valid_base = valid;
+}
+
+void Ladder(benchmark::State &state, Call rung) {
+  static const bool set_up = (SetUpLadder(), true);
+  (void)set_up;
+  countCalls(state, rung);
+}
+
 void Xchg(benchmark::State &state) {
   alignas(64) std::uint32_t word = 0;
   std::uint32_t value = 0;
@@ -103,6 +180,12 @@ const bool registered = [] {
                                &Parts::proxy)
       ->UseRealTime();
   benchmark::RegisterBenchmark("breakdown/xchg", Xchg)->UseRealTime();
+  const Call rungs[] = {bench_ladder_0, bench_ladder_1, bench_ladder_2,
+                        bench_ladder_3, bench_ladder_4, bench_ladder_5};
+  for (int i = 0; i < 6; ++i)
+    benchmark::RegisterBenchmark(
+        ("breakdown/ladder/" + std::to_string(i)).c_str(), Ladder, rungs[i])
+        ->UseRealTime();
   return true;
 }();
 

@@ -269,6 +269,51 @@ def breakdown_parts(runs, run, policy):
     return parts, means[-1]
 
 
+# proxy_ladder.S's rungs: each adds one part of the proxy's work.
+LADDER_RUNGS = [
+    "Skeleton: the call through, registers kept and zeroed, PKRU sites "
+    "(NOPs)",
+    "Checks of the thread's state and stack, in and out",
+    "The caller's APL check",
+    "KCS entry pushed, checked and popped",
+    "Switch to the callee domain's stack and back",
+    "Domain switch: running domain set, its image published (`XCHG`), "
+    "checked valid and current, in and out",
+]
+
+
+def ladder_section(runs):
+    """The proxy's work part by part, from the model (proxy_ladder.S),
+    beside the real proxy's time in the same terms."""
+    cols = [r for r in sorted(find_runs(runs, "breakdown/ladder/5"),
+                              key=lambda r: r.backend or "")]
+    if not cols:
+        return []
+    lines = ["| rung: adds | " + " | ".join(f"`{r.backend}`" for r in cols)
+             + " |", "|---|" + "---:|" * len(cols)]
+    for i, label in enumerate(LADDER_RUNGS):
+        cells = []
+        for r in cols:
+            t = r.mean(f"breakdown/ladder/{i}")
+            prev = r.mean(f"breakdown/ladder/{i - 1}") if i else None
+            cells.append(fmt_time(t) if not i else
+                         fmt_added(t - prev) if t and prev else "—")
+        lines.append(f"| {i}: {label} | " + " | ".join(cells) + " |")
+    lines.append("| **Model: whole proxy but `WRPKRU`** (rung 5) | " +
+                 " | ".join(f"**{fmt_time(r.mean('breakdown/ladder/5'))}**"
+                            for r in cols) + " |")
+    real = []
+    for r in cols:
+        proxy, stub, call = (r.mean(n) for n in (
+            "breakdown/low/proxy", "breakdown/low/callee_stub",
+            "baseline/indirect_call"))
+        real.append(fmt_time(proxy - stub + call)
+                    if None not in (proxy, stub, call) else "—")
+    lines.append("| The real Low proxy in the same terms (proxy − callee "
+                 "stub + indirect call) | " + " | ".join(real) + " |")
+    return lines
+
+
 def breakdown_section(runs):
     """Figure 2 for dIPC: what each part of a Low and a High call costs,
     per backend, each part measured in the same process by calling the
@@ -653,6 +698,20 @@ def main():
                "`DIPC_SHARED_STACKS=1` (`none` only); the locked "
                "exchanges are timed alone, outside any call.", ""]
         md += breakdown_lines
+        ladder = ladder_section(runs)
+        if ladder:
+            md += ["### Inside the proxy (a model)", "",
+                   "`bench/proxy_ladder.S` repeats rt/gate.S's proxy "
+                   "template instruction for instruction on a state of the "
+                   "runtime's layout, calling the plain callee through a "
+                   "pointer; rung *n* does the work of rungs 0 to *n*. "
+                   "Its last rung is the whole proxy but its `WRPKRU` "
+                   "(NOPs under `none` and `sfi`, four per call under "
+                   "`mpk`), shown beside the real proxy: a gap between "
+                   "them is what the model misses (the runtime's patched "
+                   "immediates and `gs` loads, its memory's placement).",
+                   ""]
+            md += ladder + [""]
     stack_lines = stack_section(runs)
     if stack_lines:
         md += ["## Stack isolation", "",
