@@ -174,15 +174,17 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
   return 0;
 }
 
-/* Whether the running domain owns every page of [addr, addr + len): the
- * pages it may unmap, remap, re-protect or map over (the loader's
- * interceptors of those calls, under sfi). The runtime's window, the
- * shadow and memory past the user half are nobody's. */
-DIPC_EXPORT int __dipc_sfi_owns(uintptr_t addr, uint64_t len) {
+/* Whether the running domain may unmap, remap, re-protect or map over
+ * every page of [addr, addr + len): pages its row lets it write, as under
+ * `mpk` (the loader's interceptors of those calls, under sfi). Never the
+ * runtime's window, the shared pages, the tag shadow or memory past the
+ * user half. */
+DIPC_EXPORT int __dipc_sfi_may_replace(uintptr_t addr, uint64_t len) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI)
     return 1;
   struct dipc_thread *st = thread_current();
   uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
+  const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
   uintptr_t hi = addr + len;
   if (len == 0 || hi < addr || hi > USER_TOP ||
       (addr < RT_WINDOW_HI && hi > RT_WINDOW_LO) ||
@@ -191,7 +193,7 @@ DIPC_EXPORT int __dipc_sfi_owns(uintptr_t addr, uint64_t len) {
     return 0;
   for (uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
        p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
-    if (SHADOW[p] != dom)
+    if (SHADOW[p] >= DIPC_MAX_DOMAINS || !(row[SHADOW[p]] & DIPC_SFI_WRITE))
       return 0;
   return 1;
 }

@@ -240,10 +240,10 @@ int __dipc_recover_from_fault(void *ucontext);
  * domain and the tag of the refused page. 0 under other backends. */
 int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size, int *write,
                           uint32_t *running, uint32_t *owner_tag);
-/* Under `sfi`: 1 if the running domain owns every page of [addr, addr +
- * len) (it may unmap, re-protect or map over them), else 0. 1 under the
- * other backends, where the kernel's checks are the backend's. */
-int __dipc_sfi_owns(uintptr_t addr, uint64_t len);
+/* Under `sfi`: 1 if the running domain may unmap, re-protect or map over
+ * every page of [addr, addr + len) (it may write them, and they are a
+ * domain's), else 0. 1 under the other backends, whose own checks apply. */
+int __dipc_sfi_may_replace(uintptr_t addr, uint64_t len);
 
 /* Lazy imports (paper §6.2.1; docs/runtime.md). dipc_import_register points
  * *slot at a guard address of the runtime's: the first call through it
