@@ -1,12 +1,15 @@
 // StubAsm.cpp - builds the inline asm of caller and callee stubs.
 //
 // The caller's asm is `call *%r11` with the arguments pinned to their SysV
-// registers. Its clobber list is what gives register liveness: without
-// reg_integrity it clobbers what any call clobbers; with reg_integrity (or
-// reg_confidentiality, which zeroes them) it also clobbers rbx, rbp and
-// r12-r15, so the register allocator spills exactly the values live across
-// the call. Argument registers are clobbered too (the callee may change
-// them), which LLVM accepts for inputs. The asm is `alignstack` so the call
+// registers. Its clobber list is what gives register liveness: it clobbers
+// what any call clobbers (caller-saved registers, argument registers too,
+// which LLVM accepts for inputs), so the register allocator keeps values
+// live across the call where it keeps them around a plain call. Register
+// integrity needs nothing more here: every proxy's return path restores
+// rbx, rbp and r12-r15 from its KCS entry (rt/gate.S), whatever the callee
+// did, so they are preserved as across a plain call. Only
+// reg_confidentiality, which zeroes them before the call, also clobbers
+// them. The asm is `alignstack` so the call
 // sees a 16-byte aligned stack and the function gets a frame instead of
 // keeping locals in the red zone that the pushed return address would hit;
 // it takes rsp as an input so that the frame is set up before it on every
@@ -166,8 +169,10 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
   Call.Operands.push_back(B.CreateStackSave("dipc.sp"));
   Constraints.push_back("{rsp}");
 
+  // reg_integrity adds no clobber: the proxy restores the callee-saved
+  // registers on return (rt/gate.S), so they are as safe there as around a
+  // plain call and the function saves only what a plain call makes it save.
   bool Confidential = CallerPolicy & reg_confidentiality;
-  bool SaveAll = Confidential || (CallerPolicy & reg_integrity);
   std::string Text = (CallerStubTag + asmEscape(EntryName) + "\n\t").str();
   std::string N = std::to_string(StackArgs);
   if (StackArgs) {
@@ -202,7 +207,11 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
   for (const char *Reg : CallerSavedGPRs)
     if (!Written.count(Reg))
       Constraints.push_back(std::string("~{") + Reg + "}");
-  if (SaveAll)
+  // The zeroing above hides the callee-saved registers from the callee, so
+  // their values are gone when the asm's call starts: the register
+  // allocator must keep what is live in them elsewhere (the proxy puts the
+  // zeroes back on return).
+  if (Confidential)
     for (const char *Reg : CalleeSavedGPRs)
       Constraints.push_back(std::string("~{") + Reg + "}");
   for (unsigned I = 0; I < NumXMM; ++I) {

@@ -823,7 +823,11 @@ __dipc_errno_location:
  * Entered by a SysV call: [rsp] = return address R, arguments in rdi, rsi,
  * rdx, rcx, r8, r9, xmm0-7 and above R. Scratch: rax, r10, r11. The PH_*
  * immediates are patched by proxy.c; rdpkru/wrpkru become NOPs on CPUs
- * without PKU. Position independent: only local jumps and immediates. */
+ * without PKU. Position independent: only local jumps and immediates.
+ * The return path gives the caller back rbx, rbp and r12-r15 from the KCS
+ * entry (register integrity, docs/abi.md §3): one template serves every
+ * proxy (both backends, anycall proxies, PKU or not), so no caller depends
+ * on its callee to preserve them. */
 
 /* Every rdpkru/wrpkru of a template records its address in the section
  * dipc_pkru_sites (the kernel's .altinstructions pattern): proxy.c NOPs
@@ -940,8 +944,8 @@ dipc_tpl_\name\()_begin:
         shl ecx, K_FLAG_ARGBYTES_SHIFT  /* argument area (recovery.c) */
         or ecx, (\split * K_FLAG_SPLIT) | (\dcs * K_FLAG_DCS)
         mov [rax + K_FLAGS], ecx
-        mov [rax + K_RBX], rbx
-        mov [rax + K_RBP], rbp
+        mov [rax + K_RBX], rbx          /* for the return path and */
+        mov [rax + K_RBP], rbp          /* fault recovery */
         mov [rax + K_R12], r12
         mov [rax + K_R13], r13
         mov [rax + K_R14], r14
@@ -1089,6 +1093,12 @@ dipc_tpl_\name\()_begin:
 28:     movabs rdx, PH_RW_BASE
         cmp ecx, [rdx + r11 * 4]
         jne 27b
+        mov rbx, [rax + K_RBX]          /* register integrity: the caller */
+        mov rbp, [rax + K_RBP]          /* gets its callee-saved registers */
+        mov r12, [rax + K_R12]          /* as it called, whatever the */
+        mov r13, [rax + K_R13]          /* callee left there (what the ABI */
+        mov r14, [rax + K_R14]          /* promises, so on every call), */
+        mov r15, [rax + K_R15]          /* and stubs need not spill them */
         mov r8, [rax + K_RET]
         mov rsp, [rax + K_CALLER_RSP]
         mov [rsp], r8

@@ -409,6 +409,9 @@ DIPC_HIDDEN void dipc_rights_init(void);
 /* 1 if [lo, hi) overlaps the runtime's state (dipc_runtime_region, proxy
  * pages). */
 DIPC_HIDDEN int dipc_runtime_owned(uintptr_t lo, uintptr_t hi);
+/* Calls fn on each region dipc_runtime_region recorded. */
+DIPC_HIDDEN void dipc_runtime_regions_each(void (*fn)(uintptr_t lo,
+                                                     uintptr_t hi));
 /* 1 if [lo, hi) overlaps a live thread's stack or callee stacks, or the
  * unsafe-stack region. */
 DIPC_HIDDEN int dipc_stack_owned(uintptr_t lo, uintptr_t hi);

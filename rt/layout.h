@@ -133,8 +133,8 @@
 #define K_CALLEE_RSP 80
 #define K_DCS_TOP 88 /* u32 */
 #define K_FLAGS 92   /* u32 */
-#define K_RBX 96     /* caller's callee-saved registers, for */
-#define K_RBP 104    /* fault recovery */
+#define K_RBX 96     /* caller's callee-saved registers: the return */
+#define K_RBP 104    /* path and fault recovery restore them */
 #define K_R12 112
 #define K_R13 120
 #define K_R14 128

@@ -58,6 +58,11 @@ void dipc_rights_init(void) {
              "cannot find libdipc's own segments");
 }
 
+void dipc_runtime_regions_each(void (*fn)(uintptr_t lo, uintptr_t hi)) {
+  for (unsigned i = 0; i < nregions; i++)
+    fn(regions[i].lo, regions[i].hi);
+}
+
 int dipc_runtime_owned(uintptr_t lo, uintptr_t hi) {
   for (unsigned i = 0; i < nregions; i++)
     if (overlap(lo, hi, regions[i].lo, regions[i].hi))

@@ -12,6 +12,7 @@
  * tag load. */
 #define _GNU_SOURCE
 #include <string.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
@@ -79,6 +80,31 @@ void dipc_sfi_row_init(uint32_t dom) {
   row[dom] = row[DIPC_SFI_TAG_SHARED] = DIPC_SFI_READ | DIPC_SFI_WRITE;
 }
 
+static void tag_runtime(uintptr_t lo, uintptr_t hi) {
+  dipc_sfi_tag(lo, hi, DIPC_SFI_TAG_RUNTIME);
+}
+
+/* The loader (libdipc-loader.so, when it is there) defines this. */
+extern int __dipc_loader_seal(void) __attribute__((weak));
+
+static int tag_loader(struct dl_phdr_info *info, size_t size, void *unused) {
+  (void)size, (void)unused;
+  uintptr_t at = (uintptr_t)__dipc_loader_seal;
+  int holds = 0;
+  for (int i = 0; at && i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    holds |= ph->p_type == PT_LOAD && at >= lo && at < lo + ph->p_memsz;
+  }
+  for (int i = 0; holds && i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD)
+      tag_runtime(dipc_page_down(lo), dipc_page_up(lo + ph->p_memsz));
+  }
+  return holds;
+}
+
 /* The shadow (64 GiB of address space, reserved; untouched pages read as
  * tag 0), the hole where the shadow's own tags would be, the matrix and
  * the trap page (left as the window's reservation: PROT_NONE). Then, under
@@ -109,7 +135,11 @@ void dipc_sfi_init(void) {
                                  PROT_READ | PROT_WRITE) == 0,
              "sfi: cannot map the rights matrix at %#x", DIPC_SFI_RIGHTS_ADDR);
   checks_mapped = 1;
-  dipc_sfi_tag(RT_WINDOW_LO, RT_WINDOW_HI, DIPC_SFI_TAG_RUNTIME);
+  /* The window, libdipc's image and the loader's: their data (the
+   * backend, the tables' pointers, the interceptors' state) is the
+   * runtime's, whatever domain-0 memory is around it. */
+  dipc_runtime_regions_each(tag_runtime);
+  dl_iterate_phdr(tag_loader, NULL);
   /* The read-only alias of the tables and the runtime vector. */
   dipc_sfi_tag(RT_RO_TABLE_ADDR, RT_RW_TABLE_ADDR, DIPC_SFI_TAG_SHARED);
 }

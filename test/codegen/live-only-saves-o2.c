@@ -1,8 +1,10 @@
-// Register liveness at -O2: with reg_integrity the stub clobbers every
-// register, and the allocator spills exactly the values live across the
-// cross-domain call (1, 2, 3 of them), not all six callee-saved registers.
-// (The prologue still pushes the callee-saved registers once per function:
-// they hold the values of *its* caller, which SysV makes it preserve.)
+// Register liveness at -O2: with reg_confidentiality the stub zeroes, so
+// clobbers, every register but its arguments, and the allocator spills
+// exactly the values live across the cross-domain call (1, 2, 3 of them),
+// not all six callee-saved registers. (The prologue still pushes the
+// callee-saved registers once per function: they hold the values of *its*
+// caller, which SysV makes it preserve.) reg_integrity alone clobbers no
+// callee-saved register: reg-integrity-saves-like-plain-call-o2.c.
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O2 -S -o - %s | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -O2 -S -o - %s | FileCheck %s
 #include <dipc.h>
@@ -13,10 +15,10 @@ long get(long) __dom("db") __entry;
 // CHECK-COUNT-1: 8-byte Spill
 // CHECK-NOT: 8-byte Spill
 // CHECK: # dipc caller stub: get
-// CHECK-NEXT: callq *%r11
+// CHECK: callq *%r11
 // CHECK-NOT: 8-byte Spill
 // CHECK: .Lfunc_end0:
-long live1(long a) __iso_caller(reg_integrity) { return get(1) + a; }
+long live1(long a) __iso_caller(reg_confidentiality) { return get(1) + a; }
 
 // CHECK-LABEL: live2:
 // CHECK-COUNT-2: 8-byte Spill
@@ -24,7 +26,7 @@ long live1(long a) __iso_caller(reg_integrity) { return get(1) + a; }
 // CHECK: callq *%r11
 // CHECK-NOT: 8-byte Spill
 // CHECK: .Lfunc_end1:
-long live2(long a, long b) __iso_caller(reg_integrity) {
+long live2(long a, long b) __iso_caller(reg_confidentiality) {
   return get(1) + a * b;
 }
 
@@ -34,6 +36,6 @@ long live2(long a, long b) __iso_caller(reg_integrity) {
 // CHECK: callq *%r11
 // CHECK-NOT: 8-byte Spill
 // CHECK: .Lfunc_end2:
-long live3(long a, long b, long c) __iso_caller(reg_integrity) {
+long live3(long a, long b, long c) __iso_caller(reg_confidentiality) {
   return get(1) + a * b * c;
 }

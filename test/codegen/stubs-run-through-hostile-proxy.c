@@ -5,14 +5,18 @@
 // reg_integrity keeps the caller's live values, reg_confidentiality zeroes
 // the caller's registers before the call and the callee's after it; the
 // proxy is entered with a SysV-aligned stack (rsp = 8 mod 16).
-// Control: without a policy the stub trusts the callee with rbx, rbp and
-// r12-r15 (like any call), and at -O2 the live values kept there are lost.
+// Control: without reg_confidentiality the stub trusts the proxy with rbx,
+// rbp and r12-r15, which the runtime's proxies restore from their KCS entry
+// (rt/gate.S) and this one garbles: with no policy, and with reg_integrity
+// alone, the live values kept there at -O2 are lost.
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O2 -o %t %s && %t control | FileCheck %s --check-prefixes=CHECK,CONTROL
+// RUN: %t integrity | FileCheck %s --check-prefixes=CHECK,INTEGRITY
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O0 -o %t0 %s && %t0 | FileCheck %s
 // CHECK: result ok, dipc_errno 0
 // CHECK-NEXT: at the proxy: rbx=0 rbp=0 r12=0 r13=0 r14=0 r15=0 rax=0 r10=0 rdi=4 rsi=7 rsp%16=8
 // CHECK-NEXT: after the callee stub: rcx=0 rdx=0 rsi=0 rdi=0 r8=0 r9=0 r10=0 r11=0 rax=47
 // CONTROL-NEXT: no policy: result WRONG
+// INTEGRITY-NEXT: reg_integrity alone: result WRONG
 #include <dipc.h>
 #include <dipc/metadata.h>
 #include <stdio.h>
@@ -51,15 +55,22 @@ __attribute__((noinline)) long compute(long x, long y)
   return mix(x, y) + p + q + r;
 }
 
+__attribute__((noinline)) long compute_integrity_only(long x, long y)
+    __iso_caller(reg_integrity) {
+  long p = x * 3, q = y * 5, r = x ^ y;
+  return mix(x, y) + p + q + r;
+}
+
 __attribute__((noinline)) long compute_trusting(long x, long y) {
   long p = x * 3, q = y * 5, r = x ^ y;
   return mix(x, y) + p + q + r;
 }
 
 // Never returns: its caller's callee-saved registers do not survive the call.
-__attribute__((noinline, noreturn)) static void control(void) {
-  long got = compute_trusting(4, 7);
-  printf("no policy: result %s\n", got == 47 + 12 + 35 + (4 ^ 7) ? "ok" : "WRONG");
+__attribute__((noinline, noreturn)) static void control(int integrity) {
+  long got = integrity ? compute_integrity_only(4, 7) : compute_trusting(4, 7);
+  printf("%s: result %s\n", integrity ? "reg_integrity alone" : "no policy",
+         got == 47 + 12 + 35 + (4 ^ 7) ? "ok" : "WRONG");
   fflush(stdout);
   _exit(0);
 }
@@ -70,7 +81,6 @@ int main(int argc, char **argv) {
   for (struct dipc_import_record *i = __start_dipc_imports; i < __stop_dipc_imports; ++i)
     *(void **)ref(&i->slot) = (void *)hostile_proxy;
   long got = compute(4, 7);
-  (void)argv;
   printf("result %s, dipc_errno %d\n", got == 47 + 12 + 35 + (4 ^ 7) ? "ok" : "WRONG", dipc_errno);
   printf("at the proxy: rbx=%lx rbp=%lx r12=%lx r13=%lx r14=%lx r15=%lx rax=%lx r10=%lx rdi=%ld rsi=%ld rsp%%16=%ld\n",
          in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9], in[10] % 16);
@@ -78,6 +88,6 @@ int main(int argc, char **argv) {
          out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[8]);
   fflush(stdout);
   if (argc > 1)
-    control();
+    control(argv[1][0] == 'i');
   return 0;
 }

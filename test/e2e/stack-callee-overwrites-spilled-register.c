@@ -1,5 +1,5 @@
 // Stack integrity, saved registers: `victim` keeps a value in a register
-// across a cross-domain call; under __iso_caller(reg_integrity) the stub
+// across a cross-domain call; the setjmp-style stub (__builtin_setjmp)
 // makes the register allocator save it on victim's stack around the call
 // (at -O0 it is a stack slot anyway), and the callee-saved registers
 // victim's prologue pushed sit there too. The callee `evil` (it may read

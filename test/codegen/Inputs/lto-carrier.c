@@ -4,4 +4,4 @@
 
 long get(long) __dom("db") __entry;
 long get(long x) { return x; }
-long carrier(long x) __iso_caller(reg_integrity) { return get(x); }
+long carrier(long x) __iso_caller(reg_confidentiality) { return get(x); }
