@@ -37,7 +37,10 @@ WORKLOADS = [  # (workload, what one timed run is)
 
 
 def fmt_ms(ns):
-    return "—" if ns is None else f"{ns / 1e6:.3g} ms"
+    if ns is None:
+        return "—"
+    ms = ns / 1e6
+    return f"{ms:.0f} ms" if ms >= 100 else f"{ms:.3g} ms"
 
 
 def fmt_ratio(x):
