@@ -75,7 +75,9 @@ static Function *createStub(Module &M, Function &Entry, const CallShape &Shape,
     auto *Trap =
         InlineAsm::get(FunctionType::get(B.getVoidTy(), false),
                        ".p2align 4\n\tud2\n\t.ascii \"DIPCEXCP\"", "", true);
-    B.CreateCall(Trap)->setDoesNotReturn();
+    CallInst *TrapCall = B.CreateCall(Trap);
+    TrapCall->setDoesNotReturn();
+    markOwnAsm(*TrapCall);
     B.CreateUnreachable();
     B.SetInsertPoint(Ok);
   } else {

@@ -228,6 +228,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     // and the cleanup pad below turns it into DIPC_EFAULT.
     BasicBlock *Ok = BasicBlock::Create(Ctx, "dipc.ok", &Caller, Join);
     Raw = B.CreateInvoke(PC.Asm, Ok, Fault, PC.Operands);
+    markOwnAsm(*cast<CallBase>(Raw));
     B.SetInsertPoint(Ok);
     storeErrno(B, 0);
     B.CreateBr(Join);
@@ -240,6 +241,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
       Caller.setUWTableKind(UWTableKind::Default);
   } else {
     Raw = B.CreateCall(PC.Asm, PC.Operands);
+    markOwnAsm(*cast<CallBase>(Raw));
     storeErrno(B, 0);
     B.CreateBr(Join);
   }
@@ -388,7 +390,8 @@ Function *CallerStubBuilder::anycallFor(Function &Entry, const Function &Blame,
                           << format_hex(DIPC_VECTOR_ANYCALL, 2);
   auto *Ty = FunctionType::get(Type::getVoidTy(Ctx),
                                {PointerType::get(Ctx, 0)}, false);
-  CallInst::Create(InlineAsm::get(Ty, Asm, "i,~{r11}", true), {Stub}, "", BB);
+  markOwnAsm(*CallInst::Create(InlineAsm::get(Ty, Asm, "i,~{r11}", true),
+                               {Stub}, "", BB));
   new UnreachableInst(Ctx, BB);
   Anycalls.push_back({&Entry, Stub, *Shape});
   return Stub;

@@ -1,11 +1,13 @@
 // ObjectNote.cpp - one SHT_NOTE global per translation unit with records:
 // ELF note header, the name "dipc" padded to 8 bytes, and struct
-// dipc_note_records.
+// dipc_note_records. Under -fdipc-sfi its type says the unit's checks are
+// compiled in (DIPC_NOTE_TYPE_RECORDS_SFI).
 // The section name .note.dipc gives it SHT_NOTE; the linker puts every
 // translation unit's copy in the PT_NOTE segment.
 #include "ObjectNote.h"
 #include "dipc/metadata.h"
 #include "dipc/note.h"
+#include "dipc/sfi.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -13,6 +15,20 @@
 using namespace llvm;
 
 namespace dipc {
+
+// The name's 5 bytes ("dipc\0") padded to a multiple of 4.
+static Constant *noteName(LLVMContext &Ctx) {
+  static_assert(sizeof(DIPC_NOTE_NAME) == 5, "the name is padded to 8");
+  return ConstantDataArray::getRaw(StringRef("dipc\0\0\0\0", 8), 8,
+                                   Type::getInt8Ty(Ctx));
+}
+
+// In .note.dipc (SHT_NOTE by its name), 4-aligned, kept.
+static void placeNote(Module &M, GlobalVariable *GV) {
+  GV->setSection(DIPC_NOTE_SECTION);
+  GV->setAlignment(Align(4));
+  appendToUsed(M, {GV});
+}
 
 void emitObjectNote(Module &M, const unsigned (&Count)[DIPC_NUM_RECORD_KINDS],
                     uint64_t Seal) {
@@ -23,10 +39,7 @@ void emitObjectNote(Module &M, const unsigned (&Count)[DIPC_NUM_RECORD_KINDS],
   auto U64 = [&](uint64_t V) {
     return std::pair{U32(uint32_t(V)), U32(uint32_t(V >> 32))};
   };
-  // The name's 5 bytes ("dipc\0") padded to a multiple of 4.
-  Constant *Name = ConstantDataArray::getRaw(StringRef("dipc\0\0\0\0", 8), 8,
-                                             Type::getInt8Ty(Ctx));
-  static_assert(sizeof(DIPC_NOTE_NAME) == 5, "the name is padded to 8");
+  Constant *Name = noteName(Ctx);
   static_assert(sizeof(dipc_note_records) == 8 * sizeof(uint32_t),
                 "the descriptor is eight words");
   auto [SealLo, SealHi] = U64(Seal);
@@ -46,9 +59,23 @@ void emitObjectNote(Module &M, const unsigned (&Count)[DIPC_NUM_RECORD_KINDS],
   auto *GV = new GlobalVariable(M, Init->getType(), true,
                                 GlobalValue::InternalLinkage, Init,
                                 "__dipc_note");
-  GV->setSection(DIPC_NOTE_SECTION);
-  GV->setAlignment(Align(4));
-  appendToUsed(M, {GV});
+  placeNote(M, GV);
+}
+
+bool markNoteSfi(Module &M) {
+  GlobalVariable *GV = M.getNamedGlobal("__dipc_note");
+  if (!GV || !GV->hasInitializer())
+    return false; // a unit without records has no note to mark
+  auto *Init = cast<ConstantStruct>(GV->getInitializer());
+  auto *Type = cast<ConstantInt>(Init->getOperand(2));
+  if (Type->getZExtValue() == DIPC_NOTE_TYPE_RECORDS_SFI)
+    return false;
+  SmallVector<Constant *, 12> Fields;
+  for (Use &Op : Init->operands())
+    Fields.push_back(cast<Constant>(Op.get()));
+  Fields[2] = ConstantInt::get(Type->getType(), DIPC_NOTE_TYPE_RECORDS_SFI);
+  GV->setInitializer(ConstantStruct::get(Init->getType(), Fields));
+  return true;
 }
 
 } // namespace dipc

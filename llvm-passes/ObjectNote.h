@@ -19,6 +19,11 @@ void emitObjectNote(llvm::Module &M,
                     const unsigned (&Count)[DIPC_NUM_RECORD_KINDS],
                     uint64_t Seal);
 
+// Marks the unit's note (if it has records) as compiled with -fdipc-sfi:
+// type DIPC_NOTE_TYPE_RECORDS_SFI (include/dipc/sfi.h); false if there is
+// no note or it was marked already.
+bool markNoteSfi(llvm::Module &M);
+
 } // namespace dipc
 
 #endif

@@ -2,15 +2,20 @@
 //
 //   opt -load-pass-plugin=DipcPass.so -passes=dipc,dipc-frame in.ll
 //   opt -load-pass-plugin=DipcPass.so -passes=dipc-unsafe-stack in.ll
+//   opt -load-pass-plugin=DipcPass.so -passes=dipc-sfi in.ll
 //
 // Under clang (-fpass-plugin) `dipc` runs at the pipeline start, before any
 // inlining, and `dipc-frame` then `dipc-unsafe-stack` last before code
 // generation; both extension points are invoked by the -O0 pipeline too.
-// Under lld (full LTO), both late passes run again after link-time
-// inlining.
+// Under -dipc-sfi, the module is marked at the start and `dipc-sfi` runs
+// after the two late passes. Under lld (full LTO), the late passes run
+// again after link-time inlining, dipc-sfi included: an -flto object is
+// instrumented there, as its compile-time pipeline stops before the
+// optimiser's last point.
 #include "DipcFramePass.h"
 #include "DipcPass.h"
 #include "RecoveryOption.h"
+#include "SfiChecks.h"
 #include "UnsafeStack.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -38,6 +43,13 @@ static cl::opt<std::string>
 
 StringRef dipc::moduleDomain() { return ModuleDomain; }
 
+// Set by `dipc-clang -fdipc-sfi`: the `sfi` backend's checks, compiled in.
+static cl::opt<bool> Sfi("dipc-sfi", cl::init(false),
+                         cl::desc("Check every memory access in software "
+                                  "(include/dipc/sfi.h)"));
+
+bool dipc::sfiEnabled() { return Sfi; }
+
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "DipcPass", LLVM_VERSION_STRING,
           [](PassBuilder &PB) {
@@ -56,16 +68,26 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                     MPM.addPass(dipc::DipcUnsafeStackPass());
                     return true;
                   }
+                  if (Name == "dipc-sfi") {
+                    MPM.addPass(dipc::DipcSfiPass(/*Always=*/true));
+                    return true;
+                  }
                   return false;
                 });
             PB.registerPipelineStartEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcPass());
+                  if (dipc::sfiEnabled())
+                    MPM.addPass(dipc::DipcSfiMarkPass());
                 });
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcFramePass());
                   MPM.addPass(dipc::DipcUnsafeStackPass());
+                  // Last: it checks the accesses of the final IR (of a
+                  // module marked at the start; not in an LTO pre-link
+                  // pipeline, which does not invoke this point).
+                  MPM.addPass(dipc::DipcSfiPass());
                 });
             // Full LTO inlines across objects after the compile-time check
             // (the driver loads this plugin into lld).
@@ -73,6 +95,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(dipc::DipcFramePass());
                   MPM.addPass(dipc::DipcUnsafeStackPass());
+                  MPM.addPass(dipc::DipcSfiPass());
                 });
           }};
 }

@@ -1,5 +1,6 @@
 // RecoveryOption.h - the pass options: -dipc-recovery=setjmp|try (set by
-// `dipc-clang -fdipc-recovery=`) and -dipc-domain=NAME (`-fdipc-domain=`).
+// `dipc-clang -fdipc-recovery=`), -dipc-domain=NAME (`-fdipc-domain=`) and
+// -dipc-sfi (`-fdipc-sfi`).
 #ifndef DIPC_PASS_RECOVERYOPTION_H
 #define DIPC_PASS_RECOVERYOPTION_H
 
@@ -11,6 +12,9 @@ Recovery recoveryStyle();
 
 // The domain of every unannotated definition of the module; empty if none.
 llvm::StringRef moduleDomain();
+
+// Whether the clang pipeline runs dipc-sfi: software access checks.
+bool sfiEnabled();
 
 } // namespace dipc
 

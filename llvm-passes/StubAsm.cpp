@@ -317,7 +317,8 @@ Value *scrubBeforeReturn(IRBuilder<> &B, Value *Result, const CallShape &Shape,
   SmallVector<Type *, 2> InTypes(OutTypes);
   auto *Asm = InlineAsm::get(FunctionType::get(AsmRet, InTypes, false), Text,
                              join(All, ","), /*hasSideEffects=*/true);
-  Value *Out = B.CreateCall(Asm, Ins);
+  CallInst *Out = B.CreateCall(Asm, Ins);
+  markOwnAsm(*Out);
   return Result ? unpackResults(B, Out, Shape, RetTy) : nullptr;
 }
 

@@ -5,6 +5,7 @@
 #ifndef DIPC_PASS_STUBASM_H
 #define DIPC_PASS_STUBASM_H
 
+#include "OwnAsm.h"
 #include "Signature.h"
 #include "llvm/IR/IRBuilder.h"
 #include <optional>

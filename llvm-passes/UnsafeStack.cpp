@@ -34,6 +34,7 @@
 // arguments stay too: another domain faults on them (its call returns
 // DIPC_EFAULT) instead of reaching them.
 #include "UnsafeStack.h"
+#include "OwnAsm.h"
 #include "dipc/abi.h"
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/IR/IRBuilder.h"
@@ -201,10 +202,11 @@ static InlineAsm *prologueAsm(LLVMContext &Ctx, uint64_t Size, Align A) {
 static void storeUnsafeStackPointer(IRBuilder<> &B, Value *V) {
   LLVMContext &Ctx = B.getContext();
   auto *Ty = FunctionType::get(Type::getVoidTy(Ctx), {V->getType()}, false);
-  B.CreateCall(InlineAsm::get(Ty, "movq $0, %gs:" + hex(DIPC_USP_GS_OFFSET),
-                              "r,~{memory},~{dirflag},~{fpsr},~{flags}",
-                              /*hasSideEffects=*/true),
-               {V});
+  markOwnAsm(*B.CreateCall(
+      InlineAsm::get(Ty, "movq $0, %gs:" + hex(DIPC_USP_GS_OFFSET),
+                     "r,~{memory},~{dirflag},~{fpsr},~{flags}",
+                     /*hasSideEffects=*/true),
+      {V}));
 }
 
 static bool moveEscapingLocals(Function &F) {
@@ -239,8 +241,9 @@ static bool moveEscapingLocals(Function &F) {
   IRBuilder<> B(&Entry, At);
   if (DISubprogram *SP = F.getSubprogram())
     B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getScopeLine(), 0, SP));
-  Value *Frame = B.CreateCall(prologueAsm(Ctx, FrameSize, FrameAlign), {},
-                              "dipc.unsafe.frame");
+  CallInst *Frame = B.CreateCall(prologueAsm(Ctx, FrameSize, FrameAlign), {},
+                                 "dipc.unsafe.frame");
+  markOwnAsm(*Frame);
   Value *New = B.CreateExtractValue(Frame, 0, "dipc.unsafe.top");
   Value *Old = B.CreateExtractValue(Frame, 1, "dipc.unsafe.caller");
   Value *Base = B.CreateIntToPtr(New, PointerType::get(Ctx, 0));

@@ -3,13 +3,18 @@
 // reads it. Under mpk the domain's heap carries the domain's key and the
 // read faults (the loader names the owner: domain lib); under `none`
 // (negative control) main reads the secret.
-// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O1 %s -o %t
-// RUN: not --crash %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O1 %s -o %t.sfi
+// RUN: %if pku %{ not --crash %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // MPK: lib's block: in lib's heap
 // MPK: dipc: protection-key fault: access to 0x{{[0-9a-f]+}} (key {{[0-9]+}}, domain lib) denied to the running domain
 // MPK-NOT: main read
+// SFI: lib's block: in lib's heap
+// SFI: dipc: sfi fault: read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}} (domain lib) denied to the running domain (default)
+// SFI-NOT: main read
 // NONE: lib's block: in lib's heap
 // NONE-NEXT: main read: lib's secret
 #include <dipc.h>

@@ -2,13 +2,15 @@
 // mpk; since the fault happens inside a cross-domain call it becomes
 // DIPC_EFAULT for the caller, which goes on. Negative controls:
 // `--backend=none` and no -fdipc hand the third domain's secret over.
-// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=STOPPED %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=LEAK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=LEAK
 // RUN: %clang -I%dipc-include -O2 %s -o %t.plain && %t.plain | FileCheck %s --check-prefix=LEAK
-// MPK: spy got 0, dipc_errno 14
-// MPK-NEXT: main goes on
+// STOPPED: spy got 0, dipc_errno 14
+// STOPPED-NEXT: main goes on
 // LEAK: spy got 4242, dipc_errno 0
 #include <dipc.h>
 #include <stdio.h>

@@ -3,20 +3,27 @@
 // wrote a secret into it faults (DIPC_EFAULT for the caller), and the
 // default domain writing it dies. Negative control: `--backend=none` lets
 // both through.
-// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
 // RUN: %dipc-clang -fdipc -O0 -fdipc-recovery=try %s -o %t.O0
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 -fdipc-recovery=try %s -o %t.O0.sfi
 // RUN: llvm-readelf -S %t | FileCheck %s --check-prefix=SECTIONS
-// RUN: not --crash %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
-// RUN: not --crash %dipc-bin-dir/dipc-run %t.O0 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: %if pku %{ not --crash %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK %}
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,SFI
+// RUN: %if pku %{ not --crash %dipc-bin-dir/dipc-run %t.O0 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK %}
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t.O0.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
 // SECTIONS: dipc_bss_vault NOBITS
 // CHECK: vault wrote 1
 // MPK-NEXT: snoop read 0, dipc_errno 14
+// SFI-NEXT: snoop read 0, dipc_errno 14
 // NONE-NEXT: snoop read 77, dipc_errno 0
 // CHECK-NEXT: writing
 // MPK-NEXT: dipc: protection-key fault: access to 0x{{[0-9a-f]+}} (key {{[0-9]+}}, domain vault) denied to the running domain
+// SFI-NEXT: dipc: sfi fault: write of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}} (domain vault) denied to the running domain (default)
 // MPK-NOT: overwrote
+// SFI-NOT: overwrote
 // NONE-NEXT: overwrote 0
 #include <dipc.h>
 #include <stdio.h>

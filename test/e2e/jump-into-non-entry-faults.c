@@ -1,15 +1,20 @@
 // Jumping to a non-entry function of another domain (through a forged
 // function pointer, bypassing proxies) runs it with the caller's rights:
-// its access to its own domain's data faults under mpk. Negative controls:
+// its access to its own domain's data faults under mpk and sfi (-fdipc-sfi). Negative controls:
 // `--backend=none` and no -fdipc leak the secret that function returns.
-// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: not --crash %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ not --crash %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=LEAK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=LEAK
 // RUN: %clang -I%dipc-include -O2 %s -o %t.plain && %t.plain | FileCheck %s --check-prefix=LEAK
 // MPK: entry says 7
 // MPK-NEXT: dipc: protection-key fault: access to 0x{{[0-9a-f]+}} (key {{[0-9]+}}, domain keys) denied to the running domain
 // MPK-NOT: leaked
+// SFI: entry says 7
+// SFI-NEXT: dipc: sfi fault: read of 8 bytes at 0x{{[0-9a-f]+}} (domain keys) denied to the running domain (default)
+// SFI-NOT: leaked
 // LEAK: entry says 7
 // LEAK: leaked 31337
 #include <dipc.h>

@@ -1,14 +1,16 @@
 // __perm("ledger", read) lets the `audit` domain read `ledger`'s data, but
-// its write faults under mpk (turned into DIPC_EFAULT for the caller) and
+// its write faults under mpk and sfi (-fdipc-sfi) (turned into DIPC_EFAULT for the caller) and
 // the value is unchanged. Negative control: `--backend=none` lets the
 // write through.
-// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=STOPPED %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=STOPPED
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
-// MPK: audit read 500, dipc_errno 0
-// MPK-NEXT: audit write returned 0, dipc_errno 14
-// MPK-NEXT: ledger total 500
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
+// STOPPED: audit read 500, dipc_errno 0
+// STOPPED-NEXT: audit write returned 0, dipc_errno 14
+// STOPPED-NEXT: ledger total 500
 // NONE: audit read 500, dipc_errno 0
 // NONE-NEXT: audit write returned 1, dipc_errno 0
 // NONE-NEXT: ledger total 0

@@ -1,0 +1,658 @@
+// SfiChecks.cpp - CODOMs' access checks in software (-fdipc-sfi): every
+// memory access of every defined function is preceded by the check of
+// include/dipc/sfi.h against the rights of the domain the thread runs as.
+//
+//   opt -load-pass-plugin=DipcPass.so -passes=dipc-sfi in.ll
+//
+// Runs last (after dipc-frame and dipc-unsafe-stack), so it sees the final
+// IR: only code generation follows, and nothing there adds an access the
+// IR does not show (byval copies are checked at the call; calls are marked
+// nobuiltin so that memcmp is not expanded into loads).
+//
+// The fast path, inline (docs/compiler.md, "SFI checks"):
+//
+//   row    = RIGHTS + %gs:CUR_DOM * TAGS     once, in the entry block
+//   tag    = SHADOW[addr >> 12]              u16
+//   denied = (row[tag] & RIGHT) == 0 || (addr & 4095) > 4096 - size
+//   if (denied) __dipc_sfi_check(addr, size, write)     cold, returns if ok
+//
+// Not checked: accesses that stay inside a static alloca of the function
+// (its own frame), the check's own loads (!dipc.sfi.check), and stores to
+// the thread's public page through %gs (the caller stubs' dipc_errno).
+// Cheaper: a check whose address is loop invariant and that runs whenever
+// the loop is entered moves to the preheader; accesses of one block at
+// constant offsets from one base, within 4096 bytes, share one check of
+// the whole range at the first of them (the write right covers the read,
+// as under mpk, where PKRU cannot grant write without read).
+//
+// Refused (compile errors): inline asm other than the passes' own and
+// empty compiler barriers (its accesses cannot be seen), accesses through another address space
+// (__seg_gs, __seg_fs), and intrinsics that access memory in ways not
+// described here.
+#include "SfiChecks.h"
+#include "Diagnostics.h"
+#include "ObjectNote.h"
+#include "OwnAsm.h"
+#include "dipc/abi.h"
+#include "dipc/sfi.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MustExecute.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace dipc {
+
+static constexpr StringLiteral CheckMD = "dipc.sfi.check";
+// Marks an instrumented function: a second run leaves it alone.
+static constexpr StringLiteral DoneAttr = "dipc-sfi";
+static constexpr uint64_t PageSize = 1ull << DIPC_SFI_PAGE_SHIFT;
+static constexpr unsigned X86GSAddressSpace = 256;
+// SysV x86-64 va_list: {i32, i32, ptr, ptr}.
+static constexpr uint64_t VaListSize = 24;
+// __builtin_setjmp's buffer: five words.
+static constexpr uint64_t SjLjBufferSize = 40;
+
+namespace {
+
+// `Size` bytes at `Ptr` (Size 0: `Len` bytes, known at run time), checked
+// before `At`.
+struct Access {
+  Instruction *At;
+  Value *Ptr;
+  uint64_t Size;
+  Value *Len;
+  unsigned Right; // DIPC_SFI_READ or DIPC_SFI_WRITE
+};
+
+// One emitted check: [Base + Lo, Base + Lo + Size) before `At`.
+struct Check {
+  Instruction *At;
+  Value *Base;
+  int64_t Lo;
+  uint64_t Size;
+  unsigned Right;
+};
+
+class Instrumenter {
+public:
+  Instrumenter(Function &F, DominatorTree &DT, LoopInfo &LI)
+      : F(F), M(*F.getParent()), DL(M.getDataLayout()), Ctx(F.getContext()),
+        DT(DT), LI(LI) {}
+  bool collect();
+  void plan();
+  void emit();
+  void finish();
+
+private:
+  Function &F;
+  Module &M;
+  const DataLayout &DL;
+  LLVMContext &Ctx;
+  DominatorTree &DT;
+  LoopInfo &LI;
+  SmallVector<Access, 32> Accesses;
+  SmallVector<Access, 4> RunTime;           // run-time length: slow path only
+  SmallVector<IntrinsicInst *, 2> Masked;   // masked vector accesses
+  SmallVector<Check, 32> Checks;
+  Value *Row = nullptr;
+
+  bool refuse(const Instruction &I, const Twine &Why);
+  bool addAccess(Instruction &I, Value *Ptr, uint64_t Size, unsigned Right);
+  bool addRange(Instruction &I, Value *Ptr, Value *Len, unsigned Right);
+  bool visitIntrinsic(IntrinsicInst &II);
+  bool allowedAddressSpace(const Instruction &I, const Value *Ptr);
+  bool inFrame(const Access &A) const;
+  Instruction *hoistPoint(const Access &A,
+                          DenseMap<const Loop *, SimpleLoopSafetyInfo> &Safety);
+  bool mayCross(const Value *Base, int64_t Lo, uint64_t Size) const;
+  Value *row();
+  FunctionCallee slowPath();
+  void emitCheck(const Check &C);
+  void emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len, unsigned Right,
+                    bool Cold);
+  void emitMasked(IntrinsicInst &II);
+};
+
+} // namespace
+
+bool Instrumenter::refuse(const Instruction &I, const Twine &Why) {
+  reportError(F, "-fdipc-sfi cannot check '" + F.getName() + "': " + Why,
+              I.getDebugLoc());
+  return false;
+}
+
+// Another address space is a segment (x86: 256 gs, 257 fs): the check
+// cannot compute the linear address. The one exception is the passes' own
+// store of dipc_errno to the thread's public page, which every domain may
+// write (dipc/abi.h).
+bool Instrumenter::allowedAddressSpace(const Instruction &I, const Value *Ptr) {
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  if (AS == 0)
+    return true;
+  if (AS == X86GSAddressSpace)
+    if (const auto *CE = dyn_cast<ConstantExpr>(Ptr);
+        CE && CE->getOpcode() == Instruction::IntToPtr)
+      if (const auto *Off = dyn_cast<ConstantInt>(CE->getOperand(0));
+          Off && Off->getZExtValue() >= DIPC_THREAD_PUBLIC_OFF &&
+          Off->getZExtValue() < DIPC_THREAD_PUBLIC_OFF + PageSize)
+        return true;
+  return refuse(I, "it accesses memory through address space " + Twine(AS) +
+                       " (a __seg_gs or __seg_fs pointer), whose linear "
+                       "address the check cannot compute");
+}
+
+bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
+                             unsigned Right) {
+  if (!allowedAddressSpace(I, Ptr))
+    return false;
+  if (Ptr->getType()->getPointerAddressSpace() != 0 || Size == 0)
+    return true;
+  Accesses.push_back({&I, Ptr, Size, nullptr, Right});
+  return true;
+}
+
+bool Instrumenter::addRange(Instruction &I, Value *Ptr, Value *Len,
+                            unsigned Right) {
+  if (auto *C = dyn_cast<ConstantInt>(Len))
+    return addAccess(I, Ptr, C->getZExtValue(), Right);
+  if (!allowedAddressSpace(I, Ptr))
+    return false;
+  if (Ptr->getType()->getPointerAddressSpace() != 0)
+    return true;
+  RunTime.push_back({&I, Ptr, 0, Len, Right});
+  return true;
+}
+
+static uint64_t storeSize(const DataLayout &DL, Type *Ty) {
+  return DL.getTypeStoreSize(Ty).getFixedValue();
+}
+
+bool Instrumenter::visitIntrinsic(IntrinsicInst &II) {
+  if (auto *MI = dyn_cast<AnyMemIntrinsic>(&II)) {
+    if (!addRange(II, MI->getRawDest(), MI->getLength(), DIPC_SFI_WRITE))
+      return false;
+    if (auto *MT = dyn_cast<AnyMemTransferInst>(MI))
+      return addRange(II, MT->getRawSource(), MT->getLength(), DIPC_SFI_READ);
+    return true;
+  }
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::masked_load:
+  case Intrinsic::masked_store:
+  case Intrinsic::masked_gather:
+  case Intrinsic::masked_scatter:
+  case Intrinsic::masked_expandload:
+  case Intrinsic::masked_compressstore: {
+    bool Store = II.getIntrinsicID() == Intrinsic::masked_store ||
+                 II.getIntrinsicID() == Intrinsic::masked_scatter ||
+                 II.getIntrinsicID() == Intrinsic::masked_compressstore;
+    Value *Ptr = II.getArgOperand(Store ? 1 : 0);
+    if (Ptr->getType()->getScalarType()->getPointerAddressSpace() != 0)
+      return refuse(II, "a masked vector access through address space " +
+                            Twine(Ptr->getType()
+                                      ->getScalarType()
+                                      ->getPointerAddressSpace()));
+    if (isa<ScalableVectorType>(Store ? II.getArgOperand(0)->getType()
+                                      : II.getType()))
+      return refuse(II, "a scalable vector access");
+    Masked.push_back(&II);
+    return true;
+  }
+  case Intrinsic::vastart:
+    return addAccess(II, II.getArgOperand(0), VaListSize, DIPC_SFI_WRITE);
+  case Intrinsic::vacopy:
+    return addAccess(II, II.getArgOperand(0), VaListSize, DIPC_SFI_WRITE) &&
+           addAccess(II, II.getArgOperand(1), VaListSize, DIPC_SFI_READ);
+  case Intrinsic::eh_sjlj_setjmp:
+    return addAccess(II, II.getArgOperand(0), SjLjBufferSize, DIPC_SFI_WRITE);
+  case Intrinsic::eh_sjlj_longjmp:
+    return addAccess(II, II.getArgOperand(0), SjLjBufferSize, DIPC_SFI_READ);
+  // No access that could fault: markers, hints, the stack pointer.
+  case Intrinsic::vaend:
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::prefetch:
+  case Intrinsic::stacksave:
+  case Intrinsic::stackrestore:
+  case Intrinsic::var_annotation:
+  case Intrinsic::ptr_annotation:
+  case Intrinsic::annotation:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::assume:
+  case Intrinsic::sideeffect:
+  case Intrinsic::donothing:
+  case Intrinsic::trap:
+  case Intrinsic::debugtrap:
+  case Intrinsic::ubsantrap:
+  case Intrinsic::pseudoprobe:
+  case Intrinsic::eh_sjlj_functioncontext:
+  case Intrinsic::eh_sjlj_callsite:
+  case Intrinsic::eh_sjlj_lsda:
+  case Intrinsic::eh_typeid_for:
+  case Intrinsic::eh_sjlj_setup_dispatch:
+    return true;
+  default:
+    if (II.doesNotAccessMemory() || II.onlyAccessesInaccessibleMemory())
+      return true;
+    return refuse(II, "intrinsic '" + II.getCalledFunction()->getName() +
+                          "' accesses memory in a way the checks do not "
+                          "describe");
+  }
+}
+
+// An asm of no instructions (a compiler barrier) accesses nothing.
+static bool isBlankAsm(const CallBase &CB) {
+  return StringRef(cast<InlineAsm>(CB.getCalledOperand())->getAsmString())
+      .trim()
+      .empty();
+}
+
+// Gathers the accesses of F, or reports why F cannot be checked.
+bool Instrumenter::collect() {
+  for (Instruction &I : instructions(F)) {
+    if (I.getMetadata(CheckMD))
+      continue;
+    if (auto *LI = dyn_cast<LoadInst>(&I)) {
+      if (!addAccess(I, LI->getPointerOperand(),
+                     storeSize(DL, LI->getType()), DIPC_SFI_READ))
+        return false;
+    } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      if (!addAccess(I, SI->getPointerOperand(),
+                     storeSize(DL, SI->getValueOperand()->getType()),
+                     DIPC_SFI_WRITE))
+        return false;
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      if (!addAccess(I, RMW->getPointerOperand(),
+                     storeSize(DL, RMW->getValOperand()->getType()),
+                     DIPC_SFI_WRITE))
+        return false;
+    } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      if (!addAccess(I, CX->getPointerOperand(),
+                     storeSize(DL, CX->getNewValOperand()->getType()),
+                     DIPC_SFI_WRITE))
+        return false;
+    } else if (auto *VA = dyn_cast<VAArgInst>(&I)) {
+      // Reads and advances the va_list; what it reads is the frame's.
+      if (!addAccess(I, VA->getPointerOperand(), VaListSize, DIPC_SFI_WRITE))
+        return false;
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (CB->isInlineAsm()) {
+        if (!isOwnAsm(*CB) && !isBlankAsm(*CB))
+          return refuse(I, "it contains inline assembly, whose memory "
+                           "accesses cannot be checked");
+        continue;
+      }
+      if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+        if (!visitIntrinsic(*II))
+          return false;
+        continue;
+      }
+      // A byval argument is copied from memory by the call itself.
+      for (unsigned Arg = 0; Arg < CB->arg_size(); ++Arg)
+        if (Type *Ty = CB->getParamByValType(Arg))
+          if (!addAccess(I, CB->getArgOperand(Arg),
+                         DL.getTypeAllocSize(Ty).getFixedValue(),
+                         DIPC_SFI_READ))
+            return false;
+    }
+  }
+  return true;
+}
+
+// Whole access inside a static alloca of this function: its own frame,
+// which only its own domain's code reaches (docs/compiler.md, "Stacks").
+bool Instrumenter::inFrame(const Access &A) const {
+  APInt Off(DL.getIndexTypeSizeInBits(A.Ptr->getType()), 0);
+  const Value *Base =
+      A.Ptr->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  const auto *AI = dyn_cast<AllocaInst>(Base);
+  if (!AI || !AI->isStaticAlloca())
+    return false;
+  std::optional<TypeSize> Size = AI->getAllocationSize(DL);
+  return Size && !Size->isScalable() && !Off.isNegative() &&
+         Off.getZExtValue() + A.Size <= Size->getFixedValue();
+}
+
+// The outermost preheader where the check of `A` can run instead: its
+// address is invariant in the loop and the access runs whenever the loop
+// is entered, so the check fails exactly when the first access would.
+Instruction *
+Instrumenter::hoistPoint(const Access &A,
+                         DenseMap<const Loop *, SimpleLoopSafetyInfo> &Safety) {
+  Instruction *Point = nullptr;
+  for (Loop *L = LI.getLoopFor(A.At->getParent()); L; L = L->getParentLoop()) {
+    BasicBlock *Pre = L->getLoopPreheader();
+    if (!Pre || !L->isLoopInvariant(A.Ptr))
+      break;
+    auto [It, New] = Safety.try_emplace(L);
+    if (New)
+      It->second.computeLoopSafetyInfo(L);
+    if (!It->second.isGuaranteedToExecute(*A.At, &DT, L))
+      break;
+    Point = Pre->getTerminator();
+  }
+  return Point;
+}
+
+// Whether [Base + Lo, + Size) may straddle a page: only the alignment of
+// this function's allocas and this module's definitions is trusted (an
+// argument's `align` or a load's !align is the caller's word).
+bool Instrumenter::mayCross(const Value *Base, int64_t Lo,
+                            uint64_t Size) const {
+  uint64_t A = 1;
+  if (const auto *AI = dyn_cast<AllocaInst>(Base))
+    A = AI->getAlign().value();
+  else if (const auto *GV = dyn_cast<GlobalVariable>(Base);
+           GV && !GV->isDeclaration() && !GV->isInterposable())
+    A = GV->getPointerAlignment(DL).value();
+  A = std::min(A, PageSize);
+  uint64_t Start = uint64_t(Lo) & (A - 1);
+  return Start + Size > A;
+}
+
+void Instrumenter::plan() {
+  DenseMap<const Loop *, SimpleLoopSafetyInfo> Safety;
+  // Hoisted checks, one per (preheader, address, size): the strongest right.
+  DenseMap<std::tuple<Instruction *, Value *, uint64_t>, size_t> Hoisted;
+  // Per block: open merge groups by base; closed by anything that may not
+  // reach the next instruction (the later accesses might not run).
+  DenseMap<std::pair<BasicBlock *, const Value *>, size_t> Open;
+  BasicBlock *OpenBB = nullptr;
+  Instruction *Last = nullptr;
+
+  for (const Access &A : Accesses) {
+    if (inFrame(A))
+      continue;
+    if (Instruction *Pre = hoistPoint(A, Safety)) {
+      auto [It, New] = Hoisted.try_emplace({Pre, A.Ptr, A.Size}, Checks.size());
+      if (New)
+        Checks.push_back({Pre, A.Ptr, 0, A.Size, A.Right});
+      else
+        Checks[It->second].Right |= A.Right;
+      continue;
+    }
+    // Accesses come in instruction order: close the groups of the previous
+    // block, and of this one when something between may not return.
+    BasicBlock *BB = A.At->getParent();
+    if (BB != OpenBB) {
+      Open.clear();
+      OpenBB = BB;
+      Last = nullptr;
+    } else if (Last && Last != A.At) {
+      for (auto I = Last->getIterator(); &*I != A.At; ++I)
+        if (!isGuaranteedToTransferExecutionToSuccessor(&*I)) {
+          Open.clear();
+          break;
+        }
+    }
+    Last = A.At;
+    APInt Off(DL.getIndexTypeSizeInBits(A.Ptr->getType()), 0);
+    Value *Base = A.Ptr->stripAndAccumulateConstantOffsets(
+        DL, Off, /*AllowNonInbounds=*/true);
+    if (Base->getType() != A.Ptr->getType() || !Off.isSignedIntN(32)) {
+      Base = A.Ptr;
+      Off = 0;
+    }
+    int64_t Lo = Off.getSExtValue();
+    if (A.Size < PageSize) {
+      auto It = Open.find({BB, Base});
+      if (It != Open.end()) {
+        Check &C = Checks[It->second];
+        int64_t NewLo = std::min(C.Lo, Lo);
+        int64_t NewHi = std::max<int64_t>(C.Lo + C.Size, Lo + A.Size);
+        // At most 4096 bytes: the range's first and last pages are the
+        // only ones, and accesses touch both.
+        if (uint64_t(NewHi - NewLo) <= PageSize) {
+          C.Lo = NewLo;
+          C.Size = NewHi - NewLo;
+          C.Right |= A.Right;
+          continue;
+        }
+      }
+      Open[{BB, Base}] = Checks.size();
+    }
+    Checks.push_back({A.At, Base, Lo, A.Size, A.Right});
+  }
+}
+
+// The running domain's row of the rights matrix, once per function: the
+// domain only changes in proxies, and a proxy that returns to this frame
+// restores it. The gs load is not volatile: nothing may reorder it past a
+// call anyway (it is loaded before any), and codegen may then fold it.
+Value *Instrumenter::row() {
+  if (Row)
+    return Row;
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator At = Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(*At))
+    ++At;
+  IRBuilder<> B(&Entry, At);
+  Type *I64 = B.getInt64Ty();
+  auto *CurDom = ConstantExpr::getIntToPtr(
+      ConstantInt::get(I64, DIPC_SFI_CUR_DOM_GS_OFFSET),
+      PointerType::get(Ctx, X86GSAddressSpace));
+  LoadInst *Dom = B.CreateAlignedLoad(B.getInt32Ty(), CurDom, Align(4),
+                                      "dipc.sfi.dom");
+  Dom->setMetadata(CheckMD, MDNode::get(Ctx, {}));
+  auto *Rights = ConstantExpr::getIntToPtr(
+      ConstantInt::get(I64, DIPC_SFI_RIGHTS_ADDR), B.getPtrTy());
+  Row = B.CreateGEP(B.getInt8Ty(), Rights,
+                    B.CreateMul(B.CreateZExt(Dom, I64),
+                                ConstantInt::get(I64, DIPC_SFI_TAGS), "",
+                                /*HasNUW=*/true, /*HasNSW=*/true),
+                    "dipc.sfi.row");
+  return Row;
+}
+
+FunctionCallee Instrumenter::slowPath() {
+  FunctionCallee Fn = M.getOrInsertFunction(
+      DIPC_SFI_CHECK_FN, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx),
+      Type::getInt64Ty(Ctx), Type::getInt32Ty(Ctx));
+  return Fn;
+}
+
+void Instrumenter::emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len,
+                                unsigned Right, bool Cold) {
+  CallInst *Call = B.CreateCall(
+      slowPath(), {Addr, B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
+                   B.getInt32(Right == DIPC_SFI_WRITE ? 1 : 0)});
+  if (Cold)
+    Call->addFnAttr(Attribute::Cold);
+}
+
+void Instrumenter::emitCheck(const Check &C) {
+  IRBuilder<> B(C.At);
+  Type *I64 = B.getInt64Ty();
+  // The write right covers the read (see the top of the file).
+  unsigned Right = C.Right & DIPC_SFI_WRITE ? DIPC_SFI_WRITE : DIPC_SFI_READ;
+  Value *Addr = B.CreatePtrToInt(C.Base, I64, "dipc.sfi.addr");
+  if (C.Lo)
+    Addr = B.CreateAdd(Addr, ConstantInt::get(I64, C.Lo));
+  if (C.Size >= PageSize) {
+    emitSlowCall(B, Addr, B.getInt64(C.Size), Right, /*Cold=*/false);
+    return;
+  }
+  MDNode *Mark = MDNode::get(Ctx, {});
+  Value *Row = row();
+  auto *Shadow = ConstantExpr::getIntToPtr(
+      ConstantInt::get(I64, DIPC_SFI_SHADOW_ADDR), B.getPtrTy());
+  Value *Page = B.CreateLShr(Addr, DIPC_SFI_PAGE_SHIFT);
+  LoadInst *Tag = B.CreateAlignedLoad(
+      B.getInt16Ty(), B.CreateGEP(B.getInt16Ty(), Shadow, Page), Align(2),
+      "dipc.sfi.tag");
+  Tag->setMetadata(CheckMD, Mark);
+  LoadInst *Rights = B.CreateAlignedLoad(
+      B.getInt8Ty(), B.CreateGEP(B.getInt8Ty(), Row, B.CreateZExt(Tag, I64)),
+      Align(1), "dipc.sfi.rights");
+  Rights->setMetadata(CheckMD, Mark);
+  Value *Denied = B.CreateICmpEQ(B.CreateAnd(Rights, Right), B.getInt8(0),
+                                 "dipc.sfi.denied");
+  if (mayCross(C.Base, C.Lo, C.Size)) {
+    Value *Cross =
+        B.CreateICmpUGT(B.CreateAnd(Addr, PageSize - 1),
+                        B.getInt64(PageSize - C.Size), "dipc.sfi.cross");
+    if (!match(Cross, m_Zero())) // a constant address may rule it out
+      Denied = B.CreateOr(Denied, Cross);
+  }
+  Instruction *Slow = SplitBlockAndInsertIfThen(
+      Denied, C.At, /*Unreachable=*/false,
+      MDBuilder(Ctx).createUnlikelyBranchWeights());
+  Slow->getParent()->setName("dipc.sfi.slow");
+  B.SetInsertPoint(Slow);
+  emitSlowCall(B, Addr, B.getInt64(C.Size), Right, /*Cold=*/true);
+}
+
+// Masked vector accesses, through the slow path (rare in C: the vectoriser
+// emits them only for targets with masked moves). Exactly the active lanes
+// are checked: lanes of a contiguous access lie between the first and last
+// active lane (at most 64 bytes, so two pages, both touched); a gather or
+// scatter checks each lane, with length 0 when the lane is off.
+void Instrumenter::emitMasked(IntrinsicInst &II) {
+  IRBuilder<> B(&II);
+  Type *I64 = B.getInt64Ty();
+  Intrinsic::ID ID = II.getIntrinsicID();
+  bool Store = ID == Intrinsic::masked_store ||
+               ID == Intrinsic::masked_scatter ||
+               ID == Intrinsic::masked_compressstore;
+  auto *VecTy = cast<FixedVectorType>(Store ? II.getArgOperand(0)->getType()
+                                            : II.getType());
+  unsigned N = VecTy->getNumElements();
+  uint64_t Elt = storeSize(DL, VecTy->getElementType());
+  unsigned MaskArg = ID == Intrinsic::masked_load     ? 2
+                     : ID == Intrinsic::masked_store  ? 3
+                     : ID == Intrinsic::masked_gather ? 2
+                     : ID == Intrinsic::masked_scatter ? 3
+                                                       : (Store ? 2 : 1);
+  Value *Mask = II.getArgOperand(MaskArg);
+  Value *Ptr = II.getArgOperand(Store ? 1 : 0);
+  unsigned Right = Store ? DIPC_SFI_WRITE : DIPC_SFI_READ;
+  if (ID == Intrinsic::masked_gather || ID == Intrinsic::masked_scatter) {
+    for (unsigned Lane = 0; Lane < N; ++Lane) {
+      Value *On = B.CreateExtractElement(Mask, Lane);
+      Value *P = B.CreateExtractElement(Ptr, Lane);
+      emitSlowCall(B, B.CreatePtrToInt(P, I64),
+                   B.CreateSelect(On, B.getInt64(Elt), B.getInt64(0)), Right,
+                   /*Cold=*/false);
+    }
+    return;
+  }
+  Value *Bits = B.CreateBitCast(Mask, B.getIntNTy(N));
+  Value *Addr = B.CreatePtrToInt(Ptr, I64);
+  Value *Len;
+  if (ID == Intrinsic::masked_expandload ||
+      ID == Intrinsic::masked_compressstore) {
+    Value *Lanes = B.CreateUnaryIntrinsic(Intrinsic::ctpop, Bits);
+    Len = B.CreateMul(B.CreateZExt(Lanes, I64), B.getInt64(Elt));
+  } else {
+    Value *First = B.CreateZExt(
+        B.CreateBinaryIntrinsic(Intrinsic::cttz, Bits, B.getFalse()), I64);
+    Value *Lead = B.CreateZExt(
+        B.CreateBinaryIntrinsic(Intrinsic::ctlz, Bits, B.getFalse()), I64);
+    Value *Lanes = B.CreateSub(B.CreateSub(B.getInt64(N), Lead), First);
+    Value *None = B.CreateICmpEQ(Bits, ConstantInt::get(Bits->getType(), 0));
+    Len = B.CreateSelect(None, B.getInt64(0),
+                         B.CreateMul(Lanes, B.getInt64(Elt)));
+    Addr = B.CreateAdd(Addr, B.CreateMul(First, B.getInt64(Elt)));
+  }
+  emitSlowCall(B, Addr, Len, Right, /*Cold=*/false);
+}
+
+void Instrumenter::emit() {
+  // Static allocas first: a split of the entry block must not leave one
+  // behind the split, where it would become dynamic.
+  BasicBlock &Entry = F.getEntryBlock();
+  SmallVector<AllocaInst *, 8> Allocas;
+  for (Instruction &I : Entry)
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && AI->isStaticAlloca())
+      Allocas.push_back(AI);
+  BasicBlock::iterator Top = Entry.getFirstInsertionPt();
+  for (AllocaInst *AI : Allocas)
+    AI->moveBefore(Entry, Top);
+
+  for (const Access &A : RunTime) {
+    IRBuilder<> B(A.At);
+    emitSlowCall(B, B.CreatePtrToInt(A.Ptr, B.getInt64Ty()), A.Len, A.Right,
+                 /*Cold=*/false);
+  }
+  for (IntrinsicInst *II : Masked)
+    emitMasked(*II);
+  for (const Check &C : Checks)
+    emitCheck(C);
+}
+
+// A libc function called from this code sees a return address in it (the
+// runtime's interceptors rely on it): no sibling calls. No call is expanded
+// into accesses the IR did not show (memcmp into loads). And what the
+// optimiser inferred of the function no longer holds once it reads the
+// shadow and may stop in the slow path, or calls a function that does:
+// under full LTO, callers are optimised again with these attributes.
+void Instrumenter::finish() {
+  F.addFnAttr("disable-tail-calls", "true");
+  bool Calls = false;
+  for (Instruction &I : instructions(F)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB || CB->isInlineAsm())
+      continue;
+    if (auto *CI = dyn_cast<CallInst>(CB); CI && !CI->isMustTailCall())
+      CI->setTailCallKind(CallInst::TCK_NoTail);
+    if (!isa<IntrinsicInst>(CB)) {
+      CB->addFnAttr(Attribute::NoBuiltin);
+      Calls = true;
+    }
+  }
+  if (Calls) { // the checks' slow path included
+    F.removeFnAttr(Attribute::Memory);
+    F.removeFnAttr(Attribute::WillReturn);
+    F.removeFnAttr(Attribute::NoSync);
+  }
+  F.addFnAttr(DoneAttr);
+}
+
+static constexpr StringLiteral SfiFlag = "dipc.sfi";
+
+PreservedAnalyses DipcSfiMarkPass::run(Module &M, ModuleAnalysisManager &) {
+  if (M.getModuleFlag(SfiFlag))
+    return PreservedAnalyses::all();
+  // Max: an LTO link of marked and unmarked modules instruments them all.
+  M.addModuleFlag(Module::Max, SfiFlag, 1);
+  return PreservedAnalyses::none();
+}
+
+PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  if (!Always && !M.getModuleFlag(SfiFlag))
+    return PreservedAnalyses::all();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  bool Changed = markNoteSfi(M);
+  for (Function &F : M) {
+    if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
+        F.hasFnAttribute(DoneAttr))
+      continue;
+    Instrumenter I(F, FAM.getResult<DominatorTreeAnalysis>(F),
+                   FAM.getResult<LoopAnalysis>(F));
+    if (!I.collect())
+      continue; // reported
+    I.plan();
+    I.emit();
+    I.finish();
+    FAM.invalidate(F, PreservedAnalyses::none());
+    Changed = true;
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace dipc

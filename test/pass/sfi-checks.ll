@@ -1,0 +1,347 @@
+; dipc-sfi puts the check of include/dipc/sfi.h before every access: the
+; running domain's row (%gs:40 -> 0x78000000 + dom * 2048) once in the entry
+; block, the page's tag (0x180000000000 + (addr >> 12) * 2), the right (1
+; read, 2 write; atomics write), a page-crossing test (addr & 4095) >
+; 4096 - size unless the alignment rules it out, and the cold slow path
+; __dipc_sfi_check(addr, size, write). Run-time lengths, sizes of a page or
+; more and masked vector accesses go to the slow path directly. Accesses
+; inside the function's own static allocas are not checked; globals are.
+; Accesses at constant offsets from one base in one block share a check;
+; a loop-invariant access that runs whenever its loop runs is checked in
+; the preheader. Running the pass twice changes nothing more.
+; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -S %s -o %t.ll
+; RUN: FileCheck %s < %t.ll
+; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -S %t.ll -o - | grep -v -e ModuleID -e '; preds' > %t.twice.ll
+; RUN: grep -v -e ModuleID -e '; preds' %t.ll | diff - %t.twice.ll
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
+
+@g = global [4 x i32] zeroinitializer, align 16
+%struct.big = type { [6 x i64] }
+
+declare void @use(ptr)
+declare void @take(ptr byval(%struct.big) align 8)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare void @llvm.memset.inline.p0.i64(ptr, i8, i64, i1)
+declare <4 x i32> @llvm.masked.load.v4i32.p0(ptr, i32, <4 x i1>, <4 x i32>)
+declare void @llvm.masked.store.v4i32.p0(<4 x i32>, ptr, i32, <4 x i1>)
+declare <2 x i64> @llvm.masked.gather.v2i64.v2p0(<2 x ptr>, i32, <2 x i1>, <2 x i64>)
+declare void @llvm.masked.scatter.v2i64.v2p0(<2 x i64>, <2 x ptr>, i32, <2 x i1>)
+declare <4 x i32> @llvm.masked.expandload.v4i32(ptr, <4 x i1>, <4 x i32>)
+declare void @llvm.masked.compressstore.v4i32(<4 x i32>, ptr, <4 x i1>)
+declare void @llvm.va_start.p0(ptr)
+declare void @llvm.va_end.p0(ptr)
+
+; CHECK-LABEL: define i32 @load(
+; CHECK-SAME: ptr %p) [[ATTRS:#[0-9]+]] {
+; CHECK-NEXT: %dipc.sfi.dom = load i32, ptr addrspace(256) inttoptr (i64 40 to ptr addrspace(256)), align 4, !dipc.sfi.check [[MARK:![0-9]+]]
+; CHECK-NEXT: [[DOM:%.*]] = zext i32 %dipc.sfi.dom to i64
+; CHECK-NEXT: [[OFF:%.*]] = mul nuw nsw i64 [[DOM]], 2048
+; CHECK-NEXT: %dipc.sfi.row = getelementptr i8, ptr inttoptr (i64 2013265920 to ptr), i64 [[OFF]]
+; CHECK-NEXT: %dipc.sfi.addr = ptrtoint ptr %p to i64
+; CHECK-NEXT: [[PAGE:%.*]] = lshr i64 %dipc.sfi.addr, 12
+; CHECK-NEXT: [[SH:%.*]] = getelementptr i16, ptr inttoptr (i64 26388279066624 to ptr), i64 [[PAGE]]
+; CHECK-NEXT: %dipc.sfi.tag = load i16, ptr [[SH]], align 2, !dipc.sfi.check [[MARK]]
+; CHECK-NEXT: [[TAG:%.*]] = zext i16 %dipc.sfi.tag to i64
+; CHECK-NEXT: [[R:%.*]] = getelementptr i8, ptr %dipc.sfi.row, i64 [[TAG]]
+; CHECK-NEXT: %dipc.sfi.rights = load i8, ptr [[R]], align 1, !dipc.sfi.check [[MARK]]
+; CHECK-NEXT: [[BIT:%.*]] = and i8 %dipc.sfi.rights, 1
+; CHECK-NEXT: %dipc.sfi.denied = icmp eq i8 [[BIT]], 0
+; CHECK-NEXT: [[IN:%.*]] = and i64 %dipc.sfi.addr, 4095
+; CHECK-NEXT: %dipc.sfi.cross = icmp ugt i64 [[IN]], 4092
+; CHECK-NEXT: [[NO:%.*]] = or i1 %dipc.sfi.denied, %dipc.sfi.cross
+; CHECK-NEXT: br i1 [[NO]], label %dipc.sfi.slow, label %[[OK:.*]], !prof [[UNLIKELY:![0-9]+]]
+; CHECK: dipc.sfi.slow:
+; CHECK-NEXT: notail call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 4, i32 0) [[COLD:#[0-9]+]]
+; CHECK-NEXT: br label %[[OK]]
+; CHECK: [[OK]]:
+; CHECK-NEXT: %v = load i32, ptr %p
+define i32 @load(ptr %p) {
+  %v = load i32, ptr %p
+  ret i32 %v
+}
+
+; CHECK-LABEL: define void @store(
+; CHECK: and i8 %dipc.sfi.rights, 2
+; CHECK: icmp ugt i64 {{%.*}}, 4088
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8, i32 1)
+; CHECK: store i64 %v, ptr %p
+define void @store(ptr %p, i64 %v) {
+  store i64 %v, ptr %p
+  ret void
+}
+
+; CHECK-LABEL: define i32 @rmw(
+; CHECK: and i8 %dipc.sfi.rights, 2
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 4, i32 1)
+; CHECK: atomicrmw add ptr %p
+define i32 @rmw(ptr %p) {
+  %old = atomicrmw add ptr %p, i32 1 seq_cst
+  ret i32 %old
+}
+
+; CHECK-LABEL: define i16 @cmpxchg(
+; CHECK: and i8 %dipc.sfi.rights, 2
+; CHECK: icmp ugt i64 {{%.*}}, 4094
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 2, i32 1)
+; CHECK: cmpxchg ptr %p
+define i16 @cmpxchg(ptr %p) {
+  %r = cmpxchg ptr %p, i16 0, i16 1 seq_cst seq_cst
+  %v = extractvalue { i16, i1 } %r, 0
+  ret i16 %v
+}
+
+; CHECK-LABEL: define <8 x i32> @vector(
+; CHECK: and i8 %dipc.sfi.rights, 1
+; CHECK: icmp ugt i64 {{%.*}}, 4064
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 32, i32 0)
+; CHECK: load <8 x i32>, ptr %p
+define <8 x i32> @vector(ptr %p) {
+  %v = load <8 x i32>, ptr %p
+  ret <8 x i32> %v
+}
+
+; A constant length is an access of that size; length 0 accesses nothing.
+; CHECK-LABEL: define void @mem_const(
+; CHECK: %dipc.sfi.addr = ptrtoint ptr %d to i64
+; CHECK: and i8 %dipc.sfi.rights, 2
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 24, i32 1)
+; CHECK: %dipc.sfi.addr1 = ptrtoint ptr %s to i64
+; CHECK: and i8 %dipc.sfi.rights3, 1
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr1, i64 24, i32 0)
+; CHECK-NOT: __dipc_sfi_check
+; CHECK: call void @llvm.memcpy
+; CHECK-NEXT: call void @llvm.memset.inline
+; CHECK-NEXT: ret void
+define void @mem_const(ptr %d, ptr %s) {
+  call void @llvm.memcpy.p0.p0.i64(ptr %d, ptr %s, i64 24, i1 false)
+  call void @llvm.memset.inline.p0.i64(ptr %d, i8 0, i64 0, i1 false)
+  ret void
+}
+
+; CHECK-LABEL: define void @mem_runtime(
+; CHECK-NOT: dipc.sfi.dom
+; CHECK: [[D:%.*]] = ptrtoint ptr %d to i64
+; CHECK-NEXT: call void @__dipc_sfi_check(i64 [[D]], i64 %n, i32 1) [[NOTCOLD:#[0-9]+]]
+; CHECK-NEXT: [[S:%.*]] = ptrtoint ptr %s to i64
+; CHECK-NEXT: call void @__dipc_sfi_check(i64 [[S]], i64 %n, i32 0)
+; CHECK-NEXT: call void @llvm.memmove
+; CHECK-NEXT: [[D2:%.*]] = ptrtoint ptr %d to i64
+; CHECK-NEXT: call void @__dipc_sfi_check(i64 [[D2]], i64 %n, i32 1)
+; CHECK-NEXT: call void @llvm.memset
+define void @mem_runtime(ptr %d, ptr %s, i64 %n) {
+  call void @llvm.memmove.p0.p0.i64(ptr %d, ptr %s, i64 %n, i1 false)
+  call void @llvm.memset.p0.i64(ptr %d, i8 0, i64 %n, i1 false)
+  ret void
+}
+
+; CHECK-LABEL: define void @mem_large(
+; CHECK-NEXT: %dipc.sfi.addr = ptrtoint ptr %d to i64
+; CHECK-NEXT: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8192, i32 1)
+; CHECK-NEXT: call void @llvm.memset
+define void @mem_large(ptr %d) {
+  call void @llvm.memset.p0.i64(ptr %d, i8 0, i64 8192, i1 false)
+  ret void
+}
+
+; Contiguous masked accesses: from the first to the last active lane.
+; CHECK-LABEL: define <4 x i32> @masked(
+; CHECK: [[BITS:%.*]] = bitcast <4 x i1> %m to i4
+; CHECK: [[FIRST:%.*]] = notail call i4 @llvm.cttz.i4(i4 [[BITS]], i1 false)
+; CHECK: call i4 @llvm.ctlz.i4(i4 [[BITS]], i1 false)
+; CHECK: [[NONE:%.*]] = icmp eq i4 [[BITS]], 0
+; CHECK: [[LEN:%.*]] = select i1 [[NONE]], i64 0, i64
+; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 [[LEN]], i32 0)
+; CHECK-NEXT: %l = notail call <4 x i32> @llvm.masked.load
+; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 {{%.*}}, i32 1)
+; CHECK-NEXT: call void @llvm.masked.store
+; CHECK: call i4 @llvm.ctpop.i4
+; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 {{%.*}}, i32 0)
+; CHECK-NEXT: %e = notail call <4 x i32> @llvm.masked.expandload
+; CHECK: call i4 @llvm.ctpop.i4
+; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 {{%.*}}, i32 1)
+; CHECK-NEXT: call void @llvm.masked.compressstore
+define <4 x i32> @masked(ptr %p, <4 x i1> %m, <4 x i32> %v) {
+  %l = call <4 x i32> @llvm.masked.load.v4i32.p0(ptr %p, i32 4, <4 x i1> %m, <4 x i32> %v)
+  call void @llvm.masked.store.v4i32.p0(<4 x i32> %l, ptr %p, i32 4, <4 x i1> %m)
+  %e = call <4 x i32> @llvm.masked.expandload.v4i32(ptr %p, <4 x i1> %m, <4 x i32> %v)
+  call void @llvm.masked.compressstore.v4i32(<4 x i32> %e, ptr %p, <4 x i1> %m)
+  ret <4 x i32> %e
+}
+
+; Gathers and scatters: each lane, length 0 when it is off.
+; CHECK-LABEL: define <2 x i64> @gather(
+; CHECK-COUNT-2: call void @__dipc_sfi_check(i64 {{%.*}}, i64 {{%.*}}, i32 0)
+; CHECK-NEXT: %g = notail call <2 x i64> @llvm.masked.gather
+; CHECK-COUNT-2: call void @__dipc_sfi_check(i64 {{%.*}}, i64 {{%.*}}, i32 1)
+; CHECK-NEXT: call void @llvm.masked.scatter
+define <2 x i64> @gather(<2 x ptr> %ps, <2 x i1> %m, <2 x i64> %v) {
+  %g = call <2 x i64> @llvm.masked.gather.v2i64.v2p0(<2 x ptr> %ps, i32 8, <2 x i1> %m, <2 x i64> %v)
+  call void @llvm.masked.scatter.v2i64.v2p0(<2 x i64> %g, <2 x ptr> %ps, i32 8, <2 x i1> %m)
+  ret <2 x i64> %g
+}
+
+; In-bounds constant offsets of a static alloca: none. Past its end, or at a
+; variable offset: checked (16-aligned and in bounds of an aligned block:
+; no crossing test for the first).
+; CHECK-LABEL: define i32 @frame(
+; CHECK: store volatile i32 1, ptr %p1
+; CHECK-NEXT: %v = load volatile i32, ptr %a
+; CHECK: [[A16:%.*]] = add i64 %dipc.sfi.addr, 16
+; CHECK-NOT: dipc.sfi.cross
+; CHECK: call void @__dipc_sfi_check(i64 [[A16]], i64 4, i32 1)
+; CHECK: store volatile i32 2, ptr %out
+; CHECK: %dipc.sfi.cross = icmp ugt
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr1, i64 4, i32 1)
+; CHECK: store volatile i32 3, ptr %var
+define i32 @frame(i64 %i) {
+  %a = alloca [4 x i32], align 16
+  %p1 = getelementptr inbounds [4 x i32], ptr %a, i64 0, i64 1
+  store volatile i32 1, ptr %p1
+  %v = load volatile i32, ptr %a
+  %out = getelementptr [4 x i32], ptr %a, i64 0, i64 4
+  store volatile i32 2, ptr %out
+  %var = getelementptr [4 x i32], ptr %a, i64 0, i64 %i
+  store volatile i32 3, ptr %var
+  ret i32 %v
+}
+
+; A global is checked: code of any domain runs with the running domain's
+; rights. Its alignment rules out a crossing.
+; CHECK-LABEL: define i32 @global(
+; CHECK: lshr i64 add (i64 ptrtoint (ptr @g to i64), i64 8), 12
+; CHECK-NOT: dipc.sfi.cross
+; CHECK: call void @__dipc_sfi_check(i64 add (i64 ptrtoint (ptr @g to i64), i64 8), i64 4, i32 0)
+; CHECK: %v = load i32
+define i32 @global() {
+  %v = load i32, ptr getelementptr inbounds ([4 x i32], ptr @g, i64 0, i64 2)
+  ret i32 %v
+}
+
+; Three accesses at p, p+8, p+16 in one block: one check of 24 bytes, with
+; the write right (the store).
+; CHECK-LABEL: define i64 @merged(
+; CHECK: and i8 %dipc.sfi.rights, 2
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 24, i32 1)
+; CHECK-NOT: __dipc_sfi_check
+; CHECK: ret i64
+define i64 @merged(ptr %p) {
+  %a = load i64, ptr %p
+  %q = getelementptr i8, ptr %p, i64 8
+  %b = load i64, ptr %q
+  %r = getelementptr i8, ptr %p, i64 16
+  store i64 %a, ptr %r
+  %s = add i64 %a, %b
+  ret i64 %s
+}
+
+; Not across a call that may not return, nor beyond 4096 bytes.
+; CHECK-LABEL: define i64 @not_merged(
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8, i32 0)
+; CHECK: %a = load i64
+; CHECK-NEXT: call void @use(ptr null)
+; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 8, i32 0)
+; CHECK: %b = load i64
+; CHECK: add i64 %dipc.sfi.addr7, 8192
+; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 8, i32 0)
+; CHECK: %c = load i64
+define i64 @not_merged(ptr %p) {
+  %a = load i64, ptr %p
+  call void @use(ptr null)
+  %q = getelementptr i8, ptr %p, i64 8
+  %b = load i64, ptr %q
+  %far = getelementptr i8, ptr %p, i64 8192
+  %c = load i64, ptr %far
+  %s = add i64 %a, %b
+  %t = add i64 %s, %c
+  ret i64 %t
+}
+
+; CHECK-LABEL: define i32 @hoisted(
+; CHECK: entry:
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 4, i32 0)
+; CHECK: loop:
+; CHECK-NOT: dipc.sfi
+; CHECK: exit:
+define i32 @hoisted(ptr %p, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc.next, %loop ]
+  %v = load volatile i32, ptr %p
+  %acc.next = add i32 %acc, %v
+  %i.next = add i32 %i, 1
+  %done = icmp eq i32 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i32 %acc.next
+}
+
+; The access does not run on every iteration: checked where it is.
+; CHECK-LABEL: define i32 @not_hoisted(
+; CHECK: loop:
+; CHECK-NEXT: %i = phi
+; CHECK-NEXT: br i1 %c
+; CHECK: then:
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 4, i32 0)
+; CHECK: %v = load volatile i32, ptr %p
+define i32 @not_hoisted(ptr %p, i32 %n, i1 %c) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %latch ]
+  br i1 %c, label %then, label %latch
+then:
+  %v = load volatile i32, ptr %p
+  br label %latch
+latch:
+  %i.next = add i32 %i, 1
+  %done = icmp eq i32 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i32 0
+}
+
+; The call copies the byval argument: a read of 48 bytes.
+; CHECK-LABEL: define void @byval(
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 48, i32 0)
+; CHECK: call void @take(
+define void @byval(ptr %p) {
+  call void @take(ptr byval(%struct.big) align 8 %p)
+  ret void
+}
+
+; CHECK-LABEL: define void @varargs(
+; CHECK-NOT: dipc.sfi
+; CHECK: ret void
+define void @varargs(i32 %n, ...) {
+  %ap = alloca [24 x i8], align 16
+  call void @llvm.va_start.p0(ptr %ap)
+  call void @llvm.va_end.p0(ptr %ap)
+  ret void
+}
+
+; An empty asm (a compiler barrier) accesses nothing.
+; CHECK-LABEL: define void @barrier(
+; CHECK-NEXT: call void asm sideeffect "", "~{memory}"()
+define void @barrier() {
+  call void asm sideeffect "", "~{memory}"()
+  ret void
+}
+
+; Naked functions are left alone.
+; CHECK-LABEL: define void @naked(
+; CHECK-NEXT: call void asm sideeffect "movq (%rdi), %rax", ""()
+define void @naked() naked {
+  call void asm sideeffect "movq (%rdi), %rax", ""()
+  unreachable
+}
+
+; Every call: no tail call, no builtin expansion. The note, once.
+; CHECK: attributes [[ATTRS]] = { "dipc-sfi" "disable-tail-calls"="true" }
+; CHECK: attributes [[COLD]] = { cold nobuiltin }
+; CHECK: attributes [[NOTCOLD]] = { nobuiltin }
+; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
