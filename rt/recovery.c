@@ -302,6 +302,8 @@ static int recover_callee(struct dipc_thread *st, ucontext_t *uc) {
  * its call of the check; if no caller takes it back, the context stays as
  * it was, so that the refused access is never made. */
 int dipc_recover(struct dipc_thread *st, ucontext_t *uc) {
+  if (!uc) /* the loader before a program's handler: nothing to recover */
+    return 0;
   struct dipc_sfi_undo undo;
   int trap = dipc_sfi_trap_fixup(uc, &undo);
   int ok = recover_callee(st, uc);
