@@ -13,8 +13,12 @@
 //
 //   row    = RIGHTS + %gs:CUR_DOM * TAGS     once, in the entry block
 //   tag    = SHADOW[addr >> 12]              u16
-//   denied = (row[tag] & RIGHT) == 0 || (addr & 4095) > 4096 - size
+//   denied = (row[tag] & RIGHT) == 0 || crosses a page
 //   if (denied) __dipc_sfi_check(addr, size, write)     cold, returns if ok
+//
+// where "crosses a page" is addr & (size - 1) for an access the IR says is
+// naturally aligned, (addr & 4095) > 4096 - size otherwise, and left out
+// when the alignment of a local or global rules it out.
 //
 // Not checked: accesses that stay inside a static alloca of the function
 // (its own frame), the check's own loads (!dipc.sfi.check), and stores to
@@ -23,12 +27,13 @@
 // the loop is entered moves to the preheader; accesses of one block at
 // constant offsets from one base, within 4096 bytes, share one check of
 // the whole range at the first of them (the write right covers the read,
-// as under mpk, where PKRU cannot grant write without read).
+// as under mpk, where PKRU cannot grant write without read); a check that
+// dominates an access to bytes it covered, with no call between, covers it.
 //
-// Refused (compile errors): inline asm other than the passes' own and
-// empty compiler barriers (its accesses cannot be seen), accesses through another address space
-// (__seg_gs, __seg_fs), and intrinsics that access memory in ways not
-// described here.
+// Refused (compile errors): top-level asm and inline asm other than the
+// passes' own and empty compiler barriers (their accesses cannot be seen),
+// accesses through another address space (__seg_gs, __seg_fs), and
+// intrinsics that access memory in ways not described here.
 #include "SfiChecks.h"
 #include "Diagnostics.h"
 #include "ObjectNote.h"
@@ -47,11 +52,10 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/PatternMatch.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
-using namespace llvm::PatternMatch;
 
 namespace dipc {
 
@@ -75,6 +79,7 @@ struct Access {
   uint64_t Size;
   Value *Len;
   unsigned Right; // DIPC_SFI_READ or DIPC_SFI_WRITE
+  uint64_t Align; // as the IR says: trusted for speed only (below)
 };
 
 // One emitted check: [Base + Lo, Base + Lo + Size) before `At`.
@@ -84,6 +89,7 @@ struct Check {
   int64_t Lo;
   uint64_t Size;
   unsigned Right;
+  uint64_t Align;
 };
 
 class Instrumenter {
@@ -107,10 +113,13 @@ private:
   SmallVector<Access, 4> RunTime;           // run-time length: slow path only
   SmallVector<IntrinsicInst *, 2> Masked;   // masked vector accesses
   SmallVector<Check, 32> Checks;
+  DenseMap<const Value *, SmallVector<size_t, 4>> ByBase; // Checks per base
+  DenseMap<const BasicBlock *, bool> CallIn;              // has a call
   Value *Row = nullptr;
 
   bool refuse(const Instruction &I, const Twine &Why);
-  bool addAccess(Instruction &I, Value *Ptr, uint64_t Size, unsigned Right);
+  bool addAccess(Instruction &I, Value *Ptr, uint64_t Size, unsigned Right,
+                 Align A = Align(1));
   bool addRange(Instruction &I, Value *Ptr, Value *Len, unsigned Right);
   bool visitIntrinsic(IntrinsicInst &II);
   bool allowedAddressSpace(const Instruction &I, const Value *Ptr);
@@ -118,6 +127,8 @@ private:
   Instruction *hoistPoint(const Access &A,
                           DenseMap<const Loop *, SimpleLoopSafetyInfo> &Safety);
   bool mayCross(const Value *Base, int64_t Lo, uint64_t Size) const;
+  bool noCallBetween(Instruction *X, Instruction *A);
+  bool covered(const Access &A, const Value *Base, int64_t Lo);
   Value *row();
   FunctionCallee slowPath();
   void emitCheck(const Check &C);
@@ -155,12 +166,12 @@ bool Instrumenter::allowedAddressSpace(const Instruction &I, const Value *Ptr) {
 }
 
 bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
-                             unsigned Right) {
+                             unsigned Right, Align A) {
   if (!allowedAddressSpace(I, Ptr))
     return false;
   if (Ptr->getType()->getPointerAddressSpace() != 0 || Size == 0)
     return true;
-  Accesses.push_back({&I, Ptr, Size, nullptr, Right});
+  Accesses.push_back({&I, Ptr, Size, nullptr, Right, A.value()});
   return true;
 }
 
@@ -172,7 +183,7 @@ bool Instrumenter::addRange(Instruction &I, Value *Ptr, Value *Len,
     return false;
   if (Ptr->getType()->getPointerAddressSpace() != 0)
     return true;
-  RunTime.push_back({&I, Ptr, 0, Len, Right});
+  RunTime.push_back({&I, Ptr, 0, Len, Right, 1});
   return true;
 }
 
@@ -268,22 +279,23 @@ bool Instrumenter::collect() {
       continue;
     if (auto *LI = dyn_cast<LoadInst>(&I)) {
       if (!addAccess(I, LI->getPointerOperand(),
-                     storeSize(DL, LI->getType()), DIPC_SFI_READ))
+                     storeSize(DL, LI->getType()), DIPC_SFI_READ,
+                     LI->getAlign()))
         return false;
     } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
       if (!addAccess(I, SI->getPointerOperand(),
                      storeSize(DL, SI->getValueOperand()->getType()),
-                     DIPC_SFI_WRITE))
+                     DIPC_SFI_WRITE, SI->getAlign()))
         return false;
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       if (!addAccess(I, RMW->getPointerOperand(),
                      storeSize(DL, RMW->getValOperand()->getType()),
-                     DIPC_SFI_WRITE))
+                     DIPC_SFI_WRITE, RMW->getAlign()))
         return false;
     } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
       if (!addAccess(I, CX->getPointerOperand(),
                      storeSize(DL, CX->getNewValOperand()->getType()),
-                     DIPC_SFI_WRITE))
+                     DIPC_SFI_WRITE, CX->getAlign()))
         return false;
     } else if (auto *VA = dyn_cast<VAArgInst>(&I)) {
       // Reads and advances the va_list; what it reads is the frame's.
@@ -313,18 +325,27 @@ bool Instrumenter::collect() {
   return true;
 }
 
+// Ptr as a base and a constant offset (Ptr and 0 if there is none).
+static std::pair<Value *, int64_t> baseAndOffset(Value *Ptr,
+                                                 const DataLayout &DL) {
+  APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Off, /*AllowNonInbounds=*/true);
+  if (Base->getType() != Ptr->getType() || !Off.isSignedIntN(32))
+    return {Ptr, 0};
+  return {Base, Off.getSExtValue()};
+}
+
 // Whole access inside a static alloca of this function: its own frame,
 // which only its own domain's code reaches (docs/compiler.md, "Stacks").
 bool Instrumenter::inFrame(const Access &A) const {
-  APInt Off(DL.getIndexTypeSizeInBits(A.Ptr->getType()), 0);
-  const Value *Base =
-      A.Ptr->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  auto [Base, Off] = baseAndOffset(A.Ptr, DL);
   const auto *AI = dyn_cast<AllocaInst>(Base);
   if (!AI || !AI->isStaticAlloca())
     return false;
   std::optional<TypeSize> Size = AI->getAllocationSize(DL);
-  return Size && !Size->isScalable() && !Off.isNegative() &&
-         Off.getZExtValue() + A.Size <= Size->getFixedValue();
+  return Size && !Size->isScalable() && Off >= 0 &&
+         uint64_t(Off) + A.Size <= Size->getFixedValue();
 }
 
 // The outermost preheader where the check of `A` can run instead: its
@@ -364,7 +385,77 @@ bool Instrumenter::mayCross(const Value *Base, int64_t Lo,
   return Start + Size > A;
 }
 
+// A real call (not an intrinsic): it may change what the tags say, by
+// unmapping a page another domain then maps. The running domain is the
+// same after it, so only calls end what a check covers.
+static bool isCall(const Instruction &I) {
+  return isa<CallBase>(I) && !isa<IntrinsicInst>(I);
+}
+
+// No call on any path from X (the check's place, dominating A) to A.
+bool Instrumenter::noCallBetween(Instruction *X, Instruction *A) {
+  auto Clean = [](BasicBlock::iterator I, BasicBlock::iterator E) {
+    return std::none_of(I, E, [](Instruction &J) { return isCall(J); });
+  };
+  BasicBlock *BX = X->getParent(), *BA = A->getParent();
+  if (BX == BA)
+    return Clean(X->getIterator(), A->getIterator());
+  if (!Clean(BA->begin(), A->getIterator()))
+    return false;
+  // Backwards from A's block: every path stops at X's block (it dominates),
+  // where only the part from X on counts (a path through X again is
+  // checked again).
+  SmallVector<BasicBlock *, 8> Work(predecessors(BA));
+  SmallPtrSet<BasicBlock *, 16> Seen;
+  while (!Work.empty()) {
+    BasicBlock *B = Work.pop_back_val();
+    if (!Seen.insert(B).second)
+      continue;
+    if (Seen.size() > 32)
+      return false; // not worth it
+    if (B == BX) {
+      if (!Clean(X->getIterator(), BX->end()))
+        return false;
+      continue;
+    }
+    auto [It, New] = CallIn.try_emplace(B);
+    if (New)
+      It->second = !Clean(B->begin(), B->end());
+    if (It->second)
+      return false;
+    Work.append(pred_begin(B), pred_end(B));
+  }
+  return true;
+}
+
+// Whether a planned check that dominates A already checked A's bytes with
+// the right A needs (or the write right), with no call since.
+bool Instrumenter::covered(const Access &A, const Value *Base, int64_t Lo) {
+  auto It = ByBase.find(Base);
+  if (It == ByBase.end())
+    return false;
+  for (size_t I : It->second) {
+    const Check &C = Checks[I];
+    if (C.Lo <= Lo && Lo + int64_t(A.Size) <= C.Lo + int64_t(C.Size) &&
+        (C.Right & DIPC_SFI_WRITE || A.Right == DIPC_SFI_READ) &&
+        C.At != A.At && DT.dominates(C.At, A.At) && noCallBetween(C.At, A.At))
+      return true;
+  }
+  return false;
+}
+
+// Measurement: one check per access (in-frame ones excepted).
+static cl::opt<bool> SfiOptimize(
+    "dipc-sfi-optimize", cl::init(true), cl::Hidden,
+    cl::desc("Merge, hoist and reuse the SFI checks"));
+
 void Instrumenter::plan() {
+  if (!SfiOptimize) {
+    for (const Access &A : Accesses)
+      if (!inFrame(A))
+        Checks.push_back({A.At, A.Ptr, 0, A.Size, A.Right, A.Align});
+    return;
+  }
   DenseMap<const Loop *, SimpleLoopSafetyInfo> Safety;
   // Hoisted checks, one per (preheader, address, size): the strongest right.
   DenseMap<std::tuple<Instruction *, Value *, uint64_t>, size_t> Hoisted;
@@ -377,14 +468,17 @@ void Instrumenter::plan() {
   for (const Access &A : Accesses) {
     if (inFrame(A))
       continue;
+    auto [Base, Lo] = baseAndOffset(A.Ptr, DL);
     if (Instruction *Pre = hoistPoint(A, Safety)) {
       auto [It, New] = Hoisted.try_emplace({Pre, A.Ptr, A.Size}, Checks.size());
       if (New)
-        Checks.push_back({Pre, A.Ptr, 0, A.Size, A.Right});
+        Checks.push_back({Pre, A.Ptr, 0, A.Size, A.Right, A.Align});
       else
         Checks[It->second].Right |= A.Right;
       continue;
     }
+    if (covered(A, Base, Lo))
+      continue;
     // Accesses come in instruction order: close the groups of the previous
     // block, and of this one when something between may not return.
     BasicBlock *BB = A.At->getParent();
@@ -400,14 +494,6 @@ void Instrumenter::plan() {
         }
     }
     Last = A.At;
-    APInt Off(DL.getIndexTypeSizeInBits(A.Ptr->getType()), 0);
-    Value *Base = A.Ptr->stripAndAccumulateConstantOffsets(
-        DL, Off, /*AllowNonInbounds=*/true);
-    if (Base->getType() != A.Ptr->getType() || !Off.isSignedIntN(32)) {
-      Base = A.Ptr;
-      Off = 0;
-    }
-    int64_t Lo = Off.getSExtValue();
     if (A.Size < PageSize) {
       auto It = Open.find({BB, Base});
       if (It != Open.end()) {
@@ -420,12 +506,14 @@ void Instrumenter::plan() {
           C.Lo = NewLo;
           C.Size = NewHi - NewLo;
           C.Right |= A.Right;
+          C.Align = 1; // a range: no alignment to speak of
           continue;
         }
       }
       Open[{BB, Base}] = Checks.size();
     }
-    Checks.push_back({A.At, Base, Lo, A.Size, A.Right});
+    ByBase[Base].push_back(Checks.size());
+    Checks.push_back({A.At, Base, Lo, A.Size, A.Right, A.Align});
   }
 }
 
@@ -458,20 +546,78 @@ Value *Instrumenter::row() {
   return Row;
 }
 
+// The slow path through a preserve_most wrapper (hidden option, off: see
+// docs/compiler.md, "SFI checks"): the wrapper saves the registers C code
+// may clobber, so a function with checks keeps its values in registers
+// across the cold call instead of saving them in its prologue. The
+// contract's function stays a plain C function; its return address is
+// then the wrapper's (the checked code's is one frame up).
+static cl::opt<bool> SlowPathPreserveMost(
+    "dipc-sfi-preserve-most", cl::init(false), cl::Hidden,
+    cl::desc("Call __dipc_sfi_check through a preserve_most wrapper"));
+
+static constexpr StringLiteral PreserveMostWrapper =
+    "__dipc_sfi_check_preserve_most";
+
+static FunctionType *slowPathType(LLVMContext &Ctx) {
+  return FunctionType::get(Type::getVoidTy(Ctx),
+                           {Type::getInt64Ty(Ctx), Type::getInt64Ty(Ctx),
+                            Type::getInt32Ty(Ctx)},
+                           false);
+}
+
+// One per linked object (a comdat), naked: never instrumented. preserve_most
+// keeps every general register but r11; the wrapper saves the other
+// caller-saved ones (the vector registers are the caller's to save) and
+// keeps the stack 16-aligned at the call (8 pushes + 8 bytes).
+static Function *preserveMostWrapper(Module &M) {
+  if (Function *W = M.getFunction(PreserveMostWrapper))
+    return W;
+  LLVMContext &Ctx = M.getContext();
+  Function *W =
+      Function::Create(slowPathType(Ctx), GlobalValue::LinkOnceODRLinkage,
+                       PreserveMostWrapper, M);
+  W->setVisibility(GlobalValue::HiddenVisibility);
+  W->setComdat(M.getOrInsertComdat(PreserveMostWrapper));
+  W->setCallingConv(CallingConv::PreserveMost);
+  W->addFnAttr(Attribute::Naked);
+  W->addFnAttr(Attribute::NoInline);
+  auto *BB = BasicBlock::Create(Ctx, "", W);
+  std::string Text;
+  raw_string_ostream OS(Text);
+  static const char *const Saved[] = {"rax", "rcx", "rdx", "rsi",
+                                      "rdi", "r8",  "r9",  "r10"};
+  for (const char *R : Saved)
+    OS << "pushq %" << R << "\n\t";
+  OS << "subq $$8, %rsp\n\tcallq " << DIPC_SFI_CHECK_FN
+     << "@PLT\n\taddq $$8, %rsp\n\t";
+  for (const char *R : llvm::reverse(Saved))
+    OS << "popq %" << R << "\n\t";
+  OS << "retq";
+  markOwnAsm(*CallInst::Create(
+      InlineAsm::get(FunctionType::get(Type::getVoidTy(Ctx), false), Text, "",
+                     /*hasSideEffects=*/true),
+      {}, "", BB));
+  new UnreachableInst(Ctx, BB);
+  return W;
+}
+
 FunctionCallee Instrumenter::slowPath() {
-  FunctionCallee Fn = M.getOrInsertFunction(
-      DIPC_SFI_CHECK_FN, Type::getVoidTy(Ctx), Type::getInt64Ty(Ctx),
-      Type::getInt64Ty(Ctx), Type::getInt32Ty(Ctx));
-  return Fn;
+  if (SlowPathPreserveMost)
+    return preserveMostWrapper(M);
+  return M.getOrInsertFunction(DIPC_SFI_CHECK_FN, slowPathType(Ctx));
 }
 
 void Instrumenter::emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len,
                                 unsigned Right, bool Cold) {
+  FunctionCallee Fn = slowPath();
   CallInst *Call = B.CreateCall(
-      slowPath(), {Addr, B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
-                   B.getInt32(Right == DIPC_SFI_WRITE ? 1 : 0)});
+      Fn, {Addr, B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
+           B.getInt32(Right == DIPC_SFI_WRITE ? 1 : 0)});
   if (Cold)
     Call->addFnAttr(Attribute::Cold);
+  if (auto *F = dyn_cast<Function>(Fn.getCallee()))
+    Call->setCallingConv(F->getCallingConv());
 }
 
 void Instrumenter::emitCheck(const Check &C) {
@@ -501,17 +647,36 @@ void Instrumenter::emitCheck(const Check &C) {
   Rights->setMetadata(CheckMD, Mark);
   Value *Denied = B.CreateICmpEQ(B.CreateAnd(Rights, Right), B.getInt8(0),
                                  "dipc.sfi.denied");
-  if (mayCross(C.Base, C.Lo, C.Size)) {
+  MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
+  Instruction *Slow =
+      SplitBlockAndInsertIfThen(Denied, C.At, /*Unreachable=*/false, Unlikely);
+  BasicBlock *SlowBB = Slow->getParent();
+  SlowBB->setName("dipc.sfi.slow");
+  // (A constant address, such as the runtime vector's, is known.)
+  bool MayCross = mayCross(C.Base, C.Lo, C.Size);
+  if (auto *CA = dyn_cast<ConstantInt>(Addr))
+    MayCross = (CA->getZExtValue() & (PageSize - 1)) + C.Size > PageSize;
+  if (MayCross) {
+    // A second branch to the same slow path, its test in its own block so
+    // that it folds into `test`. An access the IR says is naturally aligned
+    // stays in its page when it is: test the low bits; one that is not
+    // (undefined in C: an attacker's) takes the slow path, which checks it
+    // whole.
+    BasicBlock *Tail = C.At->getParent();
+    auto *Head =
+        cast<BranchInst>(SlowBB->getSinglePredecessor()->getTerminator());
+    auto *CrossBB = BasicBlock::Create(Ctx, "dipc.sfi.page", &F, Tail);
+    Head->setSuccessor(1, CrossBB);
+    B.SetInsertPoint(CrossBB);
     Value *Cross =
-        B.CreateICmpUGT(B.CreateAnd(Addr, PageSize - 1),
-                        B.getInt64(PageSize - C.Size), "dipc.sfi.cross");
-    if (!match(Cross, m_Zero())) // a constant address may rule it out
-      Denied = B.CreateOr(Denied, Cross);
+        isPowerOf2_64(C.Size) && C.Align >= C.Size
+            ? B.CreateICmpNE(B.CreateAnd(Addr, C.Size - 1), B.getInt64(0),
+                             "dipc.sfi.cross")
+            : B.CreateICmpUGT(B.CreateAnd(Addr, PageSize - 1),
+                              B.getInt64(PageSize - C.Size), "dipc.sfi.cross");
+    B.CreateCondBr(Cross, SlowBB, Tail, Unlikely);
+    SlowBB->moveAfter(CrossBB); // reads in order
   }
-  Instruction *Slow = SplitBlockAndInsertIfThen(
-      Denied, C.At, /*Unreachable=*/false,
-      MDBuilder(Ctx).createUnlikelyBranchWeights());
-  Slow->getParent()->setName("dipc.sfi.slow");
   B.SetInsertPoint(Slow);
   emitSlowCall(B, Addr, B.getInt64(C.Size), Right, /*Cold=*/true);
 }
@@ -622,6 +787,40 @@ void Instrumenter::finish() {
   F.addFnAttr(DoneAttr);
 }
 
+// Code the checks cannot cover, which would run with every right: a naked
+// function's user asm (the loop below skips naked functions: only the
+// passes' own have asm there), a function placed outside code sections
+// (in data, it could be rewritten after it was compiled), and data placed
+// in an executable section (bytes of the source's making run as code).
+static void refuseUncheckableCode(Module &M) {
+  auto Executable = [](StringRef Sec) {
+    return Sec.starts_with(".text") || Sec.starts_with(".init") ||
+           Sec.starts_with(".fini") || Sec.starts_with(".ltext");
+  };
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (F.hasSection() && !Executable(F.getSection()) &&
+        !F.getSection().starts_with("dipc_text_"))
+      reportError(F, "-fdipc-sfi cannot check '" + F.getName() +
+                         "': it is placed in section '" + F.getSection() +
+                         "', not a code section");
+    if (!F.hasFnAttribute(Attribute::Naked))
+      continue;
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I);
+          CB && CB->isInlineAsm() && !isOwnAsm(*CB))
+        reportError(F, "-fdipc-sfi cannot check '" + F.getName() +
+                           "': a naked function's inline assembly would run "
+                           "unchecked", I.getDebugLoc());
+  }
+  for (GlobalVariable &GV : M.globals())
+    if (GV.hasSection() && Executable(GV.getSection()))
+      M.getContext().emitError("dipc: -fdipc-sfi cannot check '" +
+                               GV.getName() + "': data placed in section '" +
+                               GV.getSection() + "' would be executable");
+}
+
 static constexpr StringLiteral SfiFlag = "dipc.sfi";
 
 PreservedAnalyses DipcSfiMarkPass::run(Module &M, ModuleAnalysisManager &) {
@@ -635,9 +834,18 @@ PreservedAnalyses DipcSfiMarkPass::run(Module &M, ModuleAnalysisManager &) {
 PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!Always && !M.getModuleFlag(SfiFlag))
     return PreservedAnalyses::all();
+  // Top-level asm may define code the checks never see.
+  if (!StringRef(M.getModuleInlineAsm()).trim().empty()) {
+    M.getContext().emitError("dipc: -fdipc-sfi cannot check top-level asm "
+                             "of module '" +
+                             M.getModuleIdentifier() +
+                             "': its code would run unchecked");
+    return PreservedAnalyses::all();
+  }
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = markNoteSfi(M);
+  refuseUncheckableCode(M);
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
         F.hasFnAttribute(DoneAttr))

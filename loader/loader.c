@@ -11,6 +11,9 @@
 #include "landlock.h"
 #include "metadata.h"
 #include "scan.h"
+#include "sfi_code.h"
+#include "sfi_code.h"
+#include "sfi_real.h"
 #include "signals.h"
 #include "threads.h"
 
@@ -95,6 +98,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data) {
   if (found) {
     ++p->count;
     seen[me].records = 1;
+    sfi_code_add(info); /* under sfi, its units are all instrumented */
   }
   return 0;
 }
@@ -148,6 +152,7 @@ static void forget_unloaded(void) {
               seen[i].name, -err, (unsigned long)seen[i].lo,
               (unsigned long)seen[i].hi);
     domains_forget(seen[i].lo, seen[i].hi);
+    sfi_code_forget(seen[i].lo, seen[i].hi);
   }
   int forgot = n != num_seen;
   num_seen = n;
@@ -244,6 +249,8 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
 }
 
 __attribute__((constructor)) static void loader_init(void) {
+  sfi_code_start();
+  sfi_next_resolve_all(); /* no interceptor writes loader data later */
   if (load_new_objects() != 0 || domains_check_settings() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);
@@ -296,6 +303,33 @@ static int file_has_records(const char *file) {
 
 /* Objects opened later get the same treatment. One that is refused may
  * already have changed the program's domains, so the process stops. */
+/* Whether a library a domain dlopens under sfi carries the checks: its
+ * file found, with dIPC records whose every unit was compiled with
+ * -fdipc-sfi. Says why not on stderr. */
+static int sfi_library_ok(const char *file, char *path, size_t size) {
+  char err[512] = "";
+  struct dipc_elf_image img;
+  struct dipc_validated v;
+  int status = -1;
+  if (library_path(file, path, size) == 0) {
+    status = dipc_validate_file(path, &img, &v, err, sizeof err);
+    if (status >= 0)
+      dipc_validate_close(&img);
+  } else {
+    snprintf(err, sizeof err, "its file cannot be found to check it");
+  }
+  if (status > 0 && v.sfi_units == v.units)
+    return 1;
+  if (status == 0)
+    snprintf(err, sizeof err, "it has no dIPC records, so no checks");
+  else if (status > 0)
+    snprintf(err, sizeof err, "%u of its %u units were compiled without "
+             "-fdipc-sfi", v.units - v.sfi_units, v.units);
+  fprintf(stderr, "dipc-loader: sfi: dlopen(\"%s\") from a domain refused: "
+          "%s; its code would run unchecked\n", file, err);
+  return 0;
+}
+
 __attribute__((visibility("default"))) void *dlopen(const char *file,
                                                     int mode) {
   dlopen_fn real = INTERPOSE_NEXT(dlopen_fn, "dlopen");
@@ -303,6 +337,11 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
    * mapped and its constructors run (where the file can be found here;
    * otherwise once it is loaded, below). */
   char path[4096], err[512];
+  /* Under sfi a domain loads only code that carries the checks: anything
+   * else would run unchecked (trusted) on its behalf. */
+  if (sfi_code_checks(__builtin_return_address(0)) && file &&
+      !sfi_library_ok(file, path, sizeof path))
+    return NULL;
   if (file && library_path(file, path, sizeof path) == 0 &&
       dipc_validate_path(path, err, sizeof err) < 0) {
     fprintf(stderr, "dipc-loader: refusing %s: malformed dIPC metadata: %s\n",

@@ -4,7 +4,10 @@
  * trusted.c), pkey_alloc with ENOSPC (none left) and pkey_free and
  * pkey_mprotect with EPERM (the kernel refuses them too, seccomp), except
  * pkey_mprotect with key -1, which is mprotect. pkey_get reads PKRU, which
- * is harmless. With `none` they are glibc's. */
+ * is harmless. Under sfi the same, and pkey_mprotect is refused whatever
+ * the key (with key -1 it would bypass mprotect's sfi interceptor, and on
+ * a CPU with keys it could make pages executable). With `none` they are
+ * glibc's. */
 #define _GNU_SOURCE
 #include <dipc/rt.h>
 #include <dlfcn.h>
@@ -14,7 +17,8 @@
 
 #include "interpose.h"
 
-static int enforcing(void) { return strcmp(dipc_backend(), "mpk") == 0; }
+static int enforcing(void) { return strcmp(dipc_backend(), "none") != 0; }
+static int sfi(void) { return strcmp(dipc_backend(), "sfi") == 0; }
 
 #define REAL(name, type) INTERPOSE_NEXT(type, name)
 
@@ -45,7 +49,8 @@ __attribute__((visibility("default"))) int pkey_mprotect(void *addr, size_t len,
   if (!enforcing())
     return REAL("pkey_mprotect", int (*)(void *, size_t, int, int))(addr, len,
                                                                     prot, key);
-  if (key == -1)
+  /* Under sfi the call would come from here, unchecked: refused. */
+  if (key == -1 && !sfi())
     return mprotect(addr, len, prot);
   errno = EPERM;
   return -1;

@@ -1,18 +1,28 @@
 ; dipc-sfi puts the check of include/dipc/sfi.h before every access: the
 ; running domain's row (%gs:40 -> 0x78000000 + dom * 2048) once in the entry
 ; block, the page's tag (0x180000000000 + (addr >> 12) * 2), the right (1
-; read, 2 write; atomics write), a page-crossing test (addr & 4095) >
-; 4096 - size unless the alignment rules it out, and the cold slow path
+; read, 2 write; atomics write), a page-crossing test unless the alignment
+; rules it out (addr & (size - 1) for an access the IR says is naturally
+; aligned, else (addr & 4095) > 4096 - size), and the cold slow path
 ; __dipc_sfi_check(addr, size, write). Run-time lengths, sizes of a page or
 ; more and masked vector accesses go to the slow path directly. Accesses
 ; inside the function's own static allocas are not checked; globals are.
 ; Accesses at constant offsets from one base in one block share a check;
-; a loop-invariant access that runs whenever its loop runs is checked in
-; the preheader. Running the pass twice changes nothing more.
+; a dominating check covers later accesses to its bytes until a call; a
+; loop-invariant access that runs whenever its loop runs is checked in the
+; preheader. Running the pass twice changes nothing more.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -S %t.ll -o - | grep -v -e ModuleID -e '; preds' > %t.twice.ll
 ; RUN: grep -v -e ModuleID -e '; preds' %t.ll | diff - %t.twice.ll
+; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -dipc-sfi-preserve-most -S %s | FileCheck %s --check-prefix=PM
+; PM-LABEL: define i32 @load(
+; PM: call preserve_mostcc void @__dipc_sfi_check_preserve_most(i64 %dipc.sfi.addr, i64 4, i32 0)
+; PM: define linkonce_odr hidden preserve_mostcc void @__dipc_sfi_check_preserve_most(i64 %0, i64 %1, i32 %2) [[WRAPPER:#[0-9]+]] comdat {
+; PM-NEXT: call void asm sideeffect "pushq %rax{{.*}}pushq %r10\0A\09subq $$8, %rsp\0A\09callq __dipc_sfi_check@PLT\0A\09addq $$8, %rsp\0A\09popq %r10{{.*}}popq %rax\0A\09retq", ""() [[OWN:#[0-9]+]]
+; PM-NEXT: unreachable
+; PM: attributes [[WRAPPER]] = { naked noinline }
+; PM: attributes [[OWN]] = { "dipc-asm" }
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
@@ -49,10 +59,11 @@ declare void @llvm.va_end.p0(ptr)
 ; CHECK-NEXT: %dipc.sfi.rights = load i8, ptr [[R]], align 1, !dipc.sfi.check [[MARK]]
 ; CHECK-NEXT: [[BIT:%.*]] = and i8 %dipc.sfi.rights, 1
 ; CHECK-NEXT: %dipc.sfi.denied = icmp eq i8 [[BIT]], 0
-; CHECK-NEXT: [[IN:%.*]] = and i64 %dipc.sfi.addr, 4095
-; CHECK-NEXT: %dipc.sfi.cross = icmp ugt i64 [[IN]], 4092
-; CHECK-NEXT: [[NO:%.*]] = or i1 %dipc.sfi.denied, %dipc.sfi.cross
-; CHECK-NEXT: br i1 [[NO]], label %dipc.sfi.slow, label %[[OK:.*]], !prof [[UNLIKELY:![0-9]+]]
+; CHECK-NEXT: br i1 %dipc.sfi.denied, label %dipc.sfi.slow, label %dipc.sfi.page, !prof [[UNLIKELY:![0-9]+]]
+; CHECK: dipc.sfi.page:
+; CHECK-NEXT: [[LOW:%.*]] = and i64 %dipc.sfi.addr, 3
+; CHECK-NEXT: %dipc.sfi.cross = icmp ne i64 [[LOW]], 0
+; CHECK-NEXT: br i1 %dipc.sfi.cross, label %dipc.sfi.slow, label %[[OK:.*]], !prof [[UNLIKELY]]
 ; CHECK: dipc.sfi.slow:
 ; CHECK-NEXT: notail call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 4, i32 0) [[COLD:#[0-9]+]]
 ; CHECK-NEXT: br label %[[OK]]
@@ -63,9 +74,20 @@ define i32 @load(ptr %p) {
   ret i32 %v
 }
 
+; Not naturally aligned (a packed field): the page offset is compared.
+; CHECK-LABEL: define i32 @unaligned(
+; CHECK: dipc.sfi.page:
+; CHECK-NEXT: [[IN:%.*]] = and i64 %dipc.sfi.addr, 4095
+; CHECK-NEXT: %dipc.sfi.cross = icmp ugt i64 [[IN]], 4092
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 4, i32 0)
+define i32 @unaligned(ptr %p) {
+  %v = load i32, ptr %p, align 1
+  ret i32 %v
+}
+
 ; CHECK-LABEL: define void @store(
 ; CHECK: and i8 %dipc.sfi.rights, 2
-; CHECK: icmp ugt i64 {{%.*}}, 4088
+; CHECK: and i64 %dipc.sfi.addr, 7
 ; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8, i32 1)
 ; CHECK: store i64 %v, ptr %p
 define void @store(ptr %p, i64 %v) {
@@ -84,7 +106,7 @@ define i32 @rmw(ptr %p) {
 
 ; CHECK-LABEL: define i16 @cmpxchg(
 ; CHECK: and i8 %dipc.sfi.rights, 2
-; CHECK: icmp ugt i64 {{%.*}}, 4094
+; CHECK: and i64 %dipc.sfi.addr, 1
 ; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 2, i32 1)
 ; CHECK: cmpxchg ptr %p
 define i16 @cmpxchg(ptr %p) {
@@ -95,7 +117,7 @@ define i16 @cmpxchg(ptr %p) {
 
 ; CHECK-LABEL: define <8 x i32> @vector(
 ; CHECK: and i8 %dipc.sfi.rights, 1
-; CHECK: icmp ugt i64 {{%.*}}, 4064
+; CHECK: and i64 %dipc.sfi.addr, 31
 ; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 32, i32 0)
 ; CHECK: load <8 x i32>, ptr %p
 define <8 x i32> @vector(ptr %p) {
@@ -193,7 +215,7 @@ define <2 x i64> @gather(<2 x ptr> %ps, <2 x i1> %m, <2 x i64> %v) {
 ; CHECK-NOT: dipc.sfi.cross
 ; CHECK: call void @__dipc_sfi_check(i64 [[A16]], i64 4, i32 1)
 ; CHECK: store volatile i32 2, ptr %out
-; CHECK: %dipc.sfi.cross = icmp ugt
+; CHECK: %dipc.sfi.cross = icmp ne
 ; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr1, i64 4, i32 1)
 ; CHECK: store volatile i32 3, ptr %var
 define i32 @frame(i64 %i) {
@@ -224,6 +246,7 @@ define i32 @global() {
 ; the write right (the store).
 ; CHECK-LABEL: define i64 @merged(
 ; CHECK: and i8 %dipc.sfi.rights, 2
+; CHECK: icmp ugt i64 {{%.*}}, 4072
 ; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 24, i32 1)
 ; CHECK-NOT: __dipc_sfi_check
 ; CHECK: ret i64
@@ -244,7 +267,7 @@ define i64 @merged(ptr %p) {
 ; CHECK-NEXT: call void @use(ptr null)
 ; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 8, i32 0)
 ; CHECK: %b = load i64
-; CHECK: add i64 %dipc.sfi.addr7, 8192
+; CHECK: add i64 %dipc.sfi.addr{{[0-9]+}}, 8192
 ; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 8, i32 0)
 ; CHECK: %c = load i64
 define i64 @not_merged(ptr %p) {
@@ -257,6 +280,43 @@ define i64 @not_merged(ptr %p) {
   %s = add i64 %a, %b
   %t = add i64 %s, %c
   ret i64 %t
+}
+
+; A dominating check that covers the bytes and the right, with no call on
+; any path since, covers a later access in another block; a call on one
+; path between them does not (it may unmap the page).
+; CHECK-LABEL: define i64 @dominated(
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8, i32 1)
+; CHECK: store i64 1, ptr %p
+; CHECK-NOT: __dipc_sfi_check
+; CHECK: %v = load i64, ptr %p
+; CHECK-LABEL: define i64 @dominated_call(
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8, i32 1)
+; CHECK: store i64 1, ptr %p
+; CHECK: call void @use(ptr null)
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr{{[0-9]+}}, i64 8, i32 0)
+; CHECK: %v = load i64, ptr %p
+define i64 @dominated(ptr %p, i1 %c) {
+entry:
+  store i64 1, ptr %p
+  br i1 %c, label %then, label %join
+then:
+  br label %join
+join:
+  %v = load i64, ptr %p
+  ret i64 %v
+}
+
+define i64 @dominated_call(ptr %p, i1 %c) {
+entry:
+  store i64 1, ptr %p
+  br i1 %c, label %then, label %join
+then:
+  call void @use(ptr null)
+  br label %join
+join:
+  %v = load i64, ptr %p
+  ret i64 %v
 }
 
 ; CHECK-LABEL: define i32 @hoisted(
@@ -336,12 +396,16 @@ define void @barrier() {
 ; CHECK-LABEL: define void @naked(
 ; CHECK-NEXT: call void asm sideeffect "movq (%rdi), %rax", ""()
 define void @naked() naked {
-  call void asm sideeffect "movq (%rdi), %rax", ""()
+  call void asm sideeffect "movq (%rdi), %rax", ""() #99
   unreachable
 }
 
-; Every call: no tail call, no builtin expansion. The note, once.
+; Every call: no tail call, no builtin expansion.
 ; CHECK: attributes [[ATTRS]] = { "dipc-sfi" "disable-tail-calls"="true" }
 ; CHECK: attributes [[COLD]] = { cold nobuiltin }
 ; CHECK: attributes [[NOTCOLD]] = { nobuiltin }
 ; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}
+
+; The passes' own asm (a naked function with user asm is refused:
+; clang-sfi-refused.c).
+attributes #99 = { "dipc-asm" }

@@ -1,0 +1,51 @@
+/* sfi_check.c - the range checks the libc interceptors share
+ * (sfi_intercept.h). */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+
+#include <string.h>
+
+uint64_t sfi_array_size(size_t n, size_t size) {
+  size_t bytes;
+  return __builtin_mul_overflow(n, size, &bytes) ? UINT64_MAX : bytes;
+}
+
+size_t sfi_read_string(const char *s, size_t max) {
+  if (max == 0)
+    return 0;
+  SFI_READ(s, 1); /* a string elsewhere is refused before it is scanned */
+  size_t len = strnlen(s, max);
+  SFI_READ(s, len < max ? len + 1 : max);
+  return len;
+}
+
+/* The bytes between the lowest and the highest non-NULL pointer of a group
+ * of a FILE's pointers must be writable: stdio reads and writes anywhere
+ * between them, and a damaged FILE's pointers need not be in order. */
+static void check_span(char *const *p, unsigned n) {
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (p[i]) {
+      lo = (uintptr_t)p[i] < lo ? (uintptr_t)p[i] : lo;
+      hi = (uintptr_t)p[i] > hi ? (uintptr_t)p[i] : hi;
+    }
+  if (hi > lo)
+    SFI_WRITE(lo, hi - lo);
+}
+
+void sfi_check_file(FILE *f) {
+  SFI_WRITE(f, sizeof *f);
+  char *const buf[] = {f->_IO_buf_base, f->_IO_buf_end};
+  char *const rd[] = {f->_IO_read_base, f->_IO_read_ptr, f->_IO_read_end};
+  char *const wr[] = {f->_IO_write_base, f->_IO_write_ptr, f->_IO_write_end};
+  char *const save[] = {f->_IO_save_base, f->_IO_backup_base, f->_IO_save_end};
+  check_span(buf, 2);
+  check_span(rd, 3);
+  check_span(wr, 3);
+  check_span(save, 3);
+  if (f->_lock)
+    SFI_WRITE(f->_lock, 16); /* glibc's _IO_lock_t: lock, count, owner */
+  /* Wide streams' state (byte streams' may be unset: fopencookie's is -1). */
+  if (f->_mode > 0)
+    SFI_WRITE(f->_wide_data, 1);
+}

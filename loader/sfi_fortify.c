@@ -1,0 +1,266 @@
+/* sfi_fortify.c - interceptors of the _FORTIFY_SOURCE variants
+ * (__memcpy_chk, __snprintf_chk, ...) that a program compiled with it
+ * calls instead of the plain functions: the same checks as those
+ * (sfi_mem.c, sfi_str.c, sfi_io.c, sfi_stdio.c, sfi_printf.c), then
+ * libc's variant, which adds its own object-size check. */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STRING(s) sfi_read_string((s), SIZE_MAX)
+
+void *__memcpy_chk(void *dst, const void *src, size_t n, size_t room);
+void *__mempcpy_chk(void *dst, const void *src, size_t n, size_t room);
+void *__memmove_chk(void *dst, const void *src, size_t n, size_t room);
+void *__memset_chk(void *dst, int c, size_t n, size_t room);
+char *__strcpy_chk(char *dst, const char *src, size_t room);
+char *__stpcpy_chk(char *dst, const char *src, size_t room);
+char *__strncpy_chk(char *dst, const char *src, size_t n, size_t room);
+char *__strcat_chk(char *dst, const char *src, size_t room);
+char *__strncat_chk(char *dst, const char *src, size_t n, size_t room);
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t room);
+ssize_t __pread_chk(int fd, void *buf, size_t n, off_t at, size_t room);
+ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t at, size_t room);
+char *__fgets_chk(char *s, size_t room, int n, FILE *f);
+size_t __fread_chk(void *p, size_t room, size_t size, size_t n, FILE *f);
+int __vprintf_chk(int flag, const char *fmt, va_list ap);
+int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
+int __vdprintf_chk(int fd, int flag, const char *fmt, va_list ap);
+int __vsprintf_chk(char *buf, int flag, size_t room, const char *fmt,
+                   va_list ap);
+int __vsnprintf_chk(char *buf, size_t n, int flag, size_t room,
+                    const char *fmt, va_list ap);
+int __vasprintf_chk(char **out, int flag, const char *fmt, va_list ap);
+
+SFI_EXPORT void *__memcpy_chk(void *dst, const void *src, size_t n,
+                              size_t room) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(dst, n);
+    SFI_READ(src, n);
+  }
+  return NEXT(__memcpy_chk)(dst, src, n, room);
+}
+
+SFI_EXPORT void *__mempcpy_chk(void *dst, const void *src, size_t n,
+                               size_t room) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(dst, n);
+    SFI_READ(src, n);
+  }
+  return NEXT(__mempcpy_chk)(dst, src, n, room);
+}
+
+SFI_EXPORT void *__memmove_chk(void *dst, const void *src, size_t n,
+                               size_t room) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(dst, n);
+    SFI_READ(src, n);
+  }
+  return NEXT(__memmove_chk)(dst, src, n, room);
+}
+
+SFI_EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t room) {
+  if (SFI_CHECKED())
+    SFI_WRITE(dst, n);
+  return NEXT(__memset_chk)(dst, c, n, room);
+}
+
+SFI_EXPORT char *__strcpy_chk(char *dst, const char *src, size_t room) {
+  if (SFI_CHECKED())
+    SFI_WRITE(dst, STRING(src) + 1);
+  return NEXT(__strcpy_chk)(dst, src, room);
+}
+
+SFI_EXPORT char *__stpcpy_chk(char *dst, const char *src, size_t room) {
+  if (SFI_CHECKED())
+    SFI_WRITE(dst, STRING(src) + 1);
+  return NEXT(__stpcpy_chk)(dst, src, room);
+}
+
+SFI_EXPORT char *__strncpy_chk(char *dst, const char *src, size_t n,
+                               size_t room) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(src, n);
+    SFI_WRITE(dst, n);
+  }
+  return NEXT(__strncpy_chk)(dst, src, n, room);
+}
+
+SFI_EXPORT char *__strcat_chk(char *dst, const char *src, size_t room) {
+  if (SFI_CHECKED()) {
+    size_t at = STRING(dst);
+    SFI_WRITE(dst + at, STRING(src) + 1);
+  }
+  return NEXT(__strcat_chk)(dst, src, room);
+}
+
+SFI_EXPORT char *__strncat_chk(char *dst, const char *src, size_t n,
+                               size_t room) {
+  if (SFI_CHECKED()) {
+    size_t at = STRING(dst);
+    SFI_WRITE(dst + at, sfi_read_string(src, n) + 1);
+  }
+  return NEXT(__strncat_chk)(dst, src, n, room);
+}
+
+SFI_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t room) {
+  if (SFI_CHECKED())
+    SFI_WRITE(buf, n);
+  return NEXT(__read_chk)(fd, buf, n, room);
+}
+
+SFI_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t n, off_t at,
+                               size_t room) {
+  if (SFI_CHECKED())
+    SFI_WRITE(buf, n);
+  return NEXT(__pread_chk)(fd, buf, n, at, room);
+}
+
+SFI_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t at,
+                                 size_t room) {
+  if (SFI_CHECKED())
+    SFI_WRITE(buf, n);
+  return NEXT(__pread64_chk)(fd, buf, n, at, room);
+}
+
+SFI_EXPORT char *__fgets_chk(char *s, size_t room, int n, FILE *f) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(s, n > 0 ? (size_t)n : 0);
+    sfi_check_file(f);
+  }
+  return NEXT(__fgets_chk)(s, room, n, f);
+}
+
+SFI_EXPORT size_t __fread_chk(void *p, size_t room, size_t size, size_t n,
+                              FILE *f) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(p, sfi_array_size(size, n));
+    sfi_check_file(f);
+  }
+  return NEXT(__fread_chk)(p, room, size, n, f);
+}
+
+SFI_EXPORT int __vprintf_chk(int flag, const char *fmt, va_list ap) {
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    sfi_check_file(stdout);
+  }
+  return NEXT(__vprintf_chk)(flag, fmt, ap);
+}
+
+SFI_EXPORT int __printf_chk(int flag, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    sfi_check_file(stdout);
+  }
+  int r = NEXT(__vprintf_chk)(flag, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+SFI_EXPORT int __vfprintf_chk(FILE *f, int flag, const char *fmt,
+                              va_list ap) {
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    sfi_check_file(f);
+  }
+  return NEXT(__vfprintf_chk)(f, flag, fmt, ap);
+}
+
+SFI_EXPORT int __fprintf_chk(FILE *f, int flag, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    sfi_check_file(f);
+  }
+  int r = NEXT(__vfprintf_chk)(f, flag, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+SFI_EXPORT int __vdprintf_chk(int fd, int flag, const char *fmt, va_list ap) {
+  if (SFI_CHECKED())
+    sfi_check_format(fmt, ap);
+  return NEXT(__vdprintf_chk)(fd, flag, fmt, ap);
+}
+
+SFI_EXPORT int __dprintf_chk(int fd, int flag, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (SFI_CHECKED())
+    sfi_check_format(fmt, ap);
+  int r = NEXT(__vdprintf_chk)(fd, flag, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+SFI_EXPORT int __vsprintf_chk(char *buf, int flag, size_t room,
+                              const char *fmt, va_list ap) {
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    SFI_WRITE(buf, sfi_output_size(fmt, ap));
+  }
+  return NEXT(__vsprintf_chk)(buf, flag, room, fmt, ap);
+}
+
+SFI_EXPORT int __sprintf_chk(char *buf, int flag, size_t room,
+                             const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    SFI_WRITE(buf, sfi_output_size(fmt, ap));
+  }
+  int r = NEXT(__vsprintf_chk)(buf, flag, room, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+SFI_EXPORT int __vsnprintf_chk(char *buf, size_t n, int flag, size_t room,
+                               const char *fmt, va_list ap) {
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    SFI_WRITE(buf, n);
+  }
+  return NEXT(__vsnprintf_chk)(buf, n, flag, room, fmt, ap);
+}
+
+SFI_EXPORT int __snprintf_chk(char *buf, size_t n, int flag, size_t room,
+                              const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    SFI_WRITE(buf, n);
+  }
+  int r = NEXT(__vsnprintf_chk)(buf, n, flag, room, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+SFI_EXPORT int __vasprintf_chk(char **out, int flag, const char *fmt,
+                               va_list ap) {
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    SFI_WRITE(out, sizeof *out);
+  }
+  return NEXT(__vasprintf_chk)(out, flag, fmt, ap);
+}
+
+SFI_EXPORT int __asprintf_chk(char **out, int flag, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (SFI_CHECKED()) {
+    sfi_check_format(fmt, ap);
+    SFI_WRITE(out, sizeof *out);
+  }
+  int r = NEXT(__vasprintf_chk)(out, flag, fmt, ap);
+  va_end(ap);
+  return r;
+}

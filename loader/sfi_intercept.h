@@ -1,0 +1,82 @@
+/* sfi_intercept.h - the loader's libc interceptors under the `sfi` backend
+ * (docs/runtime.md, "sfi: libc interceptors"). Uninstrumented code (libc)
+ * runs on behalf of its caller with no checks of its own; an interceptor
+ * stands in front of each libc function that reads or writes memory its
+ * caller names and, when the caller is instrumented code (sfi_code.h),
+ * checks every such range against the running domain's rights before the
+ * real function runs. A refused range faults in __dipc_sfi_check and is
+ * recovered from like any sfi fault: nothing of the real function runs.
+ * Under other backends, or called from anything else, an interceptor only
+ * tail-calls the real function. */
+#ifndef DIPC_LOADER_SFI_INTERCEPT_H
+#define DIPC_LOADER_SFI_INTERCEPT_H
+
+#include "sfi_code.h"
+#include "sfi_real.h"
+
+#include <dipc/sfi.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SFI_EXPORT __attribute__((visibility("default")))
+
+/* libdipc's slow path (dipc/sfi.h DIPC_SFI_CHECK_FN): returns if the
+ * running domain may access the range, else faults. */
+void __dipc_sfi_check(uintptr_t addr, uint64_t size, uint32_t write);
+
+/* Whether this interceptor's caller must be checked: call first, at the
+ * interceptor's top level (it reads the interceptor's return address). */
+#define SFI_CHECKED() sfi_code_checks(__builtin_return_address(0))
+
+/* The check compiled-in code makes (dipc/sfi.h): a range within one page
+ * of the user half, outside the shadow, by its tag and the running
+ * domain's row, inline; any other, or one the row refuses, by the slow
+ * path. */
+static inline void sfi_check(uintptr_t addr, uint64_t size, uint32_t write) {
+  if (size <= (1u << DIPC_SFI_PAGE_SHIFT) -
+                  (addr & ((1u << DIPC_SFI_PAGE_SHIFT) - 1)) &&
+      addr < (1ull << 47) &&
+      addr - DIPC_SFI_SHADOW_ADDR >= DIPC_SFI_SHADOW_SIZE) {
+    uint32_t dom;
+    __asm__ volatile("movl %%gs:%c1, %0"
+                     : "=r"(dom)
+                     : "i"(DIPC_SFI_CUR_DOM_GS_OFFSET));
+    const uint16_t *shadow = (const uint16_t *)DIPC_SFI_SHADOW_ADDR;
+    const uint8_t *rights = (const uint8_t *)DIPC_SFI_RIGHTS_ADDR;
+    if (size == 0 ||
+        (dom < DIPC_MAX_DOMAINS &&
+         (rights[(size_t)dom * DIPC_SFI_TAGS +
+                 shadow[addr >> DIPC_SFI_PAGE_SHIFT]] &
+          (write ? DIPC_SFI_WRITE : DIPC_SFI_READ))))
+      return;
+  }
+  __dipc_sfi_check(addr, size, write);
+}
+
+#define SFI_READ(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 0)
+#define SFI_WRITE(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 1)
+
+/* n objects of size bytes, refused as a whole when the product overflows
+ * (libc would run off the address space). */
+uint64_t sfi_array_size(size_t n, size_t size);
+
+/* Checks the string s may be read up to its NUL (at most max bytes, and
+ * no NUL needed within them); returns its length as strnlen does. */
+size_t sfi_read_string(const char *s, size_t max);
+
+/* Checks that f is a stream the running domain may use: the FILE itself,
+ * its buffer and its lock writable by it, so that a FILE it forged or
+ * damaged makes libc write nowhere it could not write itself. */
+void sfi_check_file(FILE *f);
+
+/* Checks a printf format and what its conversions read (%s) or write (%n)
+ * of the arguments in ap (sfi_printf.c). */
+void sfi_check_format(const char *fmt, va_list ap);
+
+/* The bytes vsprintf(fmt, ap) writes, its NUL included. */
+size_t sfi_output_size(const char *fmt, va_list ap);
+
+#endif

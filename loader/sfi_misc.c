@@ -1,0 +1,166 @@
+/* sfi_misc.c - the remaining interceptors (sfi_intercept.h): sorting and
+ * searching arrays, number parsing, the environment, clocks, and mutexes,
+ * which libc writes. */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+
+#define STRING(s) sfi_read_string((s), SIZE_MAX)
+
+/* qsort permutes the whole array; the comparator is the caller's code,
+ * instrumented, and checks its own accesses. */
+SFI_EXPORT void qsort(void *base, size_t n, size_t size,
+                      int (*cmp)(const void *, const void *)) {
+  if (SFI_CHECKED())
+    SFI_WRITE(base, sfi_array_size(n, size));
+  NEXT(qsort)(base, n, size, cmp);
+}
+
+SFI_EXPORT void qsort_r(void *base, size_t n, size_t size,
+                        int (*cmp)(const void *, const void *, void *),
+                        void *arg) {
+  if (SFI_CHECKED())
+    SFI_WRITE(base, sfi_array_size(n, size));
+  NEXT(qsort_r)(base, n, size, cmp, arg);
+}
+
+/* bsearch hands elements to the comparator and returns one: the array
+ * must be readable (the key only goes to the comparator). */
+SFI_EXPORT void *bsearch(const void *key, const void *base, size_t n,
+                         size_t size, int (*cmp)(const void *, const void *)) {
+  if (SFI_CHECKED())
+    SFI_READ(base, sfi_array_size(n, size));
+  return NEXT(bsearch)(key, base, n, size, cmp);
+}
+
+/* Number parsing: the string as far as its NUL (libc may stop earlier),
+ * and the end pointer written. */
+#define PARSE(type, name, ...)                                                 \
+  SFI_EXPORT type name(const char *s, char **end __VA_OPT__(, ) __VA_ARGS__) { \
+    if (SFI_CHECKED()) {                                                       \
+      STRING(s);                                                               \
+      if (end)                                                                 \
+        SFI_WRITE(end, sizeof *end);                                           \
+    }                                                                          \
+    return NEXT(name)(s, end __VA_OPT__(, base));                              \
+  }
+PARSE(long, strtol, int base)
+PARSE(long long, strtoll, int base)
+PARSE(unsigned long, strtoul, int base)
+PARSE(unsigned long long, strtoull, int base)
+PARSE(double, strtod)
+PARSE(float, strtof)
+PARSE(long double, strtold)
+
+SFI_EXPORT int atoi(const char *s) {
+  if (SFI_CHECKED())
+    STRING(s);
+  return NEXT(atoi)(s);
+}
+
+SFI_EXPORT long atol(const char *s) {
+  if (SFI_CHECKED())
+    STRING(s);
+  return NEXT(atol)(s);
+}
+
+SFI_EXPORT double atof(const char *s) {
+  if (SFI_CHECKED())
+    STRING(s);
+  return NEXT(atof)(s);
+}
+
+SFI_EXPORT char *getenv(const char *name) {
+  if (SFI_CHECKED())
+    STRING(name);
+  return NEXT(getenv)(name);
+}
+
+SFI_EXPORT int clock_gettime(clockid_t clock, struct timespec *ts) {
+  if (SFI_CHECKED())
+    SFI_WRITE(ts, sizeof *ts);
+  return NEXT(clock_gettime)(clock, ts);
+}
+
+/* gettimeofday's tv is declared nonnull, and passed NULL all the same. */
+static int given(const void *p) { return p != NULL; }
+
+SFI_EXPORT int gettimeofday(struct timeval *tv, void *tz) {
+  if (SFI_CHECKED()) {
+    if (given(tv))
+      SFI_WRITE(tv, sizeof *tv);
+    if (tz)
+      SFI_WRITE(tz, sizeof(struct timezone));
+  }
+  return NEXT(gettimeofday)(tv, tz);
+}
+
+SFI_EXPORT time_t time(time_t *t) {
+  if (SFI_CHECKED() && t)
+    SFI_WRITE(t, sizeof *t);
+  return NEXT(time)(t);
+}
+
+SFI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem) {
+  if (SFI_CHECKED()) {
+    SFI_READ(req, sizeof *req);
+    if (rem)
+      SFI_WRITE(rem, sizeof *rem);
+  }
+  return NEXT(nanosleep)(req, rem);
+}
+
+/* The result is libc's static struct tm (trusted, shared by every
+ * domain); localtime_r writes the caller's. */
+SFI_EXPORT struct tm *localtime(const time_t *t) {
+  if (SFI_CHECKED())
+    SFI_READ(t, sizeof *t);
+  return NEXT(localtime)(t);
+}
+
+SFI_EXPORT struct tm *localtime_r(const time_t *t, struct tm *out) {
+  if (SFI_CHECKED()) {
+    SFI_READ(t, sizeof *t);
+    SFI_WRITE(out, sizeof *out);
+  }
+  return NEXT(localtime_r)(t, out);
+}
+
+SFI_EXPORT struct tm *gmtime_r(const time_t *t, struct tm *out) {
+  if (SFI_CHECKED()) {
+    SFI_READ(t, sizeof *t);
+    SFI_WRITE(out, sizeof *out);
+  }
+  return NEXT(gmtime_r)(t, out);
+}
+
+#define MUTEX(name)                                                            \
+  SFI_EXPORT int name(pthread_mutex_t *m) {                                    \
+    if (SFI_CHECKED())                                                         \
+      SFI_WRITE(m, sizeof *m);                                                 \
+    return NEXT(name)(m);                                                      \
+  }
+MUTEX(pthread_mutex_lock)
+MUTEX(pthread_mutex_trylock)
+MUTEX(pthread_mutex_unlock)
+MUTEX(pthread_mutex_destroy)
+
+SFI_EXPORT int pthread_mutex_init(pthread_mutex_t *m,
+                                  const pthread_mutexattr_t *attr) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(m, sizeof *m);
+    if (attr)
+      SFI_READ(attr, sizeof *attr);
+  }
+  return NEXT(pthread_mutex_init)(m, attr);
+}
+
+SFI_EXPORT int pthread_join(pthread_t t, void **result) {
+  if (SFI_CHECKED() && result)
+    SFI_WRITE(result, sizeof *result);
+  return NEXT(pthread_join)(t, result);
+}

@@ -1,0 +1,217 @@
+/* sfi_scanf.c - interceptors of the scanf family (sfi_intercept.h): the
+ * format, the input string (sscanf) or the stream, and every argument
+ * written, for the size its conversion stores: integers and floating
+ * point by their length modifier, %c its width, %s and %[ their width
+ * and a NUL. A %s or %[ without a width may write as much as the input
+ * holds: sscanf's input's length, but from a stream no bound, so such a
+ * conversion there is refused. Both the GNU names and C99's
+ * (__isoc99_sscanf, which glibc's headers pick outside _GNU_SOURCE; %a
+ * is then a float, not the allocation modifier). */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#define UNBOUNDED SIZE_MAX
+
+enum { MAX_ARGS = 256 };
+
+struct target {
+  size_t bytes; /* UNBOUNDED: a string conversion with no width */
+  unsigned char wide;
+};
+
+static size_t digits(const char **p) {
+  size_t v = 0;
+  while (**p >= '0' && **p <= '9')
+    v = v * 10 + (size_t)(*(*p)++ - '0');
+  return v;
+}
+
+static size_t position(const char **p) {
+  const char *q = *p;
+  size_t v = digits(&q);
+  if (v && *q == '$') {
+    *p = q + 1;
+    return v;
+  }
+  return 0;
+}
+
+static size_t store_size(char conv, int longs, int shorts, int big) {
+  if (strchr("aAeEfFgG", conv))
+    return big ? 16 : longs ? 8 : 4;
+  if (conv == 'p')
+    return sizeof(void *);
+  return longs || big ? 8 : shorts == 2 ? 1 : shorts == 1 ? 2 : 4;
+}
+
+/* What each argument receives; returns how many arguments there are. */
+static size_t scan_format(const char *fmt, int gnu, struct target *t) {
+  size_t next = 0, count = 0;
+  for (const char *p = fmt; *p; ++p) {
+    if (*p != '%')
+      continue;
+    if (*++p == '%')
+      continue;
+    size_t pos = position(&p);
+    int suppress = *p == '*';
+    p += suppress;
+    size_t width = digits(&p);
+    int alloc = *p == 'm' ||
+                (gnu && *p == 'a' && p[1] && strchr("sS[", p[1]));
+    p += alloc;
+    int longs = 0, shorts = 0, big = 0;
+    for (;; ++p) {
+      if (*p == 'l')
+        ++longs;
+      else if (*p == 'L' || *p == 'q')
+        big = 1;
+      else if (*p == 'j' || *p == 'z' || *p == 't')
+        longs = 1;
+      else if (*p == 'h')
+        ++shorts;
+      else
+        break;
+    }
+    char conv = *p;
+    if (!conv)
+      break;
+    if (conv == '[') { /* the set runs to the next ']' after its first */
+      p += p[1] == '^';
+      p += p[1] == ']';
+      while (p[1] && p[1] != ']')
+        ++p;
+      if (!p[1])
+        break;
+      ++p;
+    }
+    if (suppress)
+      continue;
+    size_t idx = pos ? pos - 1 : next++;
+    if (idx >= MAX_ARGS)
+      return SIZE_MAX;
+    int wide = longs > 0 || conv == 'S' || conv == 'C';
+    struct target *at = &t[idx];
+    if (alloc)
+      *at = (struct target){sizeof(char *), 0};
+    else if (conv == 'c' || conv == 'C')
+      *at = (struct target){width ? width : 1, (unsigned char)wide};
+    else if (conv == 's' || conv == 'S' || conv == '[')
+      *at = (struct target){width ? width + 1 : UNBOUNDED,
+                            (unsigned char)wide};
+    else
+      *at = (struct target){store_size(conv, longs, shorts, big), 0};
+    count = idx + 1 > count ? idx + 1 : count;
+  }
+  return count;
+}
+
+/* input: sscanf's string (its length bounds a %s), NULL for a stream. */
+static void check_scanf(const char *fmt, const char *input, int gnu,
+                        va_list ap) {
+  sfi_read_string(fmt, SIZE_MAX);
+  size_t input_len = input ? sfi_read_string(input, SIZE_MAX) : 0;
+  struct target t[MAX_ARGS];
+  memset(t, 0, sizeof t);
+  size_t n = scan_format(fmt, gnu, t);
+  if (n == SIZE_MAX) {
+    fprintf(stderr, "dipc: sfi: a scanf format with more than %d arguments "
+            "cannot be checked\n", MAX_ARGS);
+    SFI_READ(fmt, UINT64_MAX); /* refused as an access */
+  }
+  va_list copy;
+  va_copy(copy, ap);
+  for (size_t i = 0; i < n; ++i) {
+    void *p = va_arg(copy, void *);
+    size_t bytes = t[i].bytes;
+    if (bytes == UNBOUNDED && !input) {
+      fprintf(stderr, "dipc: sfi: a scanf %%s or %%[ without a width from a "
+              "stream can write any length: refused\n");
+      SFI_WRITE(p, UINT64_MAX);
+    }
+    if (bytes == UNBOUNDED)
+      bytes = input_len + 1;
+    if (bytes)
+      SFI_WRITE(p, t[i].wide ? sfi_array_size(bytes, sizeof(wchar_t)) : bytes);
+  }
+  va_end(copy);
+}
+
+/* glibc's headers name every scanf __isoc99_*: the GNU definitions are
+ * declared by their symbol. */
+typedef int string_scanf_fn(const char *, const char *, va_list);
+typedef int stream_scanf_fn(FILE *, const char *, va_list);
+typedef int stdin_scanf_fn(const char *, va_list);
+
+#define STRING_SCANF(name, vname, sym, vsym, gnu)                              \
+  SFI_EXPORT int vname(const char *s, const char *fmt, va_list ap)             \
+      __asm__(vsym);                                                           \
+  SFI_EXPORT int name(const char *s, const char *fmt, ...) __asm__(sym);       \
+  int vname(const char *s, const char *fmt, va_list ap) {                      \
+    if (SFI_CHECKED())                                                         \
+      check_scanf(fmt, s, gnu, ap);                                            \
+    return NEXT_AS(string_scanf_fn *, vsym)(s, fmt, ap);                \
+  }                                                                            \
+  int name(const char *s, const char *fmt, ...) {                              \
+    va_list ap;                                                                \
+    va_start(ap, fmt);                                                         \
+    if (SFI_CHECKED())                                                         \
+      check_scanf(fmt, s, gnu, ap);                                            \
+    int r = NEXT_AS(string_scanf_fn *, vsym)(s, fmt, ap);               \
+    va_end(ap);                                                                \
+    return r;                                                                  \
+  }
+STRING_SCANF(gnu_sscanf, gnu_vsscanf, "sscanf", "vsscanf", 1)
+STRING_SCANF(c99_sscanf, c99_vsscanf, "__isoc99_sscanf", "__isoc99_vsscanf", 0)
+
+#define STREAM_SCANF(name, vname, sym, vsym, gnu)                              \
+  SFI_EXPORT int vname(FILE *f, const char *fmt, va_list ap) __asm__(vsym);    \
+  SFI_EXPORT int name(FILE *f, const char *fmt, ...) __asm__(sym);             \
+  int vname(FILE *f, const char *fmt, va_list ap) {                            \
+    if (SFI_CHECKED()) {                                                       \
+      check_scanf(fmt, NULL, gnu, ap);                                         \
+      sfi_check_file(f);                                                       \
+    }                                                                          \
+    return NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);                \
+  }                                                                            \
+  int name(FILE *f, const char *fmt, ...) {                                    \
+    va_list ap;                                                                \
+    va_start(ap, fmt);                                                         \
+    if (SFI_CHECKED()) {                                                       \
+      check_scanf(fmt, NULL, gnu, ap);                                         \
+      sfi_check_file(f);                                                       \
+    }                                                                          \
+    int r = NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);               \
+    va_end(ap);                                                                \
+    return r;                                                                  \
+  }
+STREAM_SCANF(gnu_fscanf, gnu_vfscanf, "fscanf", "vfscanf", 1)
+STREAM_SCANF(c99_fscanf, c99_vfscanf, "__isoc99_fscanf", "__isoc99_vfscanf", 0)
+
+#define STDIN_SCANF(name, vname, sym, vsym, gnu)                               \
+  SFI_EXPORT int vname(const char *fmt, va_list ap) __asm__(vsym);             \
+  SFI_EXPORT int name(const char *fmt, ...) __asm__(sym);                      \
+  int vname(const char *fmt, va_list ap) {                                     \
+    if (SFI_CHECKED()) {                                                       \
+      check_scanf(fmt, NULL, gnu, ap);                                         \
+      sfi_check_file(stdin);                                                   \
+    }                                                                          \
+    return NEXT_AS(stdin_scanf_fn *, vsym)(fmt, ap);                    \
+  }                                                                            \
+  int name(const char *fmt, ...) {                                             \
+    va_list ap;                                                                \
+    va_start(ap, fmt);                                                         \
+    if (SFI_CHECKED()) {                                                       \
+      check_scanf(fmt, NULL, gnu, ap);                                         \
+      sfi_check_file(stdin);                                                   \
+    }                                                                          \
+    int r = NEXT_AS(stdin_scanf_fn *, vsym)(fmt, ap);                   \
+    va_end(ap);                                                                \
+    return r;                                                                  \
+  }
+STDIN_SCANF(gnu_scanf, gnu_vscanf, "scanf", "vscanf", 1)
+STDIN_SCANF(c99_scanf, c99_vscanf, "__isoc99_scanf", "__isoc99_vscanf", 0)

@@ -1,0 +1,293 @@
+/* sfi_str.c - interceptors of the str* functions (sfi_intercept.h): every
+ * string is checked as far as libc reads it (to its NUL, or the bound),
+ * every destination for what libc writes there. Where the extent depends
+ * on the result (strchr, strcmp), it is checked before the result is
+ * returned. Those dlsym may call have a plain loop for while libc's is
+ * being looked up (sfi_real.h). */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+
+#include <string.h>
+#include <strings.h>
+
+#define NO_BOUND SIZE_MAX
+
+static size_t length(const char *s, size_t max) {
+  size_t n = 0;
+  while (n < max && s[n])
+    ++n;
+  return n;
+}
+
+SFI_EXPORT size_t strlen(const char *s) {
+  if (SFI_CHECKED())
+    return sfi_read_string(s, NO_BOUND);
+  __typeof__(&strlen) real = SFI_REAL(strlen);
+  return real ? real(s) : length(s, NO_BOUND);
+}
+
+SFI_EXPORT size_t strnlen(const char *s, size_t max) {
+  if (SFI_CHECKED())
+    return sfi_read_string(s, max);
+  __typeof__(&strnlen) real = SFI_REAL(strnlen);
+  return real ? real(s, max) : length(s, max);
+}
+
+/* How far strcmp-like functions read: up to the first difference or NUL
+ * (both strings equally far), at most n bytes. */
+static size_t compared(const char *a, const char *b, size_t n, int fold) {
+  size_t i = 0;
+  for (; i < n; ++i) {
+    unsigned char x = a[i], y = b[i];
+    if (fold) {
+      x = x >= 'A' && x <= 'Z' ? x + 32 : x;
+      y = y >= 'A' && y <= 'Z' ? y + 32 : y;
+    }
+    if (x != y || !x)
+      return i + 1;
+  }
+  return n;
+}
+
+static void check_compared(const char *a, const char *b, size_t n, int fold) {
+  if (n == 0)
+    return;
+  SFI_READ(a, 1);
+  SFI_READ(b, 1);
+  size_t k = compared(a, b, n, fold);
+  SFI_READ(a, k);
+  SFI_READ(b, k);
+}
+
+SFI_EXPORT int strcmp(const char *a, const char *b) {
+  if (SFI_CHECKED())
+    check_compared(a, b, NO_BOUND, 0);
+  __typeof__(&strcmp) real = SFI_REAL(strcmp);
+  if (real)
+    return real(a, b);
+  size_t k = compared(a, b, NO_BOUND, 0);
+  return (unsigned char)a[k - 1] - (unsigned char)b[k - 1];
+}
+
+SFI_EXPORT int strncmp(const char *a, const char *b, size_t n) {
+  if (SFI_CHECKED())
+    check_compared(a, b, n, 0);
+  __typeof__(&strncmp) real = SFI_REAL(strncmp);
+  if (real)
+    return real(a, b, n);
+  size_t k = compared(a, b, n, 0);
+  return k ? (unsigned char)a[k - 1] - (unsigned char)b[k - 1] : 0;
+}
+
+SFI_EXPORT int strcasecmp(const char *a, const char *b) {
+  if (SFI_CHECKED())
+    check_compared(a, b, NO_BOUND, 1);
+  return NEXT(strcasecmp)(a, b);
+}
+
+SFI_EXPORT int strncasecmp(const char *a, const char *b, size_t n) {
+  if (SFI_CHECKED())
+    check_compared(a, b, n, 1);
+  return NEXT(strncasecmp)(a, b, n);
+}
+
+SFI_EXPORT int strcoll(const char *a, const char *b) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(a, NO_BOUND);
+    sfi_read_string(b, NO_BOUND);
+  }
+  return NEXT(strcoll)(a, b);
+}
+
+/* strchr, strchrnul, strpbrk read up to what they find, else the NUL. */
+static void check_scanned(const char *s, const char *hit) {
+  if (hit)
+    SFI_READ(s, hit - s + 1);
+  else
+    sfi_read_string(s, NO_BOUND);
+}
+
+SFI_EXPORT char *strchr(const char *s, int c) {
+  int checked = SFI_CHECKED();
+  if (checked)
+    SFI_READ(s, 1);
+  __typeof__(&strchr) real = SFI_REAL(strchr);
+  const char *hit = NULL;
+  if (real) {
+    hit = real(s, c);
+  } else {
+    for (const char *p = s;; ++p)
+      if (*p == (char)c || !*p) {
+        hit = *p == (char)c ? p : NULL;
+        break;
+      }
+  }
+  if (checked)
+    check_scanned(s, hit);
+  return (char *)hit;
+}
+
+SFI_EXPORT char *strchrnul(const char *s, int c) {
+  int checked = SFI_CHECKED();
+  if (checked)
+    SFI_READ(s, 1);
+  char *hit = NEXT(strchrnul)(s, c);
+  if (checked)
+    check_scanned(s, hit);
+  return hit;
+}
+
+SFI_EXPORT char *strrchr(const char *s, int c) {
+  if (SFI_CHECKED())
+    sfi_read_string(s, NO_BOUND);
+  __typeof__(&strrchr) real = SFI_REAL(strrchr);
+  if (real)
+    return real(s, c);
+  const char *hit = NULL;
+  for (const char *p = s;; ++p) {
+    if (*p == (char)c)
+      hit = p;
+    if (!*p)
+      return (char *)hit;
+  }
+}
+
+SFI_EXPORT char *strpbrk(const char *s, const char *set) {
+  int checked = SFI_CHECKED();
+  if (checked) {
+    sfi_read_string(set, NO_BOUND);
+    SFI_READ(s, 1);
+  }
+  char *hit = NEXT(strpbrk)(s, set);
+  if (checked)
+    check_scanned(s, hit);
+  return hit;
+}
+
+SFI_EXPORT size_t strspn(const char *s, const char *set) {
+  int checked = SFI_CHECKED();
+  if (checked) {
+    sfi_read_string(set, NO_BOUND);
+    SFI_READ(s, 1);
+  }
+  size_t n = NEXT(strspn)(s, set);
+  if (checked)
+    SFI_READ(s, n + 1);
+  return n;
+}
+
+SFI_EXPORT size_t strcspn(const char *s, const char *set) {
+  int checked = SFI_CHECKED();
+  if (checked) {
+    sfi_read_string(set, NO_BOUND);
+    SFI_READ(s, 1);
+  }
+  size_t n = NEXT(strcspn)(s, set);
+  if (checked)
+    SFI_READ(s, n + 1);
+  return n;
+}
+
+SFI_EXPORT char *strstr(const char *h, const char *n) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(h, NO_BOUND);
+    sfi_read_string(n, NO_BOUND);
+  }
+  return NEXT(strstr)(h, n);
+}
+
+SFI_EXPORT char *strcasestr(const char *h, const char *n) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(h, NO_BOUND);
+    sfi_read_string(n, NO_BOUND);
+  }
+  return NEXT(strcasestr)(h, n);
+}
+
+SFI_EXPORT char *strcpy(char *dst, const char *src) {
+  if (SFI_CHECKED())
+    SFI_WRITE(dst, sfi_read_string(src, NO_BOUND) + 1);
+  __typeof__(&strcpy) real = SFI_REAL(strcpy);
+  if (real)
+    return real(dst, src);
+  size_t i = 0;
+  do
+    dst[i] = src[i];
+  while (src[i++]);
+  return dst;
+}
+
+SFI_EXPORT char *stpcpy(char *dst, const char *src) {
+  if (SFI_CHECKED())
+    SFI_WRITE(dst, sfi_read_string(src, NO_BOUND) + 1);
+  return NEXT(stpcpy)(dst, src);
+}
+
+/* strncpy and stpncpy write all n bytes (padding with NULs). */
+SFI_EXPORT char *strncpy(char *dst, const char *src, size_t n) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(src, n);
+    SFI_WRITE(dst, n);
+  }
+  return NEXT(strncpy)(dst, src, n);
+}
+
+SFI_EXPORT char *stpncpy(char *dst, const char *src, size_t n) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(src, n);
+    SFI_WRITE(dst, n);
+  }
+  return NEXT(stpncpy)(dst, src, n);
+}
+
+SFI_EXPORT char *strcat(char *dst, const char *src) {
+  if (SFI_CHECKED()) {
+    size_t at = sfi_read_string(dst, NO_BOUND);
+    SFI_WRITE(dst + at, sfi_read_string(src, NO_BOUND) + 1);
+  }
+  return NEXT(strcat)(dst, src);
+}
+
+SFI_EXPORT char *strncat(char *dst, const char *src, size_t n) {
+  if (SFI_CHECKED()) {
+    size_t at = sfi_read_string(dst, NO_BOUND);
+    SFI_WRITE(dst + at, sfi_read_string(src, n) + 1);
+  }
+  return NEXT(strncat)(dst, src, n);
+}
+
+SFI_EXPORT char *strdup(const char *s) {
+  if (SFI_CHECKED())
+    sfi_read_string(s, NO_BOUND);
+  return NEXT(strdup)(s);
+}
+
+SFI_EXPORT char *strndup(const char *s, size_t n) {
+  if (SFI_CHECKED())
+    sfi_read_string(s, n);
+  return NEXT(strndup)(s, n);
+}
+
+/* strtok_r writes NULs into the string it is given, or the one *save
+ * points into, and writes *save. */
+SFI_EXPORT char *strtok_r(char *s, const char *delim, char **save) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(delim, NO_BOUND);
+    SFI_WRITE(save, sizeof *save);
+    char *str = s ? s : *save;
+    if (str)
+      SFI_WRITE(str, sfi_read_string(str, NO_BOUND) + 1);
+  }
+  return NEXT(strtok_r)(s, delim, save);
+}
+
+/* strtok's saved position is libc's; the string it is first given is
+ * checked, and the position only moves within it. */
+SFI_EXPORT char *strtok(char *s, const char *delim) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(delim, NO_BOUND);
+    if (s)
+      SFI_WRITE(s, sfi_read_string(s, NO_BOUND) + 1);
+  }
+  return NEXT(strtok)(s, delim);
+}

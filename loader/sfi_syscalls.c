@@ -1,0 +1,221 @@
+/* sfi_syscalls.c - under `sfi`, the system calls instrumented code reaches
+ * through libc that would undo the isolation. Under `mpk` the seccomp
+ * filter (rt/seccomp.c) and the keys themselves stop them; under `sfi`
+ * the kernel checks nothing of a domain's, so these stand in front of
+ * libc's wrappers (as the other interceptors, sfi_intercept.h) for calls
+ * from -fdipc-sfi code:
+ *
+ *  - memory management (mmap, munmap, mprotect, mremap, madvise, shmat): only over pages the running domain may write
+ *    (__dipc_sfi_may_replace: never the runtime's window, the tag shadow
+ *    or pages of a domain it may not write, which unmapped and mapped
+ *    again would be blank rights or blank memory), and never executable: new code would
+ *    run without the checks;
+ *  - what changes the thread's or process's state under the runtime:
+ *    prctl(PR_SET_MM), personality(READ_IMPLIES_EXEC), brk,
+ *    ptrace and process_vm_writev/readv (the kernel's own copies), and
+ *    syscall(2), which would reach all of these (arch_prctl, whose gs base
+ *    leads to the running domain, included): EPERM. The protection-key
+ *    calls are pkeys.c's.
+ *
+ * Calls from libc itself, libdipc and the loader (and every call under
+ * the other backends) go straight through. */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+
+#include <dipc/rt.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/shm.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+
+/* A refused call: the caller sees EPERM, and the reason goes to stderr,
+ * since a program seldom expects it. */
+static long refuse(const char *call) {
+  char line[160];
+  int n = snprintf(line, sizeof line,
+                   "dipc: sfi: %s refused to the running domain (it would "
+                   "undo the isolation)\n",
+                   call);
+  if (n > 0)
+    (void)!write(STDERR_FILENO, line, (size_t)n);
+  errno = EPERM;
+  return -1;
+}
+
+static void *refuse_map(const char *call) {
+  refuse(call);
+  return MAP_FAILED;
+}
+
+static int replaceable(const void *addr, size_t len) {
+  return __dipc_sfi_may_replace((uintptr_t)addr, len);
+}
+
+typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
+
+/* The reason a domain's mmap is refused, or NULL. */
+static const char *mmap_refusal(void *addr, size_t len, int prot, int flags) {
+  if (prot & PROT_EXEC)
+    return "executable mmap";
+  if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && !replaceable(addr, len))
+    return "mmap over memory the domain may not write";
+  return NULL;
+}
+
+SFI_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                      off_t off) {
+  const char *no = SFI_CHECKED() ? mmap_refusal(addr, len, prot, flags) : NULL;
+  if (no)
+    return refuse_map(no);
+  return NEXT_AS(mmap_fn, "mmap")(addr, len, prot, flags, fd, off);
+}
+
+SFI_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                        off_t off) {
+  const char *no = SFI_CHECKED() ? mmap_refusal(addr, len, prot, flags) : NULL;
+  if (no)
+    return refuse_map(no);
+  return NEXT_AS(mmap_fn, "mmap64")(addr, len, prot, flags, fd, off);
+}
+
+typedef int (*munmap_fn)(void *, size_t);
+SFI_EXPORT int munmap(void *addr, size_t len) {
+  if (SFI_CHECKED() && !replaceable(addr, len))
+    return (int)refuse("munmap of memory the domain may not write");
+  return NEXT_AS(munmap_fn, "munmap")(addr, len);
+}
+
+typedef int (*mprotect_fn)(void *, size_t, int);
+SFI_EXPORT int mprotect(void *addr, size_t len, int prot) {
+  if (SFI_CHECKED() && (prot & PROT_EXEC))
+    return (int)refuse("mprotect with PROT_EXEC");
+  if (SFI_CHECKED() && !replaceable(addr, len))
+    return (int)refuse("mprotect of memory the domain may not write");
+  return NEXT_AS(mprotect_fn, "mprotect")(addr, len, prot);
+}
+
+typedef int (*madvise_fn)(void *, size_t, int);
+SFI_EXPORT int madvise(void *addr, size_t len, int advice) {
+  if (SFI_CHECKED() && !replaceable(addr, len))
+    return (int)refuse("madvise of memory the domain may not write");
+  return NEXT_AS(madvise_fn, "madvise")(addr, len, advice);
+}
+
+typedef void *(*mremap_fn)(void *, size_t, size_t, int, ...);
+SFI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags,
+                    ...) {
+  void *new_addr = NULL;
+  if (flags & MREMAP_FIXED) {
+    va_list ap;
+    va_start(ap, flags);
+    new_addr = va_arg(ap, void *);
+    va_end(ap);
+  }
+  if (SFI_CHECKED() &&
+      (!replaceable(old, old_len ? old_len : 1) ||
+       ((flags & MREMAP_FIXED) && !replaceable(new_addr, new_len))))
+    return refuse_map("mremap of memory the domain may not write");
+  return NEXT_AS(mremap_fn, "mremap")(old, old_len, new_len, flags,
+                                             new_addr);
+}
+
+typedef void *(*shmat_fn)(int, const void *, int);
+SFI_EXPORT void *shmat(int id, const void *addr, int flags) {
+  if (SFI_CHECKED() && (flags & (SHM_EXEC | SHM_REMAP)))
+    return refuse_map("shmat with SHM_EXEC or SHM_REMAP");
+  return NEXT_AS(shmat_fn, "shmat")(id, addr, flags);
+}
+
+typedef int (*prctl_fn)(int, unsigned long, unsigned long, unsigned long,
+                        unsigned long);
+SFI_EXPORT int prctl(int option, ...) {
+  va_list ap;
+  va_start(ap, option);
+  unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long),
+                a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
+  va_end(ap);
+  if (SFI_CHECKED() && option == PR_SET_MM)
+    return (int)refuse("prctl(PR_SET_MM)");
+  return NEXT_AS(prctl_fn, "prctl")(option, a2, a3, a4, a5);
+}
+
+typedef int (*personality_fn)(unsigned long);
+SFI_EXPORT int personality(unsigned long persona) {
+  if (SFI_CHECKED() && persona != 0xffffffff && (persona & READ_IMPLIES_EXEC))
+    return (int)refuse("personality(READ_IMPLIES_EXEC)");
+  return NEXT_AS(personality_fn, "personality")(persona);
+}
+
+typedef int (*brk_fn)(void *);
+SFI_EXPORT int brk(void *end) {
+  if (SFI_CHECKED())
+    return (int)refuse("brk");
+  return NEXT_AS(brk_fn, "brk")(end);
+}
+
+typedef void *(*sbrk_fn)(intptr_t);
+SFI_EXPORT void *sbrk(intptr_t inc) {
+  if (SFI_CHECKED() && inc != 0) {
+    refuse("sbrk");
+    return (void *)-1;
+  }
+  return NEXT_AS(sbrk_fn, "sbrk")(inc);
+}
+
+typedef long (*ptrace_fn)(int, pid_t, void *, void *);
+SFI_EXPORT long ptrace(int request, ...) {
+  va_list ap;
+  va_start(ap, request);
+  pid_t pid = va_arg(ap, pid_t);
+  void *addr = va_arg(ap, void *), *data = va_arg(ap, void *);
+  va_end(ap);
+  if (SFI_CHECKED())
+    return refuse("ptrace");
+  return NEXT_AS(ptrace_fn, "ptrace")(request, pid, addr, data);
+}
+
+typedef ssize_t (*process_vm_fn)(pid_t, const struct iovec *, unsigned long,
+                                 const struct iovec *, unsigned long,
+                                 unsigned long);
+SFI_EXPORT ssize_t process_vm_readv(pid_t pid, const struct iovec *local,
+                                unsigned long nl, const struct iovec *remote,
+                                unsigned long nr, unsigned long flags) {
+  if (SFI_CHECKED())
+    return refuse("process_vm_readv");
+  return NEXT_AS(process_vm_fn, "process_vm_readv")(pid, local, nl,
+                                                           remote, nr, flags);
+}
+
+SFI_EXPORT ssize_t process_vm_writev(pid_t pid, const struct iovec *local,
+                                 unsigned long nl, const struct iovec *remote,
+                                 unsigned long nr, unsigned long flags) {
+  if (SFI_CHECKED())
+    return refuse("process_vm_writev");
+  return NEXT_AS(process_vm_fn, "process_vm_writev")(pid, local, nl,
+                                                            remote, nr, flags);
+}
+
+/* syscall(2) reaches every call above with any arguments: from a domain
+ * only calls that take no memory and change nothing of the runtime's. */
+typedef long (*syscall_fn)(long, long, long, long, long, long, long);
+SFI_EXPORT long syscall(long nr, ...) {
+  va_list ap;
+  va_start(ap, nr);
+  long a[6];
+  for (int i = 0; i < 6; ++i)
+    a[i] = va_arg(ap, long);
+  va_end(ap);
+  if (SFI_CHECKED() && nr != SYS_gettid && nr != SYS_getpid &&
+      nr != SYS_getppid && nr != SYS_sched_yield && nr != SYS_getuid &&
+      nr != SYS_geteuid && nr != SYS_getgid && nr != SYS_getegid)
+    return refuse("syscall(2)");
+  return NEXT_AS(syscall_fn, "syscall")(nr, a[0], a[1], a[2], a[3],
+                                               a[4], a[5]);
+}
