@@ -131,14 +131,19 @@ DIPC_EXPORT int dipc_handle_close(int64_t handle) {
   return (int)dipc_gate(OP_HANDLE_CLOSE, &a);
 }
 
+/* The backends' names, which the program reads: in a page of their own,
+ * which sfi tags shared, since libdipc's image is the runtime's. */
+const char dipc_backend_names[RT_PAGE]
+    __attribute__((aligned(RT_PAGE))) = "mpk\0sfi\0none";
+
 DIPC_EXPORT const char *dipc_backend(void) {
   switch (dipc_machine.backend) {
   case DIPC_BACKEND_MPK:
-    return "mpk";
+    return dipc_backend_names;
   case DIPC_BACKEND_SFI:
-    return "sfi";
+    return dipc_backend_names + 4;
   default:
-    return "none";
+    return dipc_backend_names + 8;
   }
 }
 

@@ -313,6 +313,8 @@ struct dipc_sfi_undo {
   int64_t rip, rsp; /* greg_t */
 };
 DIPC_HIDDEN void dipc_sfi_init(void);
+/* dipc_backend()'s strings (api.c): a page that sfi tags shared. */
+DIPC_HIDDEN extern const char dipc_backend_names[RT_PAGE];
 DIPC_HIDDEN void dipc_sfi_tag(uintptr_t lo, uintptr_t hi, uint32_t tag);
 DIPC_HIDDEN uint32_t dipc_sfi_tag_of(uintptr_t addr);
 DIPC_HIDDEN void dipc_sfi_row_init(uint32_t dom);

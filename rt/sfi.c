@@ -142,6 +142,9 @@ void dipc_sfi_init(void) {
   dl_iterate_phdr(tag_loader, NULL);
   /* The read-only alias of the tables and the runtime vector. */
   dipc_sfi_tag(RT_RO_TABLE_ADDR, RT_RW_TABLE_ADDR, DIPC_SFI_TAG_SHARED);
+  /* What libdipc hands the program to read. */
+  dipc_sfi_tag((uintptr_t)dipc_backend_names,
+               (uintptr_t)dipc_backend_names + RT_PAGE, DIPC_SFI_TAG_SHARED);
 }
 
 /* ---- the slow path ------------------------------------------------------ */
