@@ -244,6 +244,156 @@ def stack_section(runs):
     return lines
 
 
+# The parts of a dIPC call (bench/breakdown.cc), cumulative: each
+# benchmark adds one part to the one before.
+BREAKDOWN_STEPS = [
+    ("Call (indirect)", "baseline/indirect_call"),
+    ("Callee stub", "breakdown/{policy}/callee_stub"),
+    ("Proxy: checks, KCS push and pop, stack and domain switch, return",
+     "breakdown/{policy}/proxy"),
+    ("Caller stub (saving and zeroing registers under High, "
+     "`dipc_errno = 0`)", "dipc/{policy}"),
+]
+
+
+def breakdown_parts(runs, run, policy):
+    """(label, ns) per part of run's dIPC call, and the whole call; None
+    when the run did not measure them all."""
+    means = [run.mean(name.format(policy=policy))
+             for _, name in BREAKDOWN_STEPS]
+    if any(m is None for m in means):
+        return None
+    parts = [(BREAKDOWN_STEPS[0][0], means[0])]
+    parts += [(label, means[i] - means[i - 1])
+              for i, (label, _) in enumerate(BREAKDOWN_STEPS) if i > 0]
+    return parts, means[-1]
+
+
+# proxy_ladder.S's rungs: each adds one part of the proxy's work.
+LADDER_RUNGS = [
+    "Skeleton: the call through, registers kept and zeroed, PKRU sites "
+    "(NOPs)",
+    "Checks of the thread's state and stack, in and out",
+    "The caller's APL check",
+    "KCS entry pushed, checked and popped",
+    "Switch to the callee domain's stack and back",
+    "Domain switch: running domain set, its image published (`XCHG`), "
+    "checked valid and current, in and out",
+]
+
+
+def ladder_section(runs):
+    """The proxy's work part by part, from the model (proxy_ladder.S),
+    beside the real proxy's time in the same terms."""
+    cols = [r for r in sorted(find_runs(runs, "breakdown/ladder/5"),
+                              key=lambda r: r.backend or "")]
+    if not cols:
+        return []
+    lines = ["| rung: adds | " + " | ".join(f"`{r.backend}`" for r in cols)
+             + " |", "|---|" + "---:|" * len(cols)]
+    for i, label in enumerate(LADDER_RUNGS):
+        cells = []
+        for r in cols:
+            t = r.mean(f"breakdown/ladder/{i}")
+            prev = r.mean(f"breakdown/ladder/{i - 1}") if i else None
+            cells.append(fmt_time(t) if not i else
+                         fmt_added(t - prev) if t and prev else "—")
+        lines.append(f"| {i}: {label} | " + " | ".join(cells) + " |")
+    lines.append("| **Model: whole proxy but `WRPKRU`** (rung 5) | " +
+                 " | ".join(f"**{fmt_time(r.mean('breakdown/ladder/5'))}**"
+                            for r in cols) + " |")
+    real = []
+    for r in cols:
+        proxy, stub, call = (r.mean(n) for n in (
+            "breakdown/low/proxy", "breakdown/low/callee_stub",
+            "baseline/indirect_call"))
+        real.append(fmt_time(proxy - stub + call)
+                    if None not in (proxy, stub, call) else "—")
+    lines.append("| The real Low proxy in the same terms (proxy − callee "
+                 "stub + indirect call) | " + " | ".join(real) + " |")
+    return lines
+
+
+def breakdown_section(runs):
+    """Figure 2 for dIPC: what each part of a Low and a High call costs,
+    per backend, each part measured in the same process by calling the
+    call's inner parts directly (bench/breakdown.cc)."""
+    backends = sorted(find_runs(runs, "breakdown/low/proxy"),
+                      key=lambda r: r.backend or "")
+    if not backends:
+        return [], []
+    lines, bars = [], []
+    for policy, label in POLICIES:
+        cols = [(run, breakdown_parts(runs, run, policy)) for run in backends]
+        cols = [(run, p) for run, p in cols if p]
+        if not cols:
+            continue
+        lines += [f"### dIPC {label}", "",
+                  "| part | " + " | ".join(f"`{run.backend}`"
+                                          for run, _ in cols) + " |",
+                  "|---|" + "---:|" * len(cols)]
+        # Inside the proxy: what one run can tell apart.
+        shared = {r.backend: r for r in
+                  find_runs(runs, f"breakdown/{policy}/proxy",
+                            shared_stacks=True)}
+        switch = []
+        for run, _ in cols:
+            other = shared.get(run.backend)
+            name = f"breakdown/{policy}/proxy"
+            switch.append(fmt_added(run.mean(name) - other.mean(name))
+                          if other and other.mean(name) else "—")
+        xchg = [fmt_time(2 * run.mean("breakdown/xchg"))
+                if run.mean("breakdown/xchg") else "—" for run, _ in cols]
+        for i, (part, _) in enumerate(BREAKDOWN_STEPS):
+            lines.append(f"| {part} | " + " | ".join(
+                fmt_added(p[0][i][1]) if i else fmt_time(p[0][i][1])
+                for _, p in cols) + " |")
+            if BREAKDOWN_STEPS[i][1].endswith("/proxy"):
+                lines.append("| … of which the stack switch (against "
+                             "`DIPC_SHARED_STACKS=1`) | " +
+                             " | ".join(switch) + " |")
+                lines.append("| … of which 2 locked exchanges (publishing "
+                             "the domain's image, in and out; timed alone) "
+                             "| " + " | ".join(xchg) + " |")
+        lines.append("| **Whole call** | " + " | ".join(
+            f"**{fmt_time(p[1])}**" for _, p in cols) + " |")
+        lines.append("| Whole call ÷ indirect call | " + " | ".join(
+            fmt_ratio(p[1] / p[0][0][1]) for _, p in cols) + " |")
+        lines.append("")
+        bars += [(f"{label} ({run.backend})", p[0], p[1]) for run, p in cols]
+    return lines, bars
+
+
+def plot_breakdown(bars, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shown = list(reversed(bars))
+    fig, ax = plt.subplots(figsize=(9, 0.5 * len(shown) + 2.2))
+    colors = ["tab:gray", "tab:orange", "tab:green", "tab:blue"]
+    right = 0.0
+    for i, (label, parts, whole) in enumerate(shown):
+        left = 0.0
+        for j, (part, ns) in enumerate(parts):
+            width = max(ns, 0.0)  # a part below the noise shows as none
+            ax.barh(i, width, left=left, color=colors[j % len(colors)],
+                    label=part if i == 0 else None)
+            left += width
+        ax.text(left * 1.01, i, f"whole call {fmt_time(whole)}",
+                va="center", fontsize=8)
+        right = max(right, left)
+    ax.set_xlim(0, right * 1.3)
+    ax.set_yticks(range(len(shown)))
+    ax.set_yticklabels([label for label, _, _ in shown])
+    ax.set_xlabel("time per call (ns)")
+    ax.set_title("Parts of a dIPC call (cf. paper Fig. 2)")
+    fig.legend(fontsize=7, loc="lower center", ncol=2)
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def sweep_series(runs):
     """Figure 6: label -> (run, name prefix), for every swept primitive."""
     series = []
@@ -275,12 +425,14 @@ def fmt_size(n):
 
 
 def call_table(figures):
-    lines = ["| primitive | mean | σ | × function call | × syscall | "
-             "measured by |", "|---|---:|---:|---:|---:|---|"]
+    lines = ["| primitive | mean | σ | × function call | × indirect call "
+             "| × syscall | measured by |",
+             "|---|---:|---:|---:|---:|---:|---|"]
     for f in figures:
         lines.append(
             f"| {f.label} | {fmt_time(f.mean)} | {fmt_time(f.stddev)} | "
             f"{fmt_ratio(f.ratio_to('baseline/function_call'))} | "
+            f"{fmt_ratio(f.ratio_to('baseline/indirect_call'))} | "
             f"{fmt_ratio(f.ratio_to('baseline/syscall_getppid'))} | "
             f"`{f.run.label()}` |")
     return lines
@@ -519,10 +671,47 @@ def main():
     md += machine_lines(runs) + [""]
     md += ["## Synchronous call, one-byte argument (Figure 5)", "",
            f"![Figure 5]({fig5})", ""] + call_table(calls) + [""]
+    low_vs_indirect = [
+        f"dIPC Low under `{f.run.backend}`: "
+        f"{fmt_ratio(f.ratio_to('baseline/indirect_call'))} the indirect "
+        "call of the same program" for f in calls if f.name == "dipc/low"]
+    if low_vs_indirect:
+        md += ["; ".join(low_vs_indirect) + ".", ""]
     vs = dipc_vs_ipc_table(calls)
     if vs:
         md += ["### dIPC against Linux IPC (how many times faster)", ""]
         md += vs + [""]
+    breakdown_lines, breakdown_bars = breakdown_section(runs)
+    if breakdown_lines:
+        fig2 = f"{args.machine}-fig2.png"
+        plot_breakdown(breakdown_bars, os.path.join(args.out, fig2))
+        md += ["## Parts of a dIPC call (Figure 2)", "",
+               f"![Figure 2]({fig2})", "",
+               "Each backend's program measures, besides the whole call, "
+               "the call's inner parts called directly through a function "
+               "pointer (`bench/breakdown.cc`): the entry's callee stub "
+               "alone, and the proxy the caller stub calls (with the "
+               "callee stub). Each part is the difference between two of "
+               "these, measured by one process in this run; a part below "
+               "this run's noise can come out negative. The proxy's stack "
+               "switch is its time against the same program run with "
+               "`DIPC_SHARED_STACKS=1` (`none` only); the locked "
+               "exchanges are timed alone, outside any call.", ""]
+        md += breakdown_lines
+        ladder = ladder_section(runs)
+        if ladder:
+            md += ["### Inside the proxy (a model)", "",
+                   "`bench/proxy_ladder.S` repeats rt/gate.S's proxy "
+                   "template instruction for instruction on a state of the "
+                   "runtime's layout, calling the plain callee through a "
+                   "pointer; rung *n* does the work of rungs 0 to *n*. "
+                   "Its last rung is the whole proxy but its `WRPKRU` "
+                   "(NOPs under `none` and `sfi`, four per call under "
+                   "`mpk`), shown beside the real proxy: a gap between "
+                   "them is what the model misses (the runtime's patched "
+                   "immediates and `gs` loads, its memory's placement).",
+                   ""]
+            md += ladder + [""]
     stack_lines = stack_section(runs)
     if stack_lines:
         md += ["## Stack isolation", "",

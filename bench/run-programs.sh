@@ -61,6 +61,14 @@ for program in domains recovery sqlite; do
       >>"$out/not-measured.txt"
   fi
 done
+# The sfi builds (every -fdipc object also -fdipc-sfi) under `sfi`, which
+# needs no protection keys. Not built when dipc-clang lacks -fdipc-sfi:
+# not-built.txt says so.
+for program in domains recovery; do
+  [[ -x "$build/bin/dipc-bench-$program-sfi" ]] || continue
+  run "$program-sfi" "dipc-bench-$program-sfi" "$build/bin/dipc-run" \
+    --backend=sfi --
+done
 # What the proxies' stack switch costs: the same calls with proxies that do
 # not switch (DIPC_SHARED_STACKS=1, as before stacks were per domain; only
 # `none` offers them).

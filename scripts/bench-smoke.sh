@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # CI smoke pass of the benchmarks (not a measurement): builds them and runs
-# every benchmark of every program for a few milliseconds. Exits nonzero when
+# every benchmark of every program for a few milliseconds (the -sfi builds
+# under --backend=sfi, when dipc-clang has -fdipc-sfi). The workloads of
+# scripts/bench-workloads.sh are not built. Exits nonzero when
 # a program fails or any benchmark reports an error (e.g. a callee that did
 # not receive its argument). Writes no report.
 set -euo pipefail

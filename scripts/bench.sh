@@ -14,8 +14,7 @@ build=${DIPC_BUILD_DIR:-$root/build}
 bash "$root/scripts/bootstrap.sh"
 bash "$root/scripts/build.sh"
 
-. /etc/os-release
-machine=${DIPC_BENCH_MACHINE:-${ID}${VERSION_ID}-$(nproc)core-$(hostname -s)}
+machine=$(bash "$root/bench/machine.sh")
 results=$root/bench/results
 raw=$results/$machine # this run's JSON, kept next to its report
 rm -rf "$raw"

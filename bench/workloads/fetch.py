@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Fetches the sources of the workloads of scripts/bench-workloads.sh.
+
+zlib 1.3.2 from the libz-sys crate and Lua 5.4.8 from the lua-src crate, on
+crates.io (Debian ships neither as plain sources). Each crate is downloaded
+once into a cache directory (${XDG_CACHE_HOME:-~/.cache}/dipc), checked
+against a pinned sha256, and its C sources (*.c, *.h of one folder) are
+extracted into OUT_DIR/<name> (default OUT_DIR: <build>/third_party).
+SQLite comes from examples/sqlite-domain/fetch.py.
+
+    fetch.py [OUT_DIR]
+
+Exits 0 when every OUT_DIR/<name> holds its files (already or now), 1 with a
+message saying what went wrong otherwise.
+"""
+import hashlib
+import os
+import sys
+import tarfile
+import urllib.request
+
+# name: (crate, sha256 of the .crate, folder in the crate)
+SOURCES = {
+    "zlib": ("libz-sys-1.1.31",
+             "ff20308ecabd635a2dc1dd5834a86c462cca20efba1d5d3ddab1f8aea3455cb2",
+             "src/zlib"),
+    "lua": ("lua-src-548.1.2",
+            "bdc4e1aff422ad5f08cffb4719603dcdbc2be2307f4c1510d7aab74b7fa88ca8",
+            "lua-5.4.8"),
+}
+DONE = ".fetched"  # written last: a folder without it is incomplete
+
+
+def fail(msg):
+    sys.exit(f"fetch.py: {msg}")
+
+
+def sha256_of(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def cached_crate(crate, sha256):
+    cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or
+                         os.path.expanduser("~/.cache"), "dipc")
+    path = os.path.join(cache, crate + ".crate")
+    if os.path.exists(path) and sha256_of(path) == sha256:
+        return path
+    name = crate.rsplit("-", 1)[0]
+    url = f"https://static.crates.io/crates/{name}/{crate}.crate"
+    os.makedirs(cache, exist_ok=True)
+    print(f"fetch.py: downloading {url}", file=sys.stderr)
+    part = path + ".part"
+    try:
+        with urllib.request.urlopen(url, timeout=120) as r, \
+                open(part, "wb") as f:
+            while block := r.read(1 << 20):
+                f.write(block)
+    except OSError as e:  # URLError, HTTPError, timeouts, disk errors
+        fail(f"cannot download {url}: {e}\n"
+             "  (no network? Place the crate at " + path + " by hand.)")
+    got = sha256_of(part)
+    if got != sha256:
+        os.remove(part)
+        fail(f"{url} has sha256 {got}, expected {sha256}: refusing it")
+    os.replace(part, path)
+    return path
+
+
+def extract(crate_path, crate, folder, out):
+    prefix = f"{crate}/{folder}/"
+    os.makedirs(out, exist_ok=True)
+    count = 0
+    with tarfile.open(crate_path, "r:gz") as tar:
+        for member in tar.getmembers():
+            rest = member.name[len(prefix):]
+            if (not member.name.startswith(prefix) or "/" in rest or
+                    not member.isfile() or not rest.endswith((".c", ".h"))):
+                continue
+            dest = os.path.join(out, rest)
+            with open(dest + ".part", "wb") as f:
+                f.write(tar.extractfile(member).read())
+            os.replace(dest + ".part", dest)
+            count += 1
+    if count == 0:
+        fail(f"{crate_path} has no C sources in {folder}/")
+    open(os.path.join(out, DONE), "w").close()
+
+
+def main():
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and
+                             sys.argv[1].startswith("-")):
+        if sys.argv[1:] in (["-h"], ["--help"]):
+            print(__doc__.strip())
+            return
+        fail("usage: fetch.py [OUT_DIR]")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    build = os.environ.get("DIPC_BUILD_DIR") or os.path.join(root, "build")
+    out = sys.argv[1] if len(sys.argv) == 2 else os.path.join(
+        build, "third_party")
+    for name, (crate, sha256, folder) in SOURCES.items():
+        dest = os.path.join(out, name)
+        if not os.path.exists(os.path.join(dest, DONE)):
+            extract(cached_crate(crate, sha256), crate, folder, dest)
+        print(dest)
+
+
+if __name__ == "__main__":
+    main()
