@@ -11,52 +11,17 @@ two files are extracted into OUT_DIR (default: <build>/third_party/sqlite).
 Exits 0 when OUT_DIR holds the files (already or now), 1 with a message
 saying what went wrong otherwise.
 """
-import hashlib
 import os
 import sys
 import tarfile
-import urllib.request
 
 CRATE = "libsqlite3-sys-0.30.1"
-URL = f"https://static.crates.io/crates/libsqlite3-sys/{CRATE}.crate"
 SHA256 = "2e99fb7a497b1e3339bc746195567ed8d3e24945ecd636e3619d20b9de9e9149"
 FILES = ("sqlite3.c", "sqlite3.h")  # in the crate's sqlite3/ folder
 
-
-def fail(msg):
-    sys.exit(f"fetch.py: {msg}")
-
-
-def sha256_of(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def cached_crate():
-    cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or
-                         os.path.expanduser("~/.cache"), "dipc")
-    path = os.path.join(cache, CRATE + ".crate")
-    if os.path.exists(path) and sha256_of(path) == SHA256:
-        return path
-    os.makedirs(cache, exist_ok=True)
-    print(f"fetch.py: downloading {URL}", file=sys.stderr)
-    part = path + ".part"
-    try:
-        with urllib.request.urlopen(URL, timeout=120) as r, open(part, "wb") as f:
-            while block := r.read(1 << 20):
-                f.write(block)
-    except OSError as e:  # URLError, HTTPError, timeouts, disk errors
-        fail(f"cannot download {URL}: {e}\n"
-             "  (no network? Place the crate at " + path + " by hand.)")
-    got = sha256_of(part)
-    if got != SHA256:
-        os.remove(part)
-        fail(f"{URL} has sha256 {got}, expected {SHA256}: refusing it")
-    os.replace(part, path)
-    return path
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+from crates import cached_crate, fail  # noqa: E402
 
 
 def main():
@@ -74,7 +39,7 @@ def main():
     if all(os.path.exists(os.path.join(out, f)) for f in FILES):
         print(out)
         return
-    crate = cached_crate()
+    crate = cached_crate(CRATE, SHA256)
     os.makedirs(out, exist_ok=True)
     with tarfile.open(crate, "r:gz") as tar:
         for name in FILES:
