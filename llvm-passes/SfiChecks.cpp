@@ -789,9 +789,9 @@ void Instrumenter::finish() {
 
 // Code the checks cannot cover, which would run with every right: a naked
 // function's user asm (the loop below skips naked functions: only the
-// passes' own have asm there), a function placed outside code sections
-// (in data, it could be rewritten after it was compiled), and data placed
-// in an executable section (bytes of the source's making run as code).
+// passes' own have asm there), a function placed in a data section (code
+// there could be rewritten after it was compiled), and data placed in an
+// executable section (bytes of the source's making run as code).
 static void refuseUncheckableCode(Module &M) {
   auto Executable = [](StringRef Sec) {
     return Sec.starts_with(".text") || Sec.starts_with(".init") ||
@@ -800,8 +800,10 @@ static void refuseUncheckableCode(Module &M) {
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    if (F.hasSection() && !Executable(F.getSection()) &&
-        !F.getSection().starts_with("dipc_text_"))
+    // A name of the ELF conventions (".data", ".bss", ...) makes the
+    // section what its name says; any other name takes a function's kind.
+    if (F.hasSection() && F.getSection().starts_with(".") &&
+        !Executable(F.getSection()))
       reportError(F, "-fdipc-sfi cannot check '" + F.getName() +
                          "': it is placed in section '" + F.getSection() +
                          "', not a code section");

@@ -3,7 +3,7 @@
 // for every import), keeps its address in a "slot" variable and gets the
 // call grant to the proxy domain (grant_create, the loader's step A). The
 // call works; after grant_revoke (which succeeds, and the grant handle goes
-// stale) the next call through the slot must fault under mpk: the caller's
+// stale) the next call through the slot must fault under mpk and sfi: the caller's
 // APL no longer allows calling the proxy (paper §4, §6.2.1). Each call runs
 // in a child process, which reports the result or the signal that killed
 // it. Negative control: `--backend=none`, where the call still returns.
@@ -11,19 +11,28 @@
 // grant handles.
 // Under mpk the proxy finds no call permission in the caller's APL and
 // stops the process as a security violation (SIGABRT).
-// REQUIRES: pku
 // RUN: %rt-cc %s -o %t
 // RUN: env DIPC_BACKEND=none %t | FileCheck %s --check-prefixes=CHECK,NONE
-// RUN: env DIPC_BACKEND=mpk %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: %if pku %{ env DIPC_BACKEND=mpk %t 2>&1 | FileCheck %s --check-prefixes=CHECK,STOPPED %}
+// The same under sfi: the program compiled with -fdipc -fdipc-sfi (with a
+// record, so that it counts as instrumented), run by the loader.
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -DSFI_UNITS -I%S/../rt/Inputs %s -o %t.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,STOPPED
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>/dev/null | FileCheck %s --check-prefixes=CHECK,NONE
 // CHECK: granted: call returned 42
 // CHECK-NEXT: granted: caller exited with status 0
 // CHECK-NEXT: grant_revoke 0, again -116
-// MPK-NOT: revoked: call returned
-// MPK: dipc: security violation: a domain called a proxy without a call grant to it
-// MPK: revoked: caller killed by signal 6
+// STOPPED-NOT: revoked: call returned
+// STOPPED: dipc: security violation: a domain called a proxy without a call grant to it
+// STOPPED: revoked: caller killed by signal 6
 // NONE-NEXT: revoked: call returned 42
 // NONE-NEXT: revoked: caller exited with status 0
 #include "rt-test.h"
+
+#ifdef SFI_UNITS
+#include <dipc.h>
+int sfi_marker __dom("marker") = 1;
+#endif
 
 DOMAIN_CODE("dom_b") long answer(long x) { return x + 1; }
 
