@@ -472,19 +472,24 @@ void domains_print(FILE *out) {
   dipc_get_stats(&stats);
   fprintf(out, "dipc: backend %s (%s)\n", dipc_backend(),
           backend_enforces(dipc_backend()));
-  for (unsigned i = 0; i < num_domains; ++i)
+  /* Under sfi a domain's pages carry its tag (its number, which its heap
+   * region gives), not a key. */
+  int sfi = strcmp(dipc_backend(), "sfi") == 0;
+  for (unsigned i = 0; i < num_domains; ++i) {
+    int mark = sfi ? (int)(domains[i].heap ? (domains[i].heap - DIPC_HEAP_ADDR) /
+                                                 DIPC_HEAP_STRIDE
+                                           : 0)
+                   : dipc_domain_pkey(domains[i].owner);
+    const char *what = sfi ? "tag" : "protection key";
     if (domains[i].heap)
-      fprintf(out,
-              "dipc: domain %s: %zu pages, protection key %d, heap "
-              "%#lx-%#lx\n",
-              domains[i].name, domains[i].pages,
-              dipc_domain_pkey(domains[i].owner),
+      fprintf(out, "dipc: domain %s: %zu pages, %s %d, heap %#lx-%#lx\n",
+              domains[i].name, domains[i].pages, what, mark,
               (unsigned long)domains[i].heap,
               (unsigned long)(domains[i].heap + DIPC_HEAP_STRIDE));
     else
-      fprintf(out, "dipc: domain %s: %zu pages, protection key %d\n",
-              domains[i].name, domains[i].pages,
-              dipc_domain_pkey(domains[i].owner));
+      fprintf(out, "dipc: domain %s: %zu pages, %s %d\n", domains[i].name,
+              domains[i].pages, what, mark);
+  }
   for (unsigned i = 0; i < num_entries; ++i) {
     const struct entry *e = &entries[i];
     fprintf(out,
