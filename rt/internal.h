@@ -409,6 +409,10 @@ DIPC_HIDDEN void dipc_rights_init(void);
 /* 1 if [lo, hi) overlaps the runtime's state (dipc_runtime_region, proxy
  * pages). */
 DIPC_HIDDEN int dipc_runtime_owned(uintptr_t lo, uintptr_t hi);
+/* Whether a loadable segment of the object behind info holds addr. */
+struct dl_phdr_info;
+DIPC_HIDDEN int dipc_segment_holds(const struct dl_phdr_info *info,
+                                   uintptr_t addr);
 /* Calls fn on each region dipc_runtime_region recorded. */
 DIPC_HIDDEN void dipc_runtime_regions_each(void (*fn)(uintptr_t lo,
                                                      uintptr_t hi));

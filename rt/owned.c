@@ -28,7 +28,7 @@ void dipc_runtime_region(const void *p, size_t len) {
                                         dipc_page_up((uintptr_t)p + len)};
 }
 
-static int segment_holds(const struct dl_phdr_info *info, uintptr_t addr) {
+int dipc_segment_holds(const struct dl_phdr_info *info, uintptr_t addr) {
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
@@ -43,7 +43,7 @@ static int segment_holds(const struct dl_phdr_info *info, uintptr_t addr) {
 static int add_own_segments(struct dl_phdr_info *info, size_t size,
                             void *self) {
   (void)size;
-  if (!segment_holds(info, (uintptr_t)self))
+  if (!dipc_segment_holds(info, (uintptr_t)self))
     return 0;
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];

@@ -87,16 +87,6 @@ static void tag_runtime(uintptr_t lo, uintptr_t hi) {
 /* The loader (libdipc-loader.so, when it is there) defines this. */
 extern int __dipc_loader_seal(void) __attribute__((weak));
 
-static int holds(const struct dl_phdr_info *info, uintptr_t at) {
-  for (int i = 0; at && i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-    if (ph->p_type == PT_LOAD && at >= lo && at < lo + ph->p_memsz)
-      return 1;
-  }
-  return 0;
-}
-
 /* libdipc's and the loader's images: what they write (the backend, the
  * tables' pointers, the interceptors' state) is the runtime's; what they
  * only read (code, the strings they hand the program, dipc_backend()'s)
@@ -104,8 +94,8 @@ static int holds(const struct dl_phdr_info *info, uintptr_t at) {
  * last, so that a page both share is the runtime's. */
 static int tag_own_images(struct dl_phdr_info *info, size_t size, void *p) {
   (void)size, (void)p;
-  if (!holds(info, (uintptr_t)dipc_sfi_init) &&
-      !holds(info, (uintptr_t)__dipc_loader_seal))
+  if (!dipc_segment_holds(info, (uintptr_t)dipc_sfi_init) &&
+      !dipc_segment_holds(info, (uintptr_t)__dipc_loader_seal))
     return 0;
   for (int writable = 0; writable < 2; writable++)
     for (int i = 0; i < info->dlpi_phnum; i++) {
