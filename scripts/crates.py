@@ -47,3 +47,20 @@ def cached_crate(crate, sha256):
         fail(f"{url} has sha256 {got}, expected {sha256}: refusing it")
     os.replace(part, path)
     return path
+
+
+def out_dir(doc, *default):
+    """The OUT_DIR argument of a fetch.py (its only one), else
+    <build>/third_party/<default...>, the build being $DIPC_BUILD_DIR or
+    build/ in the source tree; None once -h/--help printed doc."""
+    args = sys.argv[1:]
+    if len(args) > 1 or (args and args[0].startswith("-")):
+        if args in (["-h"], ["--help"]):
+            print(doc.strip())
+            return None
+        fail("usage: fetch.py [OUT_DIR]")
+    if args:
+        return args[0]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    build = os.environ.get("DIPC_BUILD_DIR") or os.path.join(root, "build")
+    return os.path.join(build, "third_party", *default)

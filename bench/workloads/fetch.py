@@ -30,7 +30,7 @@ DONE = ".fetched"  # written last: a folder without it is incomplete
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
-from crates import cached_crate, fail  # noqa: E402
+from crates import cached_crate, fail, out_dir  # noqa: E402
 
 
 def extract(crate_path, crate, folder, out):
@@ -54,17 +54,9 @@ def extract(crate_path, crate, folder, out):
 
 
 def main():
-    if len(sys.argv) > 2 or (len(sys.argv) == 2 and
-                             sys.argv[1].startswith("-")):
-        if sys.argv[1:] in (["-h"], ["--help"]):
-            print(__doc__.strip())
-            return
-        fail("usage: fetch.py [OUT_DIR]")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
-    build = os.environ.get("DIPC_BUILD_DIR") or os.path.join(root, "build")
-    out = sys.argv[1] if len(sys.argv) == 2 else os.path.join(
-        build, "third_party")
+    out = out_dir(__doc__)
+    if out is None:
+        return
     for name, (crate, sha256, folder) in SOURCES.items():
         dest = os.path.join(out, name)
         if not os.path.exists(os.path.join(dest, DONE)):

@@ -21,21 +21,13 @@ FILES = ("sqlite3.c", "sqlite3.h")  # in the crate's sqlite3/ folder
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "scripts"))
-from crates import cached_crate, fail  # noqa: E402
+from crates import cached_crate, fail, out_dir  # noqa: E402
 
 
 def main():
-    if len(sys.argv) > 2 or (len(sys.argv) == 2 and
-                             sys.argv[1].startswith("-")):
-        if sys.argv[1:] in (["-h"], ["--help"]):
-            print(__doc__.strip())
-            return
-        fail("usage: fetch.py [OUT_DIR]")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
-    build = os.environ.get("DIPC_BUILD_DIR") or os.path.join(root, "build")
-    out = sys.argv[1] if len(sys.argv) == 2 else os.path.join(
-        build, "third_party", "sqlite")
+    out = out_dir(__doc__, "sqlite")
+    if out is None:
+        return
     if all(os.path.exists(os.path.join(out, f)) for f in FILES):
         print(out)
         return
