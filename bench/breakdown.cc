@@ -9,9 +9,10 @@
 //                                   a function pointer: proxy and callee
 //                                   stub, no caller stub
 //   breakdown/xchg                  one locked exchange with memory, alone:
-//                                   the proxy publishes the image of the
-//                                   domain it switches to with one on the
-//                                   way in and one on the way out
+//                                   the proxy of `mpk` and `none`
+//                                   publishes the image of the domain it
+//                                   switches to with one on the way in and
+//                                   one on the way out (`sfi`'s does not)
 //   breakdown/ladder/<n>            the proxy's work part by part, a model
 //                                   of rt/gate.S's template calling the
 //                                   plain callee (proxy_ladder.S), rung n

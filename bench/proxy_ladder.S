@@ -5,7 +5,8 @@
  * rt/gate.S's PROXY template (split stack, no DCS: what dIPC Low and High
  * get), instruction for instruction, on a state of the runtime's layout
  * (rt/layout.h) that breakdown.cc fills in. A model, not the runtime's
- * code: PKRU sites are the NOPs `none` and `sfi` run, immediates the
+ * code of the `mpk`/`none` template (`sfi`'s has no PKRU site and no rung
+ * 5 publication): PKRU sites are the NOPs `none` runs, immediates the
  * runtime patches in are loads here; the report sets its top rung beside
  * the real proxy's time so that a drift from gate.S shows.
  *   0 skeleton   the caller's rcx/rdx kept, the NOPed PKRU sites, the

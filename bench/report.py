@@ -342,7 +342,9 @@ def breakdown_section(runs):
             name = f"breakdown/{policy}/proxy"
             switch.append(fmt_added(run.mean(name) - other.mean(name))
                           if other and other.mean(name) else "—")
-        xchg = [fmt_time(2 * run.mean("breakdown/xchg"))
+        # The sfi proxy publishes no image (rt/gate.S): no exchange to count.
+        xchg = ["none in its proxy" if run.backend == "sfi"
+                else fmt_time(2 * run.mean("breakdown/xchg"))
                 if run.mean("breakdown/xchg") else "—" for run, _ in cols]
         for i, (part, _) in enumerate(BREAKDOWN_STEPS):
             lines.append(f"| {part} | " + " | ".join(

@@ -820,14 +820,14 @@ __dipc_errno_location:
         .size __dipc_errno_location, . - __dipc_errno_location
 
 /* ---- proxy templates ---------------------------------------------------- *
- * Entered by a SysV call: [rsp] = return address R, arguments in rdi, rsi,
+ * Eight: split stack or not, DCS base or not, `sfi` or the others. Entered by a SysV call: [rsp] = return address R, arguments in rdi, rsi,
  * rdx, rcx, r8, r9, xmm0-7 and above R. Scratch: rax, r10, r11. The PH_*
  * immediates are patched by proxy.c; rdpkru/wrpkru become NOPs on CPUs
  * without PKU. Position independent: only local jumps and immediates.
  * The return path gives the caller back rbx, rbp and r12-r15 from the KCS
- * entry (register integrity, docs/abi.md §3): one template serves every
- * proxy (both backends, anycall proxies, PKU or not), so no caller depends
- * on its callee to preserve them. */
+ * entry (register integrity, docs/abi.md §3): every template does (every
+ * backend, anycall proxies, PKU or not), so no caller depends on its
+ * callee to preserve them. */
 
 /* Every rdpkru/wrpkru of a template records its address in the section
  * dipc_pkru_sites (the kernel's .altinstructions pattern): proxy.c NOPs
@@ -867,7 +867,26 @@ __dipc_errno_location:
         jne 91f
 .endm
 
-.macro PROXY name, split, dcs
+/* The same without WRPKRU, for `sfi` (no PKRU site): r10 = the thread's
+ * state. Clobbers rax. */
+.macro PROXY_REENTER_SFI
+        mov r10, gs:[0]
+        movabs rax, PH_TLO
+        cmp r10, rax
+        jb 91f
+        movabs rax, PH_THI
+        cmp r10, rax
+        jae 91f
+        mov rax, fs:[0]
+        cmp rax, [r10 + ST_FSBASE]
+        jne 91f
+.endm
+
+/* \sfi: the template of the `sfi` backend (issue #15 item 3): the running
+ * domain is ST_CUR_DOM alone, which the compiled-in checks read, so the
+ * switch is two stores: no RDPKRU/WRPKRU, no published image and its
+ * fences, no eviction to wait for. */
+.macro PROXY name, split, dcs, sfi
         .globl dipc_tpl_\name\()_begin
         .hidden dipc_tpl_\name\()_begin
         .globl dipc_tpl_\name\()_end
@@ -876,6 +895,7 @@ __dipc_errno_location:
 dipc_tpl_\name\()_begin:
         push rcx                        /* caller's rcx, rdx at R-8, R-16 */
         push rdx
+.if !\sfi
         xor ecx, ecx
         xor eax, eax
         PKRU_SITE rdpkru
@@ -885,6 +905,7 @@ dipc_tpl_\name\()_begin:
         test eax, eax
         jnz 90f
         mov ecx, r11d
+.endif
         mov r10, gs:[0]
         movabs rax, PH_TLO
         cmp r10, rax
@@ -915,7 +936,9 @@ dipc_tpl_\name\()_begin:
         jne 19f                         /* tell it from the previous one */
         inc qword ptr [r10 + ST_CALL_SEQ]
 19:
+.if !\sfi
         mov [rax + K_SAVED_PKRU], ecx
+.endif
         mov ecx, [r10 + ST_CUR_DOM]
         mov [rax + K_CALLER_DOM], ecx
         movabs rcx, PH_DOM
@@ -1006,6 +1029,13 @@ dipc_tpl_\name\()_begin:
         movabs rcx, PH_DOM
         mov [r10 + ST_CUR_DOM], ecx
         mov [r10 + DIPC_DOM_GS_OFFSET], ecx /* the heap hint (abi.h) */
+.if \sfi
+        mov r11, [rax + K_CALLEE_RSP]
+        mov r10, [rax + K_CALLER_RSP]   /* caller's rdx, rcx at R-16, R-8 */
+        mov rcx, [r10 - 8]
+        mov rdx, [r10 - 16]
+        mov rsp, r11
+.else
 17:     movabs rdx, PH_RW_D             /* publish the image, then check */
         mov ecx, [rdx]                  /* it is current (PUBLISH_CURRENT) */
         mov edx, ecx                    /* xchg: store + full fence */
@@ -1036,6 +1066,7 @@ dipc_tpl_\name\()_begin:
         jne 95f
         pop rdx
         pop rcx
+.endif
         xor eax, eax
         xor r10d, r10d
         movabs r11, PH_STUB
@@ -1043,7 +1074,11 @@ dipc_tpl_\name\()_begin:
         /* return path: results in rax, rdx, xmm0, xmm1 */
         mov rdi, rax
         mov rsi, rdx
+.if \sfi
+        PROXY_REENTER_SFI
+.else
         PROXY_REENTER
+.endif
         mov rax, [r10 + ST_KCS_TOP]     /* our entry must be on top */
         cmp rax, [r10 + ST_KCS_BASE]
         jbe 94f
@@ -1078,6 +1113,7 @@ dipc_tpl_\name\()_begin:
         mov r11d, [rax + K_CALLER_DOM]
         mov [r10 + ST_CUR_DOM], r11d
         mov [r10 + DIPC_DOM_GS_OFFSET], r11d
+.if !\sfi
 27:     movabs rcx, PH_RW_BASE
         mov ecx, [rcx + r11 * 4]
         mov edx, ecx                    /* xchg: store + full fence */
@@ -1093,6 +1129,7 @@ dipc_tpl_\name\()_begin:
 28:     movabs rdx, PH_RW_BASE
         cmp ecx, [rdx + r11 * 4]
         jne 27b
+.endif
         mov rbx, [rax + K_RBX]          /* register integrity: the caller */
         mov rbp, [rax + K_RBP]          /* gets its callee-saved registers */
         mov r12, [rax + K_R12]          /* as it called, whatever the */
@@ -1102,6 +1139,9 @@ dipc_tpl_\name\()_begin:
         mov r8, [rax + K_RET]
         mov rsp, [rax + K_CALLER_RSP]
         mov [rsp], r8
+.if \sfi
+        xor ecx, ecx
+.else
         mov r9d, r11d
         and r9d, RT_MAX_DOMAINS - 1
         mov eax, ecx
@@ -1110,6 +1150,7 @@ dipc_tpl_\name\()_begin:
         PKRU_SITE wrpkru
         cmp eax, [r9 * 4 + RT_RO_TABLE_ADDR]
         jne 97f
+.endif
         mov rax, rdi
         mov rdx, rsi
         xor edi, edi
@@ -1119,6 +1160,7 @@ dipc_tpl_\name\()_begin:
         xor r10d, r10d
         xor r11d, r11d
         ret
+.if !\sfi
         /* The image changed between publication and WRPKRU (a concurrent
          * grant or eviction): re-enter through the checked gate, find this
          * proxy's KCS entry again, and redo the switch. */
@@ -1139,6 +1181,7 @@ dipc_tpl_\name\()_begin:
         mov r11d, [rax + K_CALLER_DOM]
         jmp 27b
 90:     PANIC_TO PANIC_GATE
+.endif
 91:     PANIC_TO PANIC_THREAD
 92:     PANIC_TO PANIC_STACK
 93:     PANIC_TO PANIC_KCS_FULL
@@ -1146,15 +1189,21 @@ dipc_tpl_\name\()_begin:
 96:     PANIC_TO PANIC_NO_GRANT
         .p2align 3
 80:     .quad PH_H_THREAD
+.if !\sfi
 81:     .quad PH_H_RESIDENT
+.endif
 82:     .quad PH_H_STACK
 dipc_tpl_\name\()_end:
 .endm
 
-        PROXY plain, 0, 0
-        PROXY split, 1, 0
-        PROXY dcs, 0, 1
-        PROXY split_dcs, 1, 1
+        PROXY plain, 0, 0, 0
+        PROXY split, 1, 0, 0
+        PROXY dcs, 0, 1, 0
+        PROXY split_dcs, 1, 1, 0
+        PROXY sfi_plain, 0, 0, 1
+        PROXY sfi_split, 1, 0, 1
+        PROXY sfi_dcs, 0, 1, 1
+        PROXY sfi_split_dcs, 1, 1, 1
 
 /* ---- bootstrap and panic stacks ----------------------------------------- */
 

@@ -17,6 +17,11 @@ extern const uint8_t dipc_tpl_plain_begin[], dipc_tpl_plain_end[];
 extern const uint8_t dipc_tpl_split_begin[], dipc_tpl_split_end[];
 extern const uint8_t dipc_tpl_dcs_begin[], dipc_tpl_dcs_end[];
 extern const uint8_t dipc_tpl_split_dcs_begin[], dipc_tpl_split_dcs_end[];
+extern const uint8_t dipc_tpl_sfi_plain_begin[], dipc_tpl_sfi_plain_end[];
+extern const uint8_t dipc_tpl_sfi_split_begin[], dipc_tpl_sfi_split_end[];
+extern const uint8_t dipc_tpl_sfi_dcs_begin[], dipc_tpl_sfi_dcs_end[];
+extern const uint8_t dipc_tpl_sfi_split_dcs_begin[],
+    dipc_tpl_sfi_split_dcs_end[];
 extern const uint8_t __dipc_helper_thread_pku[], __dipc_helper_thread_nopku[],
     __dipc_helper_resident_pku[], __dipc_helper_resident_nopku[],
     __dipc_helper_stack_pku[], __dipc_helper_stack_nopku[],
@@ -27,10 +32,12 @@ extern const uint8_t __dipc_helper_thread_pku[], __dipc_helper_thread_nopku[],
 #define POLICY_DCS (dcs_integrity | dcs_confidentiality)
 
 /* Templates as they are copied on this machine (recorded PKRU sites NOPed
- * without PKU); index: bit 0 split stack, bit 1 DCS base. The two without
- * the stack switch serve only DIPC_SHARED_STACKS=1 (`none`). */
-static uint8_t templates[4][TEMPLATE_MAX];
-static size_t template_size[4];
+ * without PKU); index: bit 0 split stack, bit 1 DCS base, bit 2 the `sfi`
+ * backend's (no PKRU site at all). The ones without the stack switch serve
+ * only DIPC_SHARED_STACKS=1 (`none`). */
+#define TEMPLATE_SFI 4
+static uint8_t templates[8][TEMPLATE_MAX];
+static size_t template_size[8];
 
 /* Every proxy mapping, so that fault recovery can tell proxy code apart. */
 struct proxy_pages {
@@ -102,21 +109,26 @@ static unsigned copy_without_pkru(int t, const uint8_t *begin, size_t n,
 
 void dipc_proxy_init(void) {
   proxy_pages = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *proxy_pages);
-  const uint8_t *range[4][2] = {
+  const uint8_t *range[8][2] = {
       {dipc_tpl_plain_begin, dipc_tpl_plain_end},
       {dipc_tpl_split_begin, dipc_tpl_split_end},
       {dipc_tpl_dcs_begin, dipc_tpl_dcs_end},
       {dipc_tpl_split_dcs_begin, dipc_tpl_split_dcs_end},
+      {dipc_tpl_sfi_plain_begin, dipc_tpl_sfi_plain_end},
+      {dipc_tpl_sfi_split_begin, dipc_tpl_sfi_split_end},
+      {dipc_tpl_sfi_dcs_begin, dipc_tpl_sfi_dcs_end},
+      {dipc_tpl_sfi_split_dcs_begin, dipc_tpl_sfi_split_dcs_end},
   };
-  for (int t = 0; t < 4; t++) {
+  for (int t = 0; t < 8; t++) {
     size_t n = (size_t)(range[t][1] - range[t][0]);
     DIPC_CHECK(n <= TEMPLATE_MAX, "proxy template %d is %zu bytes", t, n);
     template_size[t] = n;
     /* Checked on every CPU, so that a PKU machine catches an unrecorded
      * site too: with the sites NOPed, no PKRU instruction may remain. */
     uint8_t without[TEMPLATE_MAX];
-    DIPC_CHECK(copy_without_pkru(t, range[t][0], n, without) > 0,
-               "proxy template %d: no PKRU site recorded", t);
+    unsigned sites = copy_without_pkru(t, range[t][0], n, without);
+    DIPC_CHECK((sites > 0) == !(t & TEMPLATE_SFI),
+               "proxy template %d: %u PKRU sites recorded", t, sites);
     for (size_t i = 0; i + 3 <= n; i++)
       DIPC_CHECK(!is_pkru_insn(without + i),
                  "proxy template %d: PKRU instruction at +%#zx is not a "
@@ -156,12 +168,15 @@ int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
       (uint64_t)(pku ? __dipc_helper_stack_pku : __dipc_helper_stack_nopku);
   uint64_t panic =
       (uint64_t)(pku ? __dipc_helper_panic_pku : __dipc_helper_panic_nopku);
+  /* The `sfi` templates neither publish nor check a PKRU image. */
+  int sfi = dipc_machine.backend == DIPC_BACKEND_SFI;
   for (unsigned i = 0; i < count; i++) {
     /* Stacks are per domain: a callee never runs on its caller's stack.
      * Only DIPC_SHARED_STACKS=1 under `none` (benchmarks) keeps the
      * templates without the switch. */
     int split = !dipc_machine.shared_stacks || (policy[i] & POLICY_SPLIT);
-    int t = split | (((policy[i] & POLICY_DCS) != 0) << 1);
+    int t = split | (((policy[i] & POLICY_DCS) != 0) << 1) |
+            (sfi ? TEMPLATE_SFI : 0);
     uint8_t *p = page + i * stride;
     size_t n = template_size[t];
     uint32_t bytes = callee[i].signature.stack_bytes;
@@ -172,19 +187,19 @@ int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
     } relocs[] = {
         {PH_SELF, (uint64_t)p, 1},
         {PH_DOM, dom, 1},
-        {PH_RW_D, (uint64_t)&dipc_machine.pkru_rw[dom], 1},
-        {PH_RO_D, (uint64_t)&dipc_machine.pkru_ro[dom], 1},
-        {PH_VALID_D, (uint64_t)&dipc_machine.valid[dom], 1},
+        {PH_RW_D, (uint64_t)&dipc_machine.pkru_rw[dom], !sfi},
+        {PH_RO_D, (uint64_t)&dipc_machine.pkru_ro[dom], !sfi},
+        {PH_VALID_D, (uint64_t)&dipc_machine.valid[dom], !sfi},
         {PH_STUB, (uint64_t)callee[i].address, 1},
         {PH_TLO, dipc_threads_lo, 1},
         {PH_THI, dipc_threads_hi, 1},
         {PH_DSOFF, (uint64_t)dom * DS_SIZE, t & 1},
         {PH_ARGBYTES, (bytes + 15u) & ~15u, 1},
         {PH_ARGQWORDS, bytes / 8, t & 1},
-        {PH_RW_BASE, (uint64_t)dipc_machine.pkru_rw, 1},
-        {PH_VALID_BASE, (uint64_t)dipc_machine.valid, 1},
+        {PH_RW_BASE, (uint64_t)dipc_machine.pkru_rw, !sfi},
+        {PH_VALID_BASE, (uint64_t)dipc_machine.valid, !sfi},
         {PH_H_THREAD, h_thread, 1},
-        {PH_H_RESIDENT, h_resident, 1},
+        {PH_H_RESIDENT, h_resident, !sfi},
         {PH_H_STACK, h_stack, 0},
         {PH_H_PANIC, panic, 1},
         {PH_APL_COL, apl_col, 1},
