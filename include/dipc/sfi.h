@@ -70,6 +70,44 @@
  * recovered from by the same signal path as a protection-key fault. */
 #define DIPC_SFI_TRAP_ADDR 0x7fe00000
 
+/* Control flow (issue #15 item 1).
+ *
+ * Returns: every instrumented function pushes a 16-byte entry
+ * {return address, address of its return-address slot} on the thread's
+ * shadow stack at entry (the u64 at %gs:DIPC_SFI_SSP_GS_OFFSET is its top;
+ * it grows down), and before each return pops it if its top entry names
+ * the function's slot and holds the return address the slot holds now;
+ * otherwise it calls DIPC_SFI_RET_SLOW_FN with the slot's address. The
+ * slow path drops stale entries (frames a longjmp or an exception left
+ * without returning: their slots lie below) but never those at or above
+ * the u64 at %gs:DIPC_SFI_SSP_FLOOR_GS_OFFSET (the callers' across a
+ * proxy or a signal), pops the function's entry, and returns; or reports
+ * a control-flow fault and recovers as from a denied access. Both words
+ * and the shadow stack are runtime memory under `sfi`.
+ *
+ * Indirect calls: the target's 4 bytes before it must be
+ * DIPC_SFI_CALL_MAGIC, which the compiler places before every function of
+ * an instrumented unit and the runtime before every proxy; the check must
+ * not hold the magic itself as an immediate (it compares with the
+ * negation), so that no instruction of a check is a target. Otherwise the
+ * code calls DIPC_SFI_CHECK_CALL_FN(target), which returns if the target
+ * is another allowed start (an uninstrumented library's exported function
+ * not replaced by an interceptor) or reports a control-flow fault.
+ * Indirect branches (computed goto) go only to their listed labels;
+ * DIPC_SFI_CFI_FAIL_FN reports any other. */
+#define DIPC_SFI_SSP_GS_OFFSET 0x3e000
+#define DIPC_SFI_SSP_FLOOR_GS_OFFSET 0x3e008
+#define DIPC_SFI_CALL_MAGIC 0xcc1d5fc0u
+/* void __dipc_sfi_ret_slow(void **slot) */
+#define DIPC_SFI_RET_SLOW_FN "__dipc_sfi_ret_slow"
+/* void __dipc_sfi_check_call(const void *target) */
+#define DIPC_SFI_CHECK_CALL_FN "__dipc_sfi_check_call"
+/* _Noreturn void __dipc_sfi_cfi_fail(uint32_t kind, const void *where) */
+#define DIPC_SFI_CFI_FAIL_FN "__dipc_sfi_cfi_fail"
+#define DIPC_SFI_CFI_RETURN 1
+#define DIPC_SFI_CFI_CALL 2
+#define DIPC_SFI_CFI_BRANCH 3
+
 /* A unit compiled with -fdipc-sfi marks its records note (dipc/note.h)
  * with this type instead of DIPC_NOTE_TYPE_RECORDS (same descriptor).
  * Under `sfi` the loader refuses an object with a unit not so marked. */
