@@ -33,6 +33,7 @@
 #include <string>
 
 #include "callee.h"
+#include "layout.h" // rt/: the runtime structures the model mirrors
 
 // The model's state and constants (proxy_ladder.S reads them): a thread
 // state of the runtime's layout, its KCS, the callee domain's stack, the
@@ -102,11 +103,14 @@ void Part(benchmark::State &state, const Parts &(*parts)(), Call Parts::*part) {
 }
 
 // rt/layout.h's offsets the model's state needs set (the rest stay 0).
-constexpr std::size_t kStSelf = 0, kStFsbase = 8, kStKcsTop = 16,
-                      kStKcsLimit = 24, kStKcsBase = 32, kStStackLo = 48,
-                      kStStackHi = 56, kStDstacks = 72, kDsLo = 0, kDsHi = 8,
-                      kDsCur = 16, kDsSize = 32, kKcsEntries = 16,
-                      kKcsEntrySize = 152, kStateSize = 0x40000;
+constexpr std::size_t kStSelf = ST_SELF, kStFsbase = ST_FSBASE,
+                      kStKcsTop = ST_KCS_TOP, kStKcsLimit = ST_KCS_LIMIT,
+                      kStKcsBase = ST_KCS_BASE, kStStackLo = ST_STACK_LO,
+                      kStStackHi = ST_STACK_HI, kStDstacks = ST_DSTACKS,
+                      kDsLo = DS_LO, kDsHi = DS_HI, kDsCur = DS_CUR,
+                      kDsSize = DS_SIZE, kKcsEntries = 16,
+                      kKcsEntrySize = K_SIZE,
+                      kStateSize = RT_THREAD_STRIDE;
 
 void SetUpLadder() {
   alignas(4096) static unsigned char state[kStateSize];

@@ -137,6 +137,11 @@
         mov [rax + K_R15], r15
         mov rcx, [r10 + DIPC_USP_GS_OFFSET]
         mov [rax + K_USP], rcx
+        mov rcx, [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET]
+        mov [rax + K_FLOOR], rcx
+        mov rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET]
+        mov [rax + K_SSP], rcx
+        mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
         mov rdx, [r10 + ST_CUR_DS]
         mov [rax + K_CUR_DS], rdx
         test rdx, rdx
@@ -239,6 +244,10 @@
         mov dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0
         mov rcx, [rax + K_USP]
         mov [r10 + DIPC_USP_GS_OFFSET], rcx
+        mov rcx, [rax + K_SSP]
+        mov [r10 + DIPC_SFI_SSP_GS_OFFSET], rcx
+        mov rcx, [rax + K_FLOOR]
+        mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
         mov rcx, [rax + K_STACK_LO]
         mov [r10 + ST_STACK_LO], rcx
         mov rcx, [rax + K_STACK_HI]

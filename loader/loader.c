@@ -174,25 +174,50 @@ static const char *domain_name(uint32_t dom) {
   return name ? name : dom ? "?" : "default";
 }
 
-/* An access the sfi checks refused (rt/sfi.c): the same facts as a
- * protection-key fault's report, from what the slow path kept. */
+/* An access or a control transfer the sfi checks refused (rt/sfi.c,
+ * rt/sfi_cfi.c): the same facts as a protection-key fault's report, from
+ * what the slow path kept. */
 static void report_sfi(void) {
-  uintptr_t addr;
+  uintptr_t addr, expected;
   uint64_t size;
   int is_write;
-  uint32_t running, tag;
-  if (!__dipc_sfi_fault_info(&addr, &size, &is_write, &running, &tag))
+  uint32_t running, tag, kind;
+  if (!__dipc_sfi_fault_info(&addr, &size, &is_write, &running, &tag, &kind,
+                             &expected))
     return;
   const char *owner = tag == DIPC_SFI_TAG_RUNTIME  ? "the runtime"
                       : tag == DIPC_SFI_TAG_SHARED ? "shared"
                       : domains_owner_of(addr)     ? domains_owner_of(addr)
                                                    : domain_name(tag);
   char line[256];
-  int n = snprintf(line, sizeof line,
-                   "dipc: sfi fault: %s of %llu bytes at %p (domain %s) "
-                   "denied to the running domain (%s)\n",
-                   is_write ? "write" : "read", (unsigned long long)size,
-                   (void *)addr, owner, domain_name(running));
+  int n;
+  switch (kind) {
+  case DIPC_SFI_CFI_RETURN:
+    n = snprintf(line, sizeof line,
+                 "dipc: sfi fault: return to %p refused in the running "
+                 "domain (%s): the shadow stack holds %p for this frame\n",
+                 (void *)addr, domain_name(running), (void *)expected);
+    break;
+  case DIPC_SFI_CFI_CALL:
+    n = snprintf(line, sizeof line,
+                 "dipc: sfi fault: indirect call to %p (domain %s) refused "
+                 "in the running domain (%s): not a function start it may "
+                 "call\n",
+                 (void *)addr, owner, domain_name(running));
+    break;
+  case DIPC_SFI_CFI_BRANCH:
+    n = snprintf(line, sizeof line,
+                 "dipc: sfi fault: indirect branch to %p refused in the "
+                 "running domain (%s): not one of the function's labels\n",
+                 (void *)addr, domain_name(running));
+    break;
+  default:
+    n = snprintf(line, sizeof line,
+                 "dipc: sfi fault: %s of %llu bytes at %p (domain %s) "
+                 "denied to the running domain (%s)\n",
+                 is_write ? "write" : "read", (unsigned long long)size,
+                 (void *)addr, owner, domain_name(running));
+  }
   if (n > 0)
     (void)!write(STDERR_FILENO, line,
                  (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);

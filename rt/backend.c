@@ -21,6 +21,7 @@
 struct dipc_machine dipc_machine;
 uintptr_t dipc_threads_lo, dipc_threads_hi;
 uintptr_t dipc_unsafe_lo;
+uintptr_t dipc_shadow_lo;
 uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 uintptr_t *dipc_anycall_rw;
 
@@ -370,6 +371,11 @@ static void reserve_thread_region(void) {
   dipc_unsafe_lo = (uintptr_t)p;
   VECTOR_WORD(DIPC_VECTOR_UNSAFE_LO) = (uintptr_t)p;
   VECTOR_WORD(DIPC_VECTOR_UNSAFE_HI) = (uintptr_t)p + size;
+  /* Shadow stacks: a slot's is mapped with the slot (thread.c). */
+  p = dipc_sys_mmap(NULL, RT_SHADOW_REGION_SIZE, PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
+  DIPC_CHECK(p != MAP_FAILED, "cannot reserve the shadow-stack region");
+  dipc_shadow_lo = (uintptr_t)p;
 }
 
 /* DIPC_SHARED_STACKS=1: proxies without a stack switch unless

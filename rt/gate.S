@@ -975,6 +975,11 @@ dipc_tpl_\name\()_begin:
         mov [rax + K_R15], r15
         mov rcx, [r10 + DIPC_USP_GS_OFFSET] /* caller's unsafe stack pointer */
         mov [rax + K_USP], rcx
+        mov rcx, [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET] /* the callee's */
+        mov [rax + K_FLOOR], rcx        /* shadow-stack entries start */
+        mov rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET] /* below the caller's: it */
+        mov [rax + K_SSP], rcx          /* cannot drop theirs (sfi.h) */
+        mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
         mov rdx, [r10 + ST_CUR_DS]      /* caller on a callee stack: its */
         mov [rax + K_CUR_DS], rdx       /* next frames start below the */
         test rdx, rdx                   /* rcx, rdx saved at R-16 (a callee */
@@ -1094,6 +1099,10 @@ dipc_tpl_\name\()_begin:
         mov dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0
         mov rcx, [rax + K_USP]          /* whatever the callee left there */
         mov [r10 + DIPC_USP_GS_OFFSET], rcx
+        mov rcx, [rax + K_SSP]
+        mov [r10 + DIPC_SFI_SSP_GS_OFFSET], rcx
+        mov rcx, [rax + K_FLOOR]
+        mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
         mov rcx, [rax + K_STACK_LO]
         mov [r10 + ST_STACK_LO], rcx
         mov rcx, [rax + K_STACK_HI]

@@ -16,6 +16,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "dipc/sfi.h"
 #include "internal.h"
 
 struct import {
@@ -40,6 +41,33 @@ static uint32_t num_imports;
  * checks the guard against the runtime's own table. */
 static uintptr_t guard_base;
 static uint32_t guard_count;
+
+/* Import id's guard: GUARD_STRIDE bytes apart, each right after a
+ * DIPC_SFI_CALL_MAGIC, so that -fdipc-sfi caller stubs, which check the
+ * target of their call like any indirect call (dipc/sfi.h), let the first
+ * call reach it. The pages are readable by every domain and never
+ * executable: the call still faults on its fetch at the guard. */
+#define GUARD_STRIDE 8
+static uintptr_t guard_of(uintptr_t base, uint32_t id) {
+  return base + ((uintptr_t)id + 1) * GUARD_STRIDE;
+}
+/* The id whose guard pc is, or -1. */
+static int64_t guard_id(uintptr_t base, uint32_t count, uintptr_t pc) {
+  if (!base || pc <= base || (pc - base) % GUARD_STRIDE)
+    return -1;
+  uintptr_t id = (pc - base) / GUARD_STRIDE - 1;
+  return id < count ? (int64_t)id : -1;
+}
+
+static void *guards_map(void) {
+  size_t size = ((size_t)RT_MAX_IMPORTS + 1) * GUARD_STRIDE;
+  uint32_t *g = dipc_alloc_runtime(size);
+  for (size_t i = 0; i < size / sizeof *g; i++)
+    g[i] = DIPC_SFI_CALL_MAGIC;
+  DIPC_CHECK(dipc_tag_pages(g, size, PROT_READ, RT_PKEY_STACK) == 0,
+             "cannot seal the import guards");
+  return g;
+}
 
 /* The runtime writes an import's slot with every right, so the slot must
  * be memory the importing domain may write: its own pages or pages its APL
@@ -80,7 +108,7 @@ static long op_register(struct dipc_gate_import_args *ia,
     return -DIPC_EINVAL;
   if (!imports) {
     /* In the window: no domain may map code where a first call lands. */
-    void *guard = dipc_reserve_runtime(RT_MAX_IMPORTS);
+    void *guard = guards_map();
     imports = dipc_alloc_runtime(RT_MAX_IMPORTS * sizeof *imports);
     guard_base = (uintptr_t)guard;
   }
@@ -93,7 +121,8 @@ static long op_register(struct dipc_gate_import_args *ia,
   m->what[sizeof m->what - 1] = '\0';
   /* The table entry exists before a thread can fault on its guard. */
   __atomic_store_n(&guard_count, num_imports + 1, __ATOMIC_RELEASE);
-  __atomic_store_n(slot, (void *)(guard_base + num_imports), __ATOMIC_RELEASE);
+  __atomic_store_n(slot, (void *)guard_of(guard_base, num_imports),
+                   __ATOMIC_RELEASE);
   return num_imports++;
 }
 
@@ -133,7 +162,8 @@ unsigned dipc_import_forget(uintptr_t lo, uintptr_t hi, const uint8_t *dead) {
        * bound) again first. */
       m->entry = -1;
       m->proxy = NULL;
-      __atomic_store_n(m->slot, (void *)(guard_base + id), __ATOMIC_RELEASE);
+      __atomic_store_n(m->slot, (void *)guard_of(guard_base, id),
+                       __ATOMIC_RELEASE);
       n++;
     }
   }
@@ -166,9 +196,10 @@ static long request_proxy(struct import *m) {
 }
 
 static long op_resolve(uintptr_t guard, struct dipc_thread *st) {
-  if (!imports || guard < guard_base || guard >= guard_base + num_imports)
+  int64_t id = imports ? guard_id(guard_base, num_imports, guard) : -1;
+  if (id < 0)
     return -DIPC_EINVAL;
-  struct import *m = &imports[guard - guard_base];
+  struct import *m = &imports[id];
   /* Only the importing domain's own call reaches the slot's guard. */
   if (st->cur_dom != m->caller)
     return -DIPC_EPERM;
@@ -208,7 +239,7 @@ DIPC_EXPORT int dipc_import_fault(void *ucontext) {
   uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
   uintptr_t base = __atomic_load_n(&guard_base, __ATOMIC_RELAXED);
   uint32_t count = __atomic_load_n(&guard_count, __ATOMIC_ACQUIRE);
-  if (!base || pc < base || pc >= base + count)
+  if (guard_id(base, count, pc) < 0)
     return 0;
   extern const char __dipc_lazy_import[];
   uc->uc_mcontext.gregs[REG_R11] = (greg_t)pc;

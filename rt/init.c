@@ -60,10 +60,12 @@ void dipc_runtime_init(void) {
   dipc_machine_init();
   /* All of the window is runtime state (owned.c): arena, threads, tables. */
   dipc_runtime_region((void *)RT_WINDOW_LO, RT_WINDOW_HI - RT_WINDOW_LO);
+  dipc_runtime_region((void *)dipc_shadow_lo, RT_SHADOW_REGION_SIZE);
   DIPC_CHECK(dipc_sys_set_gs(no_thread) == 0, "cannot set the gs base");
   dipc_rights_init();
   dipc_machine_map_tables();
   dipc_sfi_init(); /* before any domain or thread gets rights or tags */
+  dipc_sfi_cfi_init();
   dipc_thread_limits_init();
   dipc_domains_init();
   dipc_proxy_init();

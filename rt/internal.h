@@ -76,6 +76,7 @@ struct dipc_kcs_entry {
   uint32_t flags; /* K_FLAG_* (layout.h) */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
   uintptr_t usp;                          /* caller's unsafe stack pointer */
+  uintptr_t ssp, ssp_floor; /* caller's shadow stack (dipc/sfi.h) */
 };
 
 struct dipc_dstack {
@@ -110,11 +111,16 @@ struct dipc_thread {
    * the outermost call being watched since when (CLOCK_MONOTONIC ns). */
   uint64_t timeout_ns, watch_seq, watch_since;
   int32_t timer;
-  /* The last access the sfi slow path refused (sfi.c), for the report. */
+  /* What the sfi slow paths refused last (sfi.c, sfi_cfi.c), for the
+   * report: an access (kind 0), or a control transfer to addr (kind
+   * DIPC_SFI_CFI_*; for a return, expected is what the shadow stack
+   * holds). */
   struct {
     uintptr_t addr;
     uint64_t size;
     uint32_t write, dom;
+    uint32_t kind;
+    uintptr_t expected;
   } sfi_fault;
   struct dipc_cap_reg caps[8];
   struct dipc_cap_reg dcs[RT_DCS_ENTRIES];
@@ -125,6 +131,28 @@ struct dipc_thread {
 static inline void dipc_set_cur_dom(struct dipc_thread *st, uint32_t dom) {
   st->cur_dom = dom;
   *(uint32_t *)((char *)st + DIPC_DOM_GS_OFFSET) = dom;
+}
+
+/* A word of st's slot outside struct dipc_thread, by its gs offset (the
+ * public page's, the shadow-stack words of dipc/sfi.h). */
+static inline uintptr_t *dipc_slot_word(struct dipc_thread *st,
+                                        unsigned gs_offset) {
+  return (uintptr_t *)((char *)st + gs_offset);
+}
+
+/* Entering a KCS entry e: keep the caller's shadow stack in it and make
+ * its top the floor, so that the callee cannot drop the caller's entries;
+ * leaving: give them back. */
+static inline void dipc_shadow_stack_save(struct dipc_thread *st,
+                                          struct dipc_kcs_entry *e) {
+  e->ssp = *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET);
+  e->ssp_floor = *dipc_slot_word(st, DIPC_SFI_SSP_FLOOR_GS_OFFSET);
+  *dipc_slot_word(st, DIPC_SFI_SSP_FLOOR_GS_OFFSET) = e->ssp;
+}
+static inline void dipc_shadow_stack_restore(struct dipc_thread *st,
+                                             const struct dipc_kcs_entry *e) {
+  *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = e->ssp;
+  *dipc_slot_word(st, DIPC_SFI_SSP_FLOOR_GS_OFFSET) = e->ssp_floor;
 }
 
 #define DIPC_OFFSET_IS(type, field, off)                                       \
@@ -173,6 +201,8 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, rbx, K_RBX);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, rbp, K_RBP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, r15, K_R15);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, usp, K_USP);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, ssp, K_SSP);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, ssp_floor, K_FLOOR);
 _Static_assert(sizeof(struct dipc_kcs_entry) == K_SIZE, "KCS entry size");
 
 /* ---- backend.c: machine setup ------------------------------------------- */
@@ -195,6 +225,9 @@ DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
 /* The unsafe-stack region: RT_MAX_THREADS strides of RT_UNSAFE_STRIDE. */
 #define RT_UNSAFE_REGION_SIZE ((uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE)
 DIPC_HIDDEN extern uintptr_t dipc_unsafe_lo;
+/* The shadow-stack region: RT_MAX_THREADS strides of RT_SHADOW_STRIDE. */
+#define RT_SHADOW_REGION_SIZE ((uintptr_t)RT_MAX_THREADS * RT_SHADOW_STRIDE)
+DIPC_HIDDEN extern uintptr_t dipc_shadow_lo;
 /* The same tables for gate.S. */
 DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 /* init.c: brings up every part (the constructor); the top layer. */
@@ -319,6 +352,11 @@ DIPC_HIDDEN void dipc_sfi_row_init(uint32_t dom);
 DIPC_HIDDEN void dipc_sfi_row_set(uint32_t dom, uint32_t tag, uint8_t perm);
 DIPC_HIDDEN int dipc_sfi_trap_fixup(void *uc, struct dipc_sfi_undo *undo);
 DIPC_HIDDEN void dipc_sfi_trap_undo(void *uc, const struct dipc_sfi_undo *undo);
+/* This thread's state as gs leads to it, or NULL (gs not a slot of this
+ * thread's: a state inherited through clone(), or none yet). */
+DIPC_HIDDEN struct dipc_thread *dipc_sfi_thread(void);
+/* The control-flow slow paths (sfi_cfi.c; sfi.S calls them). */
+DIPC_HIDDEN void dipc_sfi_cfi_init(void);
 
 /* Fault hooks (fault_hook.c). */
 DIPC_HIDDEN long dipc_op_set_fault_hook(const struct dipc_thread *st,

@@ -6,6 +6,7 @@
 
 #include "dipc/abi.h" /* the runtime vector and the public thread page */
 #include "dipc/limits.h"
+#include "dipc/sfi.h" /* the shadow-stack words of the thread slot */
 
 /* Protection keys with a fixed role (dipc_backend_init insists on them). */
 #define RT_PKEY_RUNTIME 1 /* runtime state, proxies, parked domains */
@@ -77,6 +78,11 @@
  * the lowest RT_UNSAFE_GUARD bytes of each stride stay unmapped. */
 #define RT_UNSAFE_STRIDE (8 * 1024 * 1024)
 #define RT_UNSAFE_GUARD (64 * 1024)
+/* Shadow stacks of -fdipc-sfi code (dipc/sfi.h): one per thread slot, in a
+ * region of RT_MAX_THREADS strides; 16 bytes a frame, 65,280 frames deep
+ * above a guard page. Runtime memory under `sfi`. */
+#define RT_SHADOW_STRIDE (1024 * 1024)
+#define RT_SHADOW_GUARD (4 * 1024)
 /* The runtime vector (dipc/abi.h) is the page right after the table. */
 #if DIPC_VECTOR_ADDR != RT_RO_TABLE_ADDR + RT_MAX_DOMAINS * 4
 #error "dipc/abi.h: the runtime vector must follow the PKRU image table"
@@ -140,7 +146,9 @@
 #define K_R14 128
 #define K_R15 136
 #define K_USP 144 /* caller's unsafe stack pointer (public page) */
-#define K_SIZE 152
+#define K_SSP 152   /* caller's shadow-stack top and floor (dipc/sfi.h) */
+#define K_FLOOR 160
+#define K_SIZE 168
 /* Bits of K_FLAGS: the proxy switched to a callee stack; it moved the DCS
  * base (the return restores dcs_top too); bits 16-31 hold the bytes of the
  * caller's stack-argument area, rounded to 16. */

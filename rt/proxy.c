@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "dipc/sfi.h"
 #include "internal.h"
 
 extern const uint8_t dipc_tpl_plain_begin[], dipc_tpl_plain_end[];
@@ -27,7 +28,7 @@ extern const uint8_t __dipc_helper_thread_pku[], __dipc_helper_thread_nopku[],
     __dipc_helper_stack_pku[], __dipc_helper_stack_nopku[],
     __dipc_helper_panic_pku[], __dipc_helper_panic_nopku[];
 
-#define TEMPLATE_MAX 1536
+#define TEMPLATE_MAX 2048
 #define POLICY_SPLIT stack_confidentiality
 #define POLICY_DCS (dcs_integrity | dcs_confidentiality)
 
@@ -147,7 +148,11 @@ int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
                         const struct dipc_entry_desc *callee,
                         const dipc_policy_t *policy, void **out) {
   size_t stride = (TEMPLATE_MAX + 63) & ~(size_t)63;
-  size_t size = (count * stride + RT_PAGE - 1) & ~(RT_PAGE - 1);
+  /* Each proxy is a call target of -fdipc-sfi code: DIPC_SFI_CALL_MAGIC
+   * in the 4 bytes before it (dipc/sfi.h), the first one's in a line of
+   * its own. */
+  size_t first = 64;
+  size_t size = (first + count * stride + RT_PAGE - 1) & ~(RT_PAGE - 1);
   /* One mapping per proxy domain. */
   if (nproxy_pages == RT_MAX_DOMAINS)
     return -DIPC_ENOSPC;
@@ -177,8 +182,10 @@ int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
     int split = !dipc_machine.shared_stacks || (policy[i] & POLICY_SPLIT);
     int t = split | (((policy[i] & POLICY_DCS) != 0) << 1) |
             (sfi ? TEMPLATE_SFI : 0);
-    uint8_t *p = page + i * stride;
+    uint8_t *p = page + first + i * stride;
     size_t n = template_size[t];
+    uint32_t magic = DIPC_SFI_CALL_MAGIC;
+    memcpy(p - sizeof magic, &magic, sizeof magic);
     uint32_t bytes = callee[i].signature.stack_bytes;
     memcpy(p, templates[t], n);
     struct {

@@ -218,6 +218,7 @@ void dipc_kcs_pop(struct dipc_thread *st) {
   if (e->cur_ds)
     e->cur_ds->cur = e->ds_saved;
   *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET) = e->usp;
+  dipc_shadow_stack_restore(st, e);
   st->dcs_base = e->dcs_base;
   if (e->flags & K_FLAG_DCS)
     st->dcs_top = e->dcs_top;

@@ -24,4 +24,35 @@ __dipc_sfi_trap:
         ud2
         .size __dipc_sfi_check, . - __dipc_sfi_check
 
+/* The control-flow slow paths (dipc/sfi.h; sfi_cfi.c decides): return if
+ * allowed, else fault on the trap page with the caller's return address
+ * on top, as __dipc_sfi_check does. */
+.macro CFI_SLOW name, decide
+        .globl \name
+        .type \name, @function
+        .p2align 4
+\name:
+        sub rsp, 8
+        call \decide
+        add rsp, 8
+        test eax, eax
+        jz __dipc_sfi_trap
+        ret
+        .size \name, . - \name
+.endm
+
+        CFI_SLOW __dipc_sfi_ret_slow, dipc_sfi_ret_ok
+        CFI_SLOW __dipc_sfi_check_call, dipc_sfi_call_ok
+
+/* A computed goto to no label of its own: always refused. */
+        .globl __dipc_sfi_cfi_fail
+        .type __dipc_sfi_cfi_fail, @function
+        .p2align 4
+__dipc_sfi_cfi_fail:
+        sub rsp, 8
+        call dipc_sfi_cfi_refuse
+        add rsp, 8
+        jmp __dipc_sfi_trap
+        .size __dipc_sfi_cfi_fail, . - __dipc_sfi_cfi_fail
+
         .section .note.GNU-stack, "", @progbits

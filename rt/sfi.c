@@ -150,7 +150,7 @@ void dipc_sfi_init(void) {
 
 /* This thread's state, as the gates find it (gate.S CHECK_THREAD): gs
  * leads to a slot of the thread region that belongs to this TCB. */
-static struct dipc_thread *thread_current(void) {
+struct dipc_thread *dipc_sfi_thread(void) {
   uintptr_t self, fs;
   __asm__ volatile("mov %%gs:0, %0" : "=r"(self));
   if (self < dipc_threads_lo || self >= dipc_threads_hi)
@@ -179,7 +179,7 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
                                  uint32_t write) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI || size == 0)
     return 1;
-  struct dipc_thread *st = thread_current();
+  struct dipc_thread *st = dipc_sfi_thread();
   uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
   uintptr_t hi = addr + size;
   uintptr_t bad = addr;
@@ -197,12 +197,9 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
     if ((p << DIPC_SFI_PAGE_SHIFT) > addr)
       bad = p << DIPC_SFI_PAGE_SHIFT;
   }
-  if (st) {
-    st->sfi_fault.addr = bad;
-    st->sfi_fault.size = size;
-    st->sfi_fault.write = write;
-    st->sfi_fault.dom = dom;
-  }
+  if (st)
+    st->sfi_fault = (__typeof__(st->sfi_fault)){
+        .addr = bad, .size = size, .write = write, .dom = dom};
   return 0;
 }
 
@@ -214,7 +211,7 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
 DIPC_EXPORT int __dipc_sfi_may_replace(uintptr_t addr, uint64_t len) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI)
     return 1;
-  struct dipc_thread *st = thread_current();
+  struct dipc_thread *st = dipc_sfi_thread();
   uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
   const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
   uintptr_t hi = addr + len;
@@ -256,8 +253,9 @@ void dipc_sfi_trap_undo(void *ucv, const struct dipc_sfi_undo *undo) {
 
 DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
                                       int *write, uint32_t *running,
-                                      uint32_t *owner_tag) {
-  struct dipc_thread *st = thread_current();
+                                      uint32_t *owner_tag, uint32_t *kind,
+                                      uintptr_t *expected) {
+  struct dipc_thread *st = dipc_sfi_thread();
   if (dipc_machine.backend != DIPC_BACKEND_SFI || !st)
     return 0;
   *addr = st->sfi_fault.addr;
@@ -265,5 +263,7 @@ DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
   *write = (int)st->sfi_fault.write;
   *running = st->sfi_fault.dom;
   *owner_tag = dipc_sfi_tag_of(st->sfi_fault.addr);
+  *kind = st->sfi_fault.kind;
+  *expected = st->sfi_fault.expected;
   return 1;
 }

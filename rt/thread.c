@@ -6,6 +6,10 @@
  *   +16K    KCS, RT_KCS_ENTRIES entries
  *   +112K   callee-stack records, one per domain
  *   +144K   trusted stack (gates run C code here), top at +208K
+ *   +248K   shadow-stack words (dipc/sfi.h): the top and floor of the
+ *           thread's shadow stack, which -fdipc-sfi code pushes and pops;
+ *           shared key (compiled code writes them under every backend),
+ *           runtime tag under `sfi` (no domain writes them there)
  *   +252K   public page (dipc/abi.h): dipc_errno, the owner's fs base for
  *           the errno fast path, the unsafe stack pointer; tagged with the
  *           shared key, so that code in any domain reaches it through gs
@@ -50,6 +54,11 @@ _Static_assert(DSTACKS_OFF + RT_MAX_DOMAINS * DS_SIZE + RT_TRUSTED_STACK <=
 _Static_assert(TRUSTED_TOP <= DIPC_THREAD_PUBLIC_OFF &&
                    DIPC_THREAD_PUBLIC_OFF + RT_PAGE <= SLOT_MAPPED,
                "public thread page");
+_Static_assert(TRUSTED_TOP <= DIPC_SFI_SSP_GS_OFFSET &&
+                   DIPC_SFI_SSP_GS_OFFSET % RT_PAGE == 0 &&
+                   DIPC_SFI_SSP_FLOOR_GS_OFFSET == DIPC_SFI_SSP_GS_OFFSET + 8 &&
+                   DIPC_SFI_SSP_GS_OFFSET + RT_PAGE <= DIPC_THREAD_PUBLIC_OFF,
+               "shadow-stack words: a page of their own in the slot");
 _Static_assert(DIPC_FSBASE_GS_OFFSET == DIPC_THREAD_PUBLIC_OFF + 8 &&
                    DIPC_ERRNO_GS_OFFSET + sizeof(int) <= DIPC_FSBASE_GS_OFFSET,
                "fs base copy in the public page, after dipc_errno");
@@ -180,6 +189,14 @@ int dipc_unsafe_overlaps(uintptr_t lo, uintptr_t hi) {
 int dipc_thread_unsafe_holds(const struct dipc_thread *st, uintptr_t lo,
                              uintptr_t hi) {
   return lo >= unsafe_lo(st->index) && hi >= lo && hi <= unsafe_top(st->index);
+}
+
+/* Slot i's shadow stack: [lo, top), the stride above its guard page. */
+static uintptr_t shadow_lo(unsigned i) {
+  return dipc_shadow_lo + (uintptr_t)i * RT_SHADOW_STRIDE + RT_SHADOW_GUARD;
+}
+static uintptr_t shadow_top(unsigned i) {
+  return dipc_shadow_lo + ((uintptr_t)i + 1) * RT_SHADOW_STRIDE;
 }
 
 static uintptr_t *public_usp(struct dipc_thread *st) {
@@ -343,6 +360,17 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
                  (uintptr_t)st + DIPC_THREAD_PUBLIC_OFF + RT_PAGE,
                  DIPC_SFI_TAG_SHARED);
     dipc_sfi_tag(unsafe_lo(i), unsafe_top(i), DIPC_SFI_TAG_SHARED);
+    /* The shadow stack and its words: the runtime tag the region has
+     * (init.c) keeps them from every domain under `sfi`; under the other
+     * backends they protect nothing, and compiled code of any domain
+     * writes them. */
+    DIPC_CHECK(dipc_tag_pages((char *)st + DIPC_SFI_SSP_GS_OFFSET, RT_PAGE,
+                              PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+               "cannot map the shadow-stack words");
+    DIPC_CHECK(dipc_tag_pages((void *)shadow_lo(i),
+                              shadow_top(i) - shadow_lo(i),
+                              PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
+               "cannot map the shadow stack");
     slot_mapped[i] = 1;
   } else {
     /* The slot's previous thread is gone: nothing of its unsafe stack
@@ -366,6 +394,8 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   st->stack_lo = st->own_lo;
   st->stack_hi = st->own_hi;
   *public_usp(st) = unsafe_top(i);
+  *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = shadow_top(i);
+  *dipc_slot_word(st, DIPC_SFI_SSP_FLOOR_GS_OFFSET) = shadow_top(i);
   drop_rseq();
   st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;

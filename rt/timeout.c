@@ -68,6 +68,7 @@ int dipc_signal_enter(struct dipc_thread *st, ucontext_t *uc) {
   m->stack_lo = st->stack_lo;
   m->stack_hi = st->stack_hi;
   m->usp = *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET);
+  dipc_shadow_stack_save(st, m);
   m->dcs_base = st->dcs_base;
   m->dcs_top = st->dcs_top;
   m->flags = K_FLAG_DCS;
@@ -104,6 +105,7 @@ static void signal_pop(struct dipc_thread *st) {
   st->stack_lo = m->stack_lo;
   st->stack_hi = m->stack_hi;
   *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET) = m->usp;
+  dipc_shadow_stack_restore(st, m);
   st->dcs_base = m->dcs_base;
   st->dcs_top = m->dcs_top;
   st->recovery = m->recovery;

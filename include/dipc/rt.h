@@ -235,11 +235,15 @@ int dipc_thread_init_reserved(void);
  * §4), restoring the caller's domain, stack and DCS. Returns 1 if the
  * context was rewritten, 0 if the fault is not recoverable by dIPC. */
 int __dipc_recover_from_fault(void *ucontext);
-/* Under `sfi`: the access the thread's checks refused last (dipc/sfi.h),
- * for the fault report: its first refused byte, size, kind, the running
- * domain and the tag of the refused page. 0 under other backends. */
+/* Under `sfi`: what the thread's checks refused last (dipc/sfi.h), for
+ * the fault report: an access (*kind 0: its first refused byte, size,
+ * read or write, the tag of the refused page) or a control transfer
+ * (*kind DIPC_SFI_CFI_*: its target in *addr; for a return, *expected is
+ * the return address the shadow stack holds), and the running domain. 0
+ * under other backends. */
 int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size, int *write,
-                          uint32_t *running, uint32_t *owner_tag);
+                          uint32_t *running, uint32_t *owner_tag,
+                          uint32_t *kind, uintptr_t *expected);
 /* Under `sfi`: 1 if the running domain may unmap, re-protect or map over
  * every page of [addr, addr + len) (it may write them, and they are a
  * domain's), else 0. 1 under the other backends, whose own checks apply. */

@@ -1,0 +1,130 @@
+/* sfi_cfi.c - the slow paths of the control-flow checks compiled into
+ * -fdipc-sfi code (dipc/sfi.h, "Control flow"): a return whose top
+ * shadow-stack entry did not match, an indirect call to a target without
+ * the call magic, an indirect branch to no label of its own. Each returns
+ * 1 to let the transfer happen or records the refusal for the fault
+ * report and returns 0, and sfi.S faults on the trap page as for a denied
+ * access (reported and recovered the same way).
+ *
+ * Only `sfi` refuses. Under the other backends the shadow stack is kept as
+ * well (the same binary runs there), but no domain's transfer is refused:
+ * there these checks protect nothing, as with `none` for accesses. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+
+#include "dipc/sfi.h"
+#include "internal.h"
+
+static int enforced(void) { return dipc_machine.backend == DIPC_BACKEND_SFI; }
+
+static int refuse(uint32_t kind, uintptr_t where, uintptr_t expected) {
+  struct dipc_thread *st = dipc_sfi_thread();
+  if (st)
+    st->sfi_fault = (__typeof__(st->sfi_fault)){
+        .addr = where,
+        .dom = st->cur_dom % RT_MAX_DOMAINS,
+        .kind = kind,
+        .expected = expected};
+  return 0;
+}
+
+static uintptr_t *slot_word(unsigned gs_offset) {
+  uintptr_t self;
+  __asm__ volatile("mov %%gs:0, %0" : "=r"(self));
+  return (uintptr_t *)(self + gs_offset);
+}
+
+/* The entry of the frame whose return address is at *slot: the newest
+ * entry naming that slot, above the floor. Newer entries are frames a
+ * longjmp, an exception or a signal handler's siglongjmp left without
+ * returning; they go with it. The return address must be the one pushed:
+ * a frame whose return address was overwritten does not return. */
+DIPC_HIDDEN int dipc_sfi_ret_ok(void **slot);
+int dipc_sfi_ret_ok(void **slot) {
+  uintptr_t *top = slot_word(DIPC_SFI_SSP_GS_OFFSET);
+  uintptr_t floor = *slot_word(DIPC_SFI_SSP_FLOOR_GS_OFFSET);
+  for (uintptr_t s = *top; s < floor; s += 16) {
+    const uintptr_t *e = (const uintptr_t *)s;
+    if (e[1] != (uintptr_t)slot)
+      continue;
+    if (e[0] != (uintptr_t)*slot && enforced())
+      return refuse(DIPC_SFI_CFI_RETURN, (uintptr_t)*slot, e[0]);
+    *top = s + 16;
+    return 1;
+  }
+  /* No entry: a frame whose prologue did not run, or entries dropped by
+   * an attack on the shadow stack's words (which `sfi` forbids). */
+  return enforced() ? refuse(DIPC_SFI_CFI_RETURN, (uintptr_t)*slot, 0) : 1;
+}
+
+/* Targets found allowed, so that a library function called through a
+ * pointer in a loop costs the lookup once: open addressing, runtime
+ * memory (no domain writes it), entries never removed (a library that is
+ * unloaded leaves its addresses here: dlclose of a library instrumented
+ * code called is refused under `sfi`, docs/runtime.md §1). */
+#define ALLOWED_SLOTS 4096
+static uintptr_t *allowed;
+
+void dipc_sfi_cfi_init(void) {
+  if (enforced())
+    allowed = dipc_alloc_runtime(ALLOWED_SLOTS * sizeof *allowed);
+}
+
+static unsigned hash(uintptr_t target) {
+  return (unsigned)((target * 0x9e3779b97f4a7c15ull) >> 52) %
+         ALLOWED_SLOTS;
+}
+
+static int allowed_has(uintptr_t target) {
+  for (unsigned i = hash(target), n = 0; n < 8; i = (i + 1) % ALLOWED_SLOTS,
+                n++) {
+    uintptr_t v = __atomic_load_n(&allowed[i], __ATOMIC_ACQUIRE);
+    if (v == target)
+      return 1;
+    if (!v)
+      return 0;
+  }
+  return 0;
+}
+
+static void allowed_add(uintptr_t target) {
+  for (unsigned i = hash(target), n = 0; n < 8; i = (i + 1) % ALLOWED_SLOTS,
+                n++) {
+    uintptr_t none = 0;
+    if (__atomic_compare_exchange_n(&allowed[i], &none, target, 0,
+                                    __ATOMIC_RELEASE, __ATOMIC_RELAXED) ||
+        none == target)
+      return;
+  }
+  /* Full around its hash: looked up again next time. */
+}
+
+/* A target without the call magic: allowed only if it is the start of a
+ * function a direct call by name would reach, that is, an exported
+ * function of a loaded object that the name resolves to in the global
+ * scope. An interceptor's, not the C library's function it replaces; no
+ * address inside a function; no code of the runtime that is not an
+ * exported entry point. */
+DIPC_HIDDEN int dipc_sfi_call_ok(const void *target);
+int dipc_sfi_call_ok(const void *target) {
+  uintptr_t t = (uintptr_t)target;
+  if (!enforced() || allowed_has(t))
+    return 1;
+  Dl_info info;
+  const ElfW(Sym) *sym = NULL;
+  if (dladdr1(target, &info, (void **)&sym, RTLD_DL_SYMENT) &&
+      info.dli_saddr == target && info.dli_sname && sym &&
+      ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
+      dlsym(RTLD_DEFAULT, info.dli_sname) == target) {
+    allowed_add(t);
+    return 1;
+  }
+  return refuse(DIPC_SFI_CFI_CALL, t, 0);
+}
+
+DIPC_HIDDEN void dipc_sfi_cfi_refuse(uint32_t kind, const void *where);
+void dipc_sfi_cfi_refuse(uint32_t kind, const void *where) {
+  refuse(kind, (uintptr_t)where, 0);
+}
