@@ -56,6 +56,27 @@ static inline void sfi_check(uintptr_t addr, uint64_t size, uint32_t write) {
   __dipc_sfi_check(addr, size, write);
 }
 
+/* libdipc's slow path for a call target (dipc/sfi.h
+ * DIPC_SFI_CHECK_CALL_FN): returns if instrumented code may call it, else
+ * faults. */
+void __dipc_sfi_check_call(const void *target);
+
+/* A function pointer instrumented code hands libc, which calls it without
+ * a check: the check of the code's own indirect calls (dipc/sfi.h). The
+ * magic is compared through its negation, so that no instruction of the
+ * loader holds it (test/rt/sfi-call-magic-sites.test). */
+static inline void sfi_check_callee(const void *fn) {
+  if ((uintptr_t)fn >= 4096) {
+    uint32_t sum;
+    __asm__("movl %[neg], %[sum]\n\taddl -4(%[fn]), %[sum]"
+            : [sum] "=&r"(sum)
+            : [fn] "r"(fn), [neg] "i"(0u - DIPC_SFI_CALL_MAGIC), "m"(*(const char(*)[4])((const char *)fn - 4)));
+    if (sum == 0)
+      return;
+  }
+  __dipc_sfi_check_call(fn);
+}
+
 #define SFI_READ(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 0)
 #define SFI_WRITE(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 1)
 

@@ -4,6 +4,7 @@
  * created (pthread_create fails with EAGAIN when there is none). */
 #define _GNU_SOURCE
 #include "interpose.h"
+#include "sfi_intercept.h"
 #include "threads.h"
 
 #include <dipc/rt.h>
@@ -44,6 +45,10 @@ __attribute__((visibility("default"))) int
 pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                void *(*routine)(void *), void *arg) {
   pthread_create_fn real = INTERPOSE_NEXT(pthread_create_fn, "pthread_create");
+  /* The new thread calls routine from here, unchecked: under `sfi` it
+   * must be a function instrumented code could call itself. */
+  if (SFI_CHECKED())
+    sfi_check_callee((const void *)routine);
   /* A slot for the thread's runtime state first: none left is EAGAIN, as
    * for any other resource a thread needs, never a stopped process. A
    * joined thread's slot frees once the kernel has reaped it, which can

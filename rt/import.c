@@ -62,8 +62,9 @@ static int64_t guard_id(uintptr_t base, uint32_t count, uintptr_t pc) {
 static void *guards_map(void) {
   size_t size = ((size_t)RT_MAX_IMPORTS + 1) * GUARD_STRIDE;
   uint32_t *g = dipc_alloc_runtime(size);
+  uint32_t magic = dipc_sfi_call_magic();
   for (size_t i = 0; i < size / sizeof *g; i++)
-    g[i] = DIPC_SFI_CALL_MAGIC;
+    g[i] = magic;
   DIPC_CHECK(dipc_tag_pages(g, size, PROT_READ, RT_PKEY_STACK) == 0,
              "cannot seal the import guards");
   return g;

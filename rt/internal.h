@@ -133,6 +133,14 @@ static inline void dipc_set_cur_dom(struct dipc_thread *st, uint32_t dom) {
   *(uint32_t *)((char *)st + DIPC_DOM_GS_OFFSET) = dom;
 }
 
+/* DIPC_SFI_CALL_MAGIC, computed so that the constant itself appears in no
+ * instruction of libdipc: 4 bytes of code equal to it would make the code
+ * after them a call target (dipc/sfi.h). */
+static inline uint32_t dipc_sfi_call_magic(void) {
+  volatile uint32_t negated = 0u - DIPC_SFI_CALL_MAGIC;
+  return 0u - negated;
+}
+
 /* A word of st's slot outside struct dipc_thread, by its gs offset (the
  * public page's, the shadow-stack words of dipc/sfi.h). */
 static inline uintptr_t *dipc_slot_word(struct dipc_thread *st,

@@ -184,7 +184,7 @@ int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
             (sfi ? TEMPLATE_SFI : 0);
     uint8_t *p = page + first + i * stride;
     size_t n = template_size[t];
-    uint32_t magic = DIPC_SFI_CALL_MAGIC;
+    uint32_t magic = dipc_sfi_call_magic();
     memcpy(p - sizeof magic, &magic, sizeof magic);
     uint32_t bytes = callee[i].signature.stack_bytes;
     memcpy(p, templates[t], n);
