@@ -6,6 +6,7 @@
  * front handler that gives them a usable stack and PKRU. */
 #define _GNU_SOURCE
 #include "interpose.h"
+#include "sfi_intercept.h"
 #include "signals.h"
 
 #include <dipc/rt.h>
@@ -196,6 +197,10 @@ int signals_setup_thread(void) {
  * actions. */
 __attribute__((visibility("default"))) int
 sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  /* The handler runs from here, unchecked: under `sfi` it must be a
+   * function instrumented code could call itself. */
+  if (SFI_CHECKED() && act && has_handler_function(act))
+    sfi_check_callee((const void *)act->sa_handler);
   if (!installed || sig <= 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
     return real_sigaction()(sig, act, old);
   if (sig == DIPC_TIMEOUT_SIGNAL) { /* the loader's (time-outs) */
@@ -229,6 +234,8 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
 
 __attribute__((visibility("default"))) sighandler_t signal(int sig,
                                                            sighandler_t fn) {
+  if (SFI_CHECKED() && fn != SIG_DFL && fn != SIG_IGN && fn != SIG_ERR)
+    sfi_check_callee((const void *)fn);
   struct sigaction act = {.sa_handler = fn, .sa_flags = SA_RESTART};
   struct sigaction old;
   sigemptyset(&act.sa_mask);
