@@ -16,6 +16,7 @@
 #include "DipcPass.h"
 #include "RecoveryOption.h"
 #include "SfiChecks.h"
+#include "SfiControlFlow.h"
 #include "UnsafeStack.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -72,6 +73,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                     MPM.addPass(dipc::DipcSfiPass(/*Always=*/true));
                     return true;
                   }
+                  if (Name == "dipc-sfi-cfi") {
+                    MPM.addPass(dipc::DipcSfiCfiPass(/*Always=*/true));
+                    return true;
+                  }
                   return false;
                 });
             PB.registerPipelineStartEPCallback(
@@ -88,6 +93,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   // module marked at the start; not in an LTO pre-link
                   // pipeline, which does not invoke this point).
                   MPM.addPass(dipc::DipcSfiPass());
+                  MPM.addPass(dipc::DipcSfiCfiPass());
                 });
             // Full LTO inlines across objects after the compile-time check
             // (the driver loads this plugin into lld).
@@ -96,6 +102,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                   MPM.addPass(dipc::DipcFramePass());
                   MPM.addPass(dipc::DipcUnsafeStackPass());
                   MPM.addPass(dipc::DipcSfiPass());
+                  MPM.addPass(dipc::DipcSfiCfiPass());
                 });
           }};
 }

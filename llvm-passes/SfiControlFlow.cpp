@@ -1,0 +1,456 @@
+// SfiControlFlow.cpp - control-flow integrity of -fdipc-sfi code (issue #15
+// item 1; the contract is "Control flow" in include/dipc/sfi.h).
+//
+//   opt -load-pass-plugin=DipcPass.so -passes=dipc-sfi,dipc-sfi-cfi in.ll
+//
+// Runs right after dipc-sfi, on every function defined in the unit (the
+// passes' stubs included):
+//
+//   * the u32 DIPC_SFI_CALL_MAGIC as prefix data, right before the entry:
+//     what an indirect call checks;
+//   * a shadow stack of return addresses: at entry
+//       ssp = %gs:SSP - 16; %gs:SSP = ssp
+//       ssp[0] = *slot; ssp[1] = slot       (slot: the return address's)
+//     and before the (one) return
+//       ssp = %gs:SSP
+//       if (ssp[1] == slot && ssp[0] == *slot) %gs:SSP = ssp + 16
+//       else __dipc_sfi_ret_slow(slot)
+//     left out of functions that cannot change a return address (no call
+//     and no store outside their own frame) or never return;
+//   * before each indirect call, the target's magic, compared without the
+//     magic as an immediate (the check's bytes hold its negation, so no
+//     instruction of a check is a valid target):
+//       movl $-MAGIC, r; addl -4(target), r; jnz -> __dipc_sfi_check_call
+//   * each indirectbr becomes compares with its listed labels and direct
+//     branches; any other target goes to __dipc_sfi_cfi_fail (no return).
+//
+// The shadow stack's loads and stores are the pass's own (!dipc.sfi.check:
+// never checked); the call check is the pass's own asm (OwnAsm.h).
+// Refused: functions with other data before or at their entry (prefix or
+// prologue data, patchable entries, kcfi or -fsanitize=function), and
+// musttail calls (the epilogue must run after the callee returns).
+#include "SfiControlFlow.h"
+#include "Diagnostics.h"
+#include "OwnAsm.h"
+#include "dipc/abi.h"
+#include "dipc/sfi.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace dipc {
+
+// Shared with SfiChecks.cpp: instructions so marked are not checked.
+static constexpr StringLiteral CheckMD = "dipc.sfi.check";
+// Marks an instrumented function: a second run leaves it alone.
+static constexpr StringLiteral DoneAttr = "dipc-sfi-cfi";
+static constexpr StringLiteral SfiFlag = "dipc.sfi";
+static constexpr unsigned X86GSAddressSpace = 256;
+static constexpr uint64_t VaListSize = 24;
+
+namespace {
+
+class ControlFlow {
+public:
+  explicit ControlFlow(Module &M)
+      : M(M), DL(M.getDataLayout()), Ctx(M.getContext()) {}
+  bool run(Function &F);
+
+private:
+  Module &M;
+  const DataLayout &DL;
+  LLVMContext &Ctx;
+
+  bool admissible(Function &F);
+  bool inFrame(Value *Ptr, uint64_t Size) const;
+  bool mayChangeReturnAddress(Function &F) const;
+  void shadowStack(Function &F);
+  void checkCall(CallBase &CB);
+  void lowerIndirectBr(IndirectBrInst &IB);
+  Constant *gsWord(uint64_t Off);
+  Instruction *mark(Instruction *I);
+  FunctionCallee runtimeFn(StringRef Name, FunctionType *Ty, bool NoReturn);
+};
+
+} // namespace
+
+Instruction *ControlFlow::mark(Instruction *I) {
+  I->setMetadata(CheckMD, MDNode::get(Ctx, {}));
+  return I;
+}
+
+Constant *ControlFlow::gsWord(uint64_t Off) {
+  return ConstantExpr::getIntToPtr(
+      ConstantInt::get(Type::getInt64Ty(Ctx), Off),
+      PointerType::get(Ctx, X86GSAddressSpace));
+}
+
+FunctionCallee ControlFlow::runtimeFn(StringRef Name, FunctionType *Ty,
+                                      bool NoReturn) {
+  FunctionCallee FC = M.getOrInsertFunction(Name, Ty);
+  if (auto *Fn = dyn_cast<Function>(FC.getCallee())) {
+    Fn->addFnAttr(Attribute::NoUnwind);
+    if (NoReturn) {
+      Fn->addFnAttr(Attribute::NoReturn);
+      Fn->addFnAttr(Attribute::Cold);
+    }
+  }
+  return FC;
+}
+
+// Nothing else may sit at or right before the entry: the magic must be the
+// 4 bytes before it.
+bool ControlFlow::admissible(Function &F) {
+  auto Refuse = [&](const Twine &Why, DebugLoc Loc = {}) {
+    reportError(F,
+                "-fdipc-sfi cannot protect the control flow of '" +
+                    F.getName() + "': " + Why,
+                Loc);
+    return false;
+  };
+  if (F.hasPrefixData())
+    return Refuse("it already has prefix data");
+  if (F.hasPrologueData())
+    return Refuse("it already has prologue data");
+  if (F.hasFnAttribute("patchable-function-entry") ||
+      F.hasFnAttribute("patchable-function-prefix"))
+    return Refuse("it has a patchable function entry");
+  if (F.hasMetadata("kcfi_type") || F.hasMetadata("func_sanitize"))
+    return Refuse("it is instrumented by kcfi or -fsanitize=function, whose "
+                  "data would sit where the call magic goes");
+  for (Instruction &I : instructions(F))
+    if (auto *CI = dyn_cast<CallInst>(&I); CI && CI->isMustTailCall())
+      return Refuse("it has a musttail call, after which its return "
+                    "address could not be checked",
+                    I.getDebugLoc());
+  return true;
+}
+
+// The whole access inside a static alloca of F (its own frame): the same
+// test as SfiChecks.cpp's, which it does not check either.
+bool ControlFlow::inFrame(Value *Ptr, uint64_t Size) const {
+  if (Ptr->getType()->getPointerAddressSpace() != 0)
+    return false;
+  APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  Value *Base = Ptr->stripAndAccumulateConstantOffsets(
+      DL, Off, /*AllowNonInbounds=*/true);
+  const auto *AI = dyn_cast<AllocaInst>(Base);
+  if (!AI || !AI->isStaticAlloca() || !Off.isSignedIntN(32) ||
+      Off.isNegative())
+    return false;
+  std::optional<TypeSize> AS = AI->getAllocationSize(DL);
+  return AS && !AS->isScalable() &&
+         Off.getZExtValue() + Size <= AS->getFixedValue();
+}
+
+static uint64_t storeSize(const DataLayout &DL, Type *Ty) {
+  return DL.getTypeStoreSize(Ty).getFixedValue();
+}
+
+// Whether F may change a return address on the stack, its own or another
+// frame's: it calls a function (the checks' slow path excepted: runtime
+// code that never writes the stack it was called on), runs asm, or writes
+// memory outside its own frame.
+bool ControlFlow::mayChangeReturnAddress(Function &F) const {
+  for (Instruction &I : instructions(F)) {
+    if (auto *SI = dyn_cast<StoreInst>(&I)) {
+      if (!inFrame(SI->getPointerOperand(),
+                   storeSize(DL, SI->getValueOperand()->getType())))
+        return true;
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      if (!inFrame(RMW->getPointerOperand(),
+                   storeSize(DL, RMW->getValOperand()->getType())))
+        return true;
+    } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      if (!inFrame(CX->getPointerOperand(),
+                   storeSize(DL, CX->getNewValOperand()->getType())))
+        return true;
+    } else if (auto *VA = dyn_cast<VAArgInst>(&I)) {
+      if (!inFrame(VA->getPointerOperand(), VaListSize))
+        return true;
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (CB->isInlineAsm()) {
+        if (!StringRef(cast<InlineAsm>(CB->getCalledOperand())
+                           ->getAsmString())
+                 .trim()
+                 .empty())
+          return true;
+        continue;
+      }
+      if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
+        switch (II->getIntrinsicID()) {
+        case Intrinsic::lifetime_start:
+        case Intrinsic::lifetime_end:
+        case Intrinsic::invariant_start:
+        case Intrinsic::invariant_end:
+        case Intrinsic::assume:
+        case Intrinsic::experimental_noalias_scope_decl:
+        case Intrinsic::sideeffect:
+        case Intrinsic::donothing:
+        case Intrinsic::var_annotation:
+        case Intrinsic::ptr_annotation:
+        case Intrinsic::annotation:
+        case Intrinsic::prefetch:
+        case Intrinsic::pseudoprobe:
+        case Intrinsic::vaend:
+          continue;
+        case Intrinsic::vastart:
+          if (inFrame(II->getArgOperand(0), VaListSize))
+            continue;
+          return true;
+        default:
+          break;
+        }
+        if (auto *MI = dyn_cast<AnyMemIntrinsic>(II)) {
+          auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+          if (Len && inFrame(MI->getRawDest(), Len->getZExtValue()))
+            continue;
+          return true;
+        }
+        if (!II->mayWriteToMemory())
+          continue;
+        return true;
+      }
+      if (const Function *Callee = CB->getCalledFunction();
+          Callee && (Callee->getName() == DIPC_SFI_CHECK_FN ||
+                     Callee->getName() == "__dipc_sfi_check_preserve_most"))
+        continue;
+      return true;
+    } else if (I.mayWriteToMemory() && !isa<FenceInst>(I)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The push at entry (after the static allocas: before any other code) and
+// the check before the return, which all returns share.
+void ControlFlow::shadowStack(Function &F) {
+  SmallVector<ReturnInst *, 4> Rets;
+  for (BasicBlock &BB : F)
+    if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Rets.push_back(R);
+  if (Rets.empty() || !mayChangeReturnAddress(F))
+    return;
+
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Type *PtrTy = PointerType::get(Ctx, 0);
+  Constant *SSP = gsWord(DIPC_SFI_SSP_GS_OFFSET);
+
+  BasicBlock &Entry = F.getEntryBlock();
+  BasicBlock::iterator At = Entry.getFirstInsertionPt();
+  while (isa<AllocaInst>(*At) && cast<AllocaInst>(*At).isStaticAlloca())
+    ++At;
+  IRBuilder<> B(&Entry, At);
+  Value *Slot = B.CreateIntrinsic(Intrinsic::addressofreturnaddress, {PtrTy},
+                                  {}, nullptr, "dipc.cfi.slot");
+  Value *Old = mark(B.CreateAlignedLoad(I64, SSP, Align(8), "dipc.cfi.ssp"));
+  Value *New = B.CreateSub(Old, B.getInt64(16), "dipc.cfi.push");
+  mark(B.CreateAlignedStore(New, SSP, Align(8)));
+  Value *Top = B.CreateIntToPtr(New, PtrTy, "dipc.cfi.top");
+  Value *RA =
+      mark(B.CreateAlignedLoad(PtrTy, Slot, Align(8), "dipc.cfi.ra"));
+  mark(B.CreateAlignedStore(RA, Top, Align(8)));
+  mark(B.CreateAlignedStore(Slot, B.CreateConstInBoundsGEP1_64(I64, Top, 1),
+                            Align(8)));
+
+  // One return: the check's code once.
+  ReturnInst *Ret = Rets.front();
+  if (Rets.size() > 1) {
+    auto *RetBB = BasicBlock::Create(Ctx, "dipc.cfi.ret", &F);
+    PHINode *Phi = nullptr;
+    if (!F.getReturnType()->isVoidTy())
+      Phi = PHINode::Create(F.getReturnType(), Rets.size(), "dipc.cfi.retval",
+                            RetBB);
+    Ret = ReturnInst::Create(Ctx, Phi, RetBB);
+    for (ReturnInst *R : Rets) {
+      if (Phi)
+        Phi->addIncoming(R->getReturnValue(), R->getParent());
+      BranchInst::Create(RetBB, R->getParent());
+      R->eraseFromParent();
+    }
+  }
+
+  B.SetInsertPoint(Ret);
+  Slot = B.CreateIntrinsic(Intrinsic::addressofreturnaddress, {PtrTy}, {},
+                           nullptr, "dipc.cfi.slot");
+  Value *Cur = mark(B.CreateAlignedLoad(I64, SSP, Align(8), "dipc.cfi.ssp"));
+  Top = B.CreateIntToPtr(Cur, PtrTy, "dipc.cfi.top");
+  Value *TopSlot = mark(B.CreateAlignedLoad(
+      PtrTy, B.CreateConstInBoundsGEP1_64(I64, Top, 1), Align(8),
+      "dipc.cfi.top.slot"));
+  Value *TopRA =
+      mark(B.CreateAlignedLoad(PtrTy, Top, Align(8), "dipc.cfi.top.ra"));
+  // Volatile: what the slot holds now, whatever the optimiser knows.
+  Value *NowRA = mark(B.CreateAlignedLoad(PtrTy, Slot, Align(8),
+                                          /*isVolatile=*/true, "dipc.cfi.ra"));
+  Value *Ok = B.CreateAnd(B.CreateICmpEQ(TopSlot, Slot),
+                          B.CreateICmpEQ(TopRA, NowRA), "dipc.cfi.ok");
+  Instruction *Pop, *Slow;
+  SplitBlockAndInsertIfThenElse(
+      Ok, Ret, &Pop, &Slow, MDBuilder(Ctx).createLikelyBranchWeights());
+  Pop->getParent()->setName("dipc.cfi.pop");
+  Slow->getParent()->setName("dipc.cfi.slow");
+  B.SetInsertPoint(Pop);
+  mark(B.CreateAlignedStore(B.CreateAdd(Cur, B.getInt64(16)), SSP, Align(8)));
+  B.SetInsertPoint(Slow);
+  CallInst *Call = B.CreateCall(
+      runtimeFn(DIPC_SFI_RET_SLOW_FN,
+                FunctionType::get(B.getVoidTy(), {PtrTy}, false), false),
+      {Slot});
+  Call->addFnAttr(Attribute::Cold);
+  Call->setTailCallKind(CallInst::TCK_NoTail);
+}
+
+// The target's 4 bytes before it against the magic: r = -MAGIC + [t - 4]
+// is zero exactly when they hold it (ZF, read as a flag output).
+void ControlFlow::checkCall(CallBase &CB) {
+  IRBuilder<> B(&CB);
+  Type *PtrTy = B.getPtrTy();
+  Value *Target = CB.getCalledOperand();
+  std::string Text;
+  raw_string_ostream(Text)
+      << "movl $$" << format_hex(uint32_t(0u - DIPC_SFI_CALL_MAGIC), 10)
+      << ", $1\n\taddl -4($2), $1";
+  auto *Ty = FunctionType::get(
+      StructType::get(Ctx, {B.getInt8Ty(), B.getInt32Ty()}), {PtrTy}, false);
+  auto *Asm = InlineAsm::get(
+      Ty, Text, "={@ccnz},=&r,r,~{dirflag},~{fpsr},~{flags}",
+      /*hasSideEffects=*/true);
+  CallInst *Check = B.CreateCall(Asm, {Target}, "dipc.cfi.magic");
+  markOwnAsm(*Check);
+  Value *Bad = B.CreateICmpNE(B.CreateExtractValue(Check, 0), B.getInt8(0),
+                              "dipc.cfi.bad");
+  Instruction *Slow = SplitBlockAndInsertIfThen(
+      Bad, &CB, /*Unreachable=*/false,
+      MDBuilder(Ctx).createUnlikelyBranchWeights());
+  Slow->getParent()->setName("dipc.cfi.call.slow");
+  B.SetInsertPoint(Slow);
+  CallInst *Call = B.CreateCall(
+      runtimeFn(DIPC_SFI_CHECK_CALL_FN,
+                FunctionType::get(B.getVoidTy(), {PtrTy}, false), false),
+      {Target});
+  Call->addFnAttr(Attribute::Cold);
+  Call->setTailCallKind(CallInst::TCK_NoTail);
+}
+
+// indirectbr t, [d0, d1, ...]  ->  t == &&d0 ? d0 : t == &&d1 ? d1 : ...
+// : __dipc_sfi_cfi_fail(BRANCH, t). Each label is reached by one edge, from
+// the block that compares with it.
+void ControlFlow::lowerIndirectBr(IndirectBrInst &IB) {
+  Function &F = *IB.getFunction();
+  BasicBlock *BB = IB.getParent();
+  Value *Target = IB.getAddress();
+  SmallVector<BasicBlock *, 8> Dests;
+  SmallPtrSet<BasicBlock *, 8> Seen;
+  for (BasicBlock *D : IB.successors())
+    if (Seen.insert(D).second)
+      Dests.push_back(D);
+
+  auto *FailBB = BasicBlock::Create(Ctx, "dipc.cfi.branch.fail", &F);
+  IRBuilder<> B(FailBB);
+  Type *PtrTy = B.getPtrTy();
+  CallInst *Fail = B.CreateCall(
+      runtimeFn(DIPC_SFI_CFI_FAIL_FN,
+                FunctionType::get(B.getVoidTy(), {B.getInt32Ty(), PtrTy},
+                                  false),
+                true),
+      {B.getInt32(DIPC_SFI_CFI_BRANCH), Target});
+  Fail->setDoesNotReturn();
+  Fail->setTailCallKind(CallInst::TCK_NoTail);
+  B.CreateUnreachable();
+
+  BasicBlock *From = BB;
+  B.SetInsertPoint(&IB);
+  for (size_t I = 0; I < Dests.size(); ++I) {
+    BasicBlock *D = Dests[I];
+    BasicBlock *Next =
+        I + 1 < Dests.size()
+            ? BasicBlock::Create(Ctx, "dipc.cfi.branch", &F, FailBB)
+            : FailBB;
+    Value *Is = B.CreateICmpEQ(Target, BlockAddress::get(&F, D));
+    B.CreateCondBr(Is, D, Next);
+    // D's phis had an entry per edge from BB: now one, from From.
+    for (PHINode &Phi : D->phis()) {
+      Value *V = Phi.getIncomingValueForBlock(BB);
+      while (Phi.getBasicBlockIndex(BB) >= 0)
+        Phi.removeIncomingValue(BB, /*DeletePHIIfEmpty=*/false);
+      Phi.addIncoming(V, From);
+    }
+    From = Next;
+    B.SetInsertPoint(Next);
+  }
+  if (Dests.empty())
+    B.CreateBr(FailBB);
+  IB.eraseFromParent();
+}
+
+static bool isIndirectCall(const CallBase &CB) {
+  if (CB.isInlineAsm() || isa<IntrinsicInst>(CB))
+    return false;
+  const Value *Callee = CB.getCalledOperand()->stripPointerCasts();
+  if (isa<Function>(Callee) || isa<GlobalAlias>(Callee) ||
+      isa<GlobalIFunc>(Callee))
+    return false;
+  // The runtime vector's functions (a load from a fixed address the
+  // runtime maps read-only, as the caller stubs' __dipc_setjmp_arm): the
+  // runtime's, not the program's, pointers.
+  if (const auto *LI = dyn_cast<LoadInst>(Callee))
+    if (const auto *CE = dyn_cast<ConstantExpr>(LI->getPointerOperand());
+        CE && CE->getOpcode() == Instruction::IntToPtr &&
+        LI->hasMetadata(LLVMContext::MD_invariant_load))
+      if (const auto *Addr = dyn_cast<ConstantInt>(CE->getOperand(0));
+          Addr && Addr->getZExtValue() >= DIPC_VECTOR_ADDR &&
+          Addr->getZExtValue() < DIPC_VECTOR_ADDR + 4096)
+        return false;
+  return true;
+}
+
+bool ControlFlow::run(Function &F) {
+  // The domains' zero-byte text markers (DomainLayout.cpp) are not code:
+  // prefix data would move them off their page boundary.
+  if (F.hasFnAttribute(Attribute::Naked) &&
+      isa<UnreachableInst>(F.getEntryBlock().front()))
+    return false;
+  if (!admissible(F))
+    return false;
+  F.setPrefixData(ConstantInt::get(Type::getInt32Ty(Ctx), DIPC_SFI_CALL_MAGIC));
+  F.addFnAttr(DoneAttr);
+  if (F.hasFnAttribute(Attribute::Naked))
+    return true; // the passes' own stubs: asm only
+  SmallVector<CallBase *, 8> Calls;
+  SmallVector<IndirectBrInst *, 2> Branches;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && isIndirectCall(*CB))
+      Calls.push_back(CB);
+    else if (auto *IB = dyn_cast<IndirectBrInst>(&I))
+      Branches.push_back(IB);
+  shadowStack(F);
+  for (CallBase *CB : Calls)
+    checkCall(*CB);
+  for (IndirectBrInst *IB : Branches)
+    lowerIndirectBr(*IB);
+  return true;
+}
+
+PreservedAnalyses DipcSfiCfiPass::run(Module &M, ModuleAnalysisManager &) {
+  if (!Always && !M.getModuleFlag(SfiFlag))
+    return PreservedAnalyses::all();
+  ControlFlow CF(M);
+  bool Changed = false;
+  // Not the runtime functions this adds (declarations).
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasFnAttribute(DoneAttr))
+      Changed |= CF.run(F);
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace dipc
