@@ -21,8 +21,9 @@
 //     magic as an immediate (the check's bytes hold its negation, so no
 //     instruction of a check is a valid target):
 //       movl $-MAGIC, r; addl -4(target), r; jnz -> __dipc_sfi_check_call
-//   * each indirectbr becomes compares with its listed labels and direct
-//     branches; any other target goes to __dipc_sfi_cfi_fail (no return).
+//   * each indirectbr first compares its target with its listed labels
+//     (one after the other: a cost linear in their number); any other
+//     target goes to __dipc_sfi_cfi_fail (no return).
 //
 // The shadow stack's loads and stores are the pass's own (!dipc.sfi.check:
 // never checked); the call check is the pass's own asm (OwnAsm.h).
@@ -342,9 +343,11 @@ void ControlFlow::checkCall(CallBase &CB) {
   Call->setTailCallKind(CallInst::TCK_NoTail);
 }
 
-// indirectbr t, [d0, d1, ...]  ->  t == &&d0 ? d0 : t == &&d1 ? d1 : ...
-// : __dipc_sfi_cfi_fail(BRANCH, t). Each label is reached by one edge, from
-// the block that compares with it.
+// indirectbr t, [d0, d1, ...] goes on only when t is one of its labels:
+//   t == &&d0 || t == &&d1 || ... ? indirectbr t : __dipc_sfi_cfi_fail(3, t)
+// The jump itself stays indirect: LLVM defines a label's address only as
+// indirectbr's operand (it may merge blocks no indirectbr reaches, and
+// comparing label addresses is undefined without one).
 void ControlFlow::lowerIndirectBr(IndirectBrInst &IB) {
   Function &F = *IB.getFunction();
   BasicBlock *BB = IB.getParent();
@@ -355,6 +358,9 @@ void ControlFlow::lowerIndirectBr(IndirectBrInst &IB) {
     if (Seen.insert(D).second)
       Dests.push_back(D);
 
+  // The jump, in a block of its own that every match reaches.
+  BasicBlock *OkBB = BB->splitBasicBlock(&IB, "dipc.cfi.branch.ok");
+  BB->getTerminator()->eraseFromParent();
   auto *FailBB = BasicBlock::Create(Ctx, "dipc.cfi.branch.fail", &F);
   IRBuilder<> B(FailBB);
   Type *PtrTy = B.getPtrTy();
@@ -368,29 +374,18 @@ void ControlFlow::lowerIndirectBr(IndirectBrInst &IB) {
   Fail->setTailCallKind(CallInst::TCK_NoTail);
   B.CreateUnreachable();
 
-  BasicBlock *From = BB;
-  B.SetInsertPoint(&IB);
+  B.SetInsertPoint(BB);
   for (size_t I = 0; I < Dests.size(); ++I) {
-    BasicBlock *D = Dests[I];
     BasicBlock *Next =
         I + 1 < Dests.size()
-            ? BasicBlock::Create(Ctx, "dipc.cfi.branch", &F, FailBB)
+            ? BasicBlock::Create(Ctx, "dipc.cfi.branch", &F, OkBB)
             : FailBB;
-    Value *Is = B.CreateICmpEQ(Target, BlockAddress::get(&F, D));
-    B.CreateCondBr(Is, D, Next);
-    // D's phis had an entry per edge from BB: now one, from From.
-    for (PHINode &Phi : D->phis()) {
-      Value *V = Phi.getIncomingValueForBlock(BB);
-      while (Phi.getBasicBlockIndex(BB) >= 0)
-        Phi.removeIncomingValue(BB, /*DeletePHIIfEmpty=*/false);
-      Phi.addIncoming(V, From);
-    }
-    From = Next;
+    B.CreateCondBr(B.CreateICmpEQ(Target, BlockAddress::get(&F, Dests[I])),
+                   OkBB, Next);
     B.SetInsertPoint(Next);
   }
   if (Dests.empty())
     B.CreateBr(FailBB);
-  IB.eraseFromParent();
 }
 
 static bool isIndirectCall(const CallBase &CB) {
