@@ -415,9 +415,16 @@ bool ControlFlow::run(Function &F) {
   if (F.hasFnAttribute(Attribute::Naked) &&
       isa<UnreachableInst>(F.getEntryBlock().front()))
     return false;
-  if (!admissible(F))
+  // A callee stub's prefix is its entry's record (CalleeStubs.cpp, read
+  // by the runtime): it is reached through proxies only, so it has no
+  // magic, and an indirect call of it goes to the call slow path.
+  bool CalleeStub =
+      F.getName().starts_with("__dipc_callee.") && F.hasPrefixData();
+  if (!CalleeStub && !admissible(F))
     return false;
-  F.setPrefixData(ConstantInt::get(Type::getInt32Ty(Ctx), DIPC_SFI_CALL_MAGIC));
+  if (!CalleeStub)
+    F.setPrefixData(
+        ConstantInt::get(Type::getInt32Ty(Ctx), DIPC_SFI_CALL_MAGIC));
   F.addFnAttr(DoneAttr);
   if (F.hasFnAttribute(Attribute::Naked))
     return true; // the passes' own stubs: asm only
