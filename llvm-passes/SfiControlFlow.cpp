@@ -22,8 +22,9 @@
 //     instruction of a check is a valid target):
 //       movl $-MAGIC, r; addl -4(target), r; jnz -> __dipc_sfi_check_call
 //   * each indirectbr first compares its target with its listed labels
-//     (one after the other: a cost linear in their number); any other
-//     target goes to __dipc_sfi_cfi_fail (no return).
+//     (one after the other: a cost linear in their number), or, when the
+//     target is loaded from a constant table of its labels, bounds the
+//     index; any other target goes to __dipc_sfi_cfi_fail (no return).
 //
 // The shadow stack's loads and stores are the pass's own (!dipc.sfi.check:
 // never checked); the call check is the pass's own asm (OwnAsm.h).
@@ -76,6 +77,9 @@ private:
   void shadowStack(Function &F);
   void checkCall(CallBase &CB);
   void lowerIndirectBr(IndirectBrInst &IB);
+  bool boundTableLoad(IndirectBrInst &IB,
+                      const SmallPtrSetImpl<BasicBlock *> &Dests,
+                      FunctionCallee FailFn);
   Constant *gsWord(uint64_t Off);
   Instruction *mark(Instruction *I);
   FunctionCallee runtimeFn(StringRef Name, FunctionType *Ty, bool NoReturn);
@@ -150,6 +154,11 @@ bool ControlFlow::inFrame(Value *Ptr, uint64_t Size) const {
   std::optional<TypeSize> AS = AI->getAllocationSize(DL);
   return AS && !AS->isScalable() &&
          Off.getZExtValue() + Size <= AS->getFixedValue();
+}
+
+static bool match0(const Value *V) {
+  const auto *C = dyn_cast<ConstantInt>(V);
+  return C && C->isZero();
 }
 
 static uint64_t storeSize(const DataLayout &DL, Type *Ty) {
@@ -343,6 +352,63 @@ void ControlFlow::checkCall(CallBase &CB) {
   Call->setTailCallKind(CallInst::TCK_NoTail);
 }
 
+// The common computed goto, an interpreter's dispatch:
+//   indirectbr (load (gep [N x ptr] @T, 0, i)), [...]
+// with @T a constant table of this function's labels (a definition no
+// other object replaces, in memory the program cannot write: read-only
+// after relocation) that are all the indirectbr's: then i <u N suffices,
+// checked before the load, whatever the number of labels.
+bool ControlFlow::boundTableLoad(IndirectBrInst &IB,
+                                 const SmallPtrSetImpl<BasicBlock *> &Dests,
+                                 FunctionCallee FailFn) {
+  auto *Load = dyn_cast<LoadInst>(IB.getAddress());
+  if (!Load || !Load->isSimple())
+    return false;
+  auto *GEP = dyn_cast<GetElementPtrInst>(Load->getPointerOperand());
+  if (!GEP)
+    return false;
+  auto *T = dyn_cast<GlobalVariable>(GEP->getPointerOperand());
+  if (!T || !T->isConstant() || !T->hasDefinitiveInitializer() ||
+      T->isInterposable())
+    return false;
+  auto *Init = dyn_cast<ConstantArray>(T->getInitializer());
+  if (!Init || !Init->getType()->getElementType()->isPointerTy())
+    return false;
+  uint64_t N = Init->getNumOperands();
+  for (const Use &E : Init->operands()) {
+    auto *BA = dyn_cast<BlockAddress>(E.get());
+    if (!BA || BA->getFunction() != IB.getFunction() ||
+        !Dests.contains(BA->getBasicBlock()))
+      return false;
+  }
+  // gep [N x ptr], @T, 0, i  or  gep ptr, @T, i: entry i, read whole.
+  Value *Index;
+  Type *Src = GEP->getSourceElementType();
+  if (Src == Init->getType() && GEP->getNumIndices() == 2 &&
+      match0(GEP->getOperand(1)))
+    Index = GEP->getOperand(2);
+  else if (Src->isPointerTy() && GEP->getNumIndices() == 1)
+    Index = GEP->getOperand(1);
+  else
+    return false;
+  if (!Load->getType()->isPointerTy() || !Index->getType()->isIntegerTy() ||
+      Index->getType()->getIntegerBitWidth() > 64)
+    return false;
+  IRBuilder<> B(Load);
+  Value *I64 = B.CreateSExt(Index, B.getInt64Ty()); // as the gep reads it
+  Value *Out = B.CreateICmpUGE(I64, B.getInt64(N), "dipc.cfi.branch.out");
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      Out, Load, /*Unreachable=*/true,
+      MDBuilder(Ctx).createUnlikelyBranchWeights());
+  Then->getParent()->setName("dipc.cfi.branch.fail");
+  B.SetInsertPoint(Then);
+  CallInst *Fail =
+      B.CreateCall(FailFn, {B.getInt32(DIPC_SFI_CFI_BRANCH), GEP});
+  Fail->setDoesNotReturn();
+  Fail->setTailCallKind(CallInst::TCK_NoTail);
+  return true;
+}
+
 // indirectbr t, [d0, d1, ...] goes on only when t is one of its labels:
 //   t == &&d0 || t == &&d1 || ... ? indirectbr t : __dipc_sfi_cfi_fail(3, t)
 // The jump itself stays indirect: LLVM defines a label's address only as
@@ -358,18 +424,22 @@ void ControlFlow::lowerIndirectBr(IndirectBrInst &IB) {
     if (Seen.insert(D).second)
       Dests.push_back(D);
 
+  FunctionCallee FailFn = runtimeFn(
+      DIPC_SFI_CFI_FAIL_FN,
+      FunctionType::get(Type::getVoidTy(Ctx),
+                        {Type::getInt32Ty(Ctx), PointerType::get(Ctx, 0)},
+                        false),
+      true);
+  if (boundTableLoad(IB, Seen, FailFn))
+    return;
+
   // The jump, in a block of its own that every match reaches.
   BasicBlock *OkBB = BB->splitBasicBlock(&IB, "dipc.cfi.branch.ok");
   BB->getTerminator()->eraseFromParent();
   auto *FailBB = BasicBlock::Create(Ctx, "dipc.cfi.branch.fail", &F);
   IRBuilder<> B(FailBB);
-  Type *PtrTy = B.getPtrTy();
-  CallInst *Fail = B.CreateCall(
-      runtimeFn(DIPC_SFI_CFI_FAIL_FN,
-                FunctionType::get(B.getVoidTy(), {B.getInt32Ty(), PtrTy},
-                                  false),
-                true),
-      {B.getInt32(DIPC_SFI_CFI_BRANCH), Target});
+  CallInst *Fail =
+      B.CreateCall(FailFn, {B.getInt32(DIPC_SFI_CFI_BRANCH), Target});
   Fail->setDoesNotReturn();
   Fail->setTailCallKind(CallInst::TCK_NoTail);
   B.CreateUnreachable();

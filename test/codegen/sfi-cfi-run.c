@@ -6,7 +6,9 @@
 // dropped by the return slow path, once); a return address overwritten in
 // the stack is refused at the return; an indirect call of a function
 // without the magic (puts, uninstrumented) goes to the call slow path; a
-// computed goto to an address that is none of the function's labels fails.
+// computed goto to an address that is none of the function's labels fails,
+// and so does one through a table of labels (an interpreter's dispatch,
+// checked by bounding the index) with an index past its end.
 // The same at -O0. Control: without -fdipc-sfi the overwritten return
 // address is followed.
 // RUN: %clang -O2 -I %dipc-include -c %S/Inputs/sfi-fake-backend.c -o %t.fake.o
@@ -16,18 +18,21 @@
 // RUN: not %t 1 | FileCheck %s --check-prefix=RET
 // RUN: not %t 2 | FileCheck %s --check-prefix=CALL
 // RUN: not %t 3 | FileCheck %s --check-prefix=GOTO
+// RUN: not %t 4 | FileCheck %s --check-prefix=TABLE
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O0 -c %s -o %t.o0.o
 // RUN: %clang %t.o0.o %t.fake.o -o %t.o0
 // RUN: %t.o0 0 | FileCheck %s --check-prefix=OK
 // RUN: not %t.o0 1 | FileCheck %s --check-prefix=RET
 // RUN: not %t.o0 2 | FileCheck %s --check-prefix=CALL
 // RUN: not %t.o0 3 | FileCheck %s --check-prefix=GOTO
+// RUN: not %t.o0 4 | FileCheck %s --check-prefix=TABLE
 // RUN: %dipc-clang -fdipc -O2 -c %s -o %t.plain.o
 // RUN: %clang %t.plain.o %t.fake.o -o %t.plain
 // RUN: %t.plain 1 | FileCheck %s --check-prefix=UNCHECKED
 // OK: fib 6765
 // OK-NEXT: indirect 42
 // OK-NEXT: goto 2
+// OK-NEXT: interpreted 7
 // OK-NEXT: longjmp 1, return slow paths 1
 // OK-NEXT: done, return slow paths 1
 // RET: smashing
@@ -37,6 +42,8 @@
 // CALL-NOT: calling
 // GOTO: fake: control-flow fault 3 at 0x{{[0-9a-f]+}}
 // GOTO-NOT: landed
+// TABLE: fake: control-flow fault 3 at 0x{{[0-9a-f]+}}
+// TABLE-NOT: interpreted
 // UNCHECKED: smashing
 // UNCHECKED-NEXT: gadget
 #include <setjmp.h>
@@ -64,6 +71,22 @@ one:
 two:
   printf("goto %d\n", i);
   return 2;
+}
+
+// ops: 0 stop, 1 add one, 2 double; an index past the table's end is
+// an attack (a byte the program does not mask).
+__attribute__((noinline)) static int interpret(const unsigned char *code) {
+  static const void *const ops[] = {&&stop, &&inc, &&dbl};
+  int acc = 0;
+  goto *ops[*code++];
+stop:
+  return acc;
+inc:
+  acc += 1;
+  goto *ops[*code++];
+dbl:
+  acc *= 2;
+  goto *ops[*code++];
 }
 
 static jmp_buf env;
@@ -110,6 +133,11 @@ int main(int argc, char **argv) {
     fp("calling");
     return 0;
   }
+  if (mode == 4) {
+    static const unsigned char evil[] = {1, 2, 40, 0};
+    printf("interpreted %d\n", interpret(evil));
+    return 0;
+  }
   if (mode == 3) {
     dispatch(0, (void *)gadget);
     printf("landed\n");
@@ -118,6 +146,8 @@ int main(int argc, char **argv) {
   printf("fib %d\n", fib(20));
   printf("indirect %d\n", answer_ptr(41));
   dispatch(2, 0);
+  static const unsigned char prog[] = {1, 2, 1, 2, 1, 0};
+  printf("interpreted %d\n", interpret(prog));
   int j = jump_out();
   printf("longjmp %d, return slow paths %d\n", j, ret_slow_calls);
   printf("done, return slow paths %d\n", ret_slow_calls);

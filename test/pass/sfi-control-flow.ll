@@ -11,7 +11,8 @@
 ; and calls __dipc_sfi_check_call(target) when the sum is not zero; direct
 ; calls, asm and calls through the runtime vector are left alone. An
 ; indirectbr first compares its target with its labels and calls
-; __dipc_sfi_cfi_fail(3, target) when none matches. Naked stubs get the magic
+; __dipc_sfi_cfi_fail(3, target) when none matches; one whose target is
+; loaded from a constant table of its labels bounds the index instead. Naked stubs get the magic
 ; only; a zero-byte text marker gets nothing. Running twice changes nothing
 ; more.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,dipc-sfi-cfi,verify -S %s -o %t.ll
@@ -200,6 +201,47 @@ x:
 y:
   %py = phi i32 [ 2, %entry ]
   ret i32 %py
+}
+
+; An interpreter's dispatch, loaded from a constant table of the
+; indirectbr's labels: the index is bounded instead (before the load), and
+; the labels are not compared.
+; CHECK-LABEL: define i32 @table_goto(
+; CHECK: %e = getelementptr inbounds [2 x ptr], ptr @table, i64 0, i64 %i
+; CHECK: %dipc.cfi.branch.out = icmp uge i64 %i, 2
+; CHECK-NEXT: br i1 %dipc.cfi.branch.out, label %dipc.cfi.branch.fail, label %[[LOAD:.*]], !prof [[UNLIKELY]]
+; CHECK: dipc.cfi.branch.fail:
+; CHECK-NEXT: notail call void @__dipc_sfi_cfi_fail(i32 3, ptr %e) [[NORETURN]]
+; CHECK-NEXT: unreachable
+; CHECK: [[LOAD]]:
+; CHECK-NEXT: %t = load ptr, ptr %e
+; CHECK-NEXT: indirectbr ptr %t, [label %x, label %y]
+; CHECK-NOT: blockaddress
+; CHECK: }
+@table = internal constant [2 x ptr] [ptr blockaddress(@table_goto, %x), ptr blockaddress(@table_goto, %y)]
+define i32 @table_goto(i64 %i) {
+entry:
+  %e = getelementptr inbounds [2 x ptr], ptr @table, i64 0, i64 %i
+  %t = load ptr, ptr %e
+  indirectbr ptr %t, [label %x, label %y]
+x:
+  ret i32 1
+y:
+  ret i32 2
+}
+
+; A table that is not constant, or that holds another label: compares.
+; CHECK-LABEL: define i32 @writable_table_goto(
+; CHECK: icmp eq ptr %t, blockaddress(@writable_table_goto, %x)
+; CHECK: indirectbr ptr %t, [label %x]
+@wtable = internal global [1 x ptr] [ptr blockaddress(@writable_table_goto, %x)]
+define i32 @writable_table_goto(i64 %i) {
+entry:
+  %e = getelementptr inbounds [1 x ptr], ptr @wtable, i64 0, i64 %i
+  %t = load ptr, ptr %e
+  indirectbr ptr %t, [label %x]
+x:
+  ret i32 1
 }
 
 ; An indirectbr with no labels always fails.
