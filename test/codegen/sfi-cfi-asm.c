@@ -7,8 +7,9 @@
 // magic (0x33e2a040) plus the target's 4 bytes before it, and a branch to
 // __dipc_sfi_check_call; the magic itself (3424477120, -870490176,
 // 0xcc1d5fc0) is nowhere in a function's code, only in the prefixes. A
-// direct call is not checked. A computed goto compares with its labels
-// before it jumps. A musttail call is refused.
+// direct call is not checked. A computed goto through a table of its
+// labels bounds the index; any other compares with its labels before it
+// jumps. A musttail call is refused.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -S -o %t.s %s
 // RUN: FileCheck %s < %t.s
 // RUN: FileCheck %s --check-prefix=MAGIC < %t.s
@@ -91,31 +92,56 @@ int call_ptr(int (*fp)(int), int x) { return fp(x) + 1; }
 // CHECK: .Lfunc_end3:
 int call_direct(void) { return say("x"); }
 
+// Through a table of its labels: the index is bounded.
 // CHECK: .long 3424477120 # 0xcc1d5fc0
 // CHECK-NEXT: dispatch:
-// CHECK: leaq .Ltmp[[A:[0-9]+]](%rip), %r[[LA:[a-z0-9]+]]
-// CHECK-NEXT: cmpq %r[[LA]], %r[[T:[a-z0-9]+]]
-// CHECK-NEXT: je .LBB4_[[JUMP:[0-9]+]]
-// CHECK: leaq .Ltmp[[B:[0-9]+]](%rip), %r[[LB:[a-z0-9]+]]
-// CHECK-NEXT: cmpq %r[[LB]], %r[[T]]
-// CHECK-NEXT: jne .LBB4_[[FAIL:[0-9]+]]
-// CHECK-NEXT: .LBB4_[[JUMP]]:
-// CHECK-NEXT: jmpq *%r[[T]]
+// CHECK-NOT: leaq .Ltmp
+// CHECK: cmp{{[lq]}} $2, %{{[a-z0-9]+}}
+// CHECK-NEXT: jae .LBB4_[[FAIL:[0-9]+]]
+// CHECK: jmpq *
 // CHECK: .LBB4_[[FAIL]]:
-// CHECK: movl $3, %edi
 // CHECK: callq __dipc_sfi_cfi_fail@PLT
 // CHECK: .Lfunc_end4:
-int dispatch(int i) {
+__attribute__((noinline)) int dispatch(unsigned i) {
   static void *const labels[] = {&&a, &&b};
-  goto *labels[i & 1];
+  goto *labels[i];
 a:
   return 10;
 b:
   return 20;
 }
 
+// Anywhere else from: compared with every label.
+// CHECK: .long 3424477120 # 0xcc1d5fc0
+// CHECK-NEXT: jump:
+// CHECK: movq jump_target(%rip), %r[[T:[a-z0-9]+]]
+// CHECK-NEXT: leaq .Ltmp{{[0-9]+}}(%rip), %r[[LA:[a-z0-9]+]]
+// CHECK-NEXT: cmpq %r[[LA]], %r[[T]]
+// CHECK-NEXT: je .LBB5_[[JUMP:[0-9]+]]
+// CHECK: leaq .Ltmp{{[0-9]+}}(%rip), %r[[LB:[a-z0-9]+]]
+// CHECK-NEXT: cmpq %r[[LB]], %r[[T]]
+// CHECK-NEXT: jne .LBB5_[[FAIL:[0-9]+]]
+// CHECK-NEXT: .LBB5_[[JUMP]]:
+// CHECK-NEXT: jmpq *%r[[T]]
+// CHECK: .LBB5_[[FAIL]]:
+// CHECK: movl $3, %edi
+// CHECK: callq __dipc_sfi_cfi_fail@PLT
+// CHECK: .Lfunc_end5:
+void *jump_target;
+int jump(int set) {
+  if (set) {
+    jump_target = set == 1 ? &&a : &&b;
+    return 0;
+  }
+  goto *jump_target;
+a:
+  return 1;
+b:
+  return 2;
+}
+
 // The magic only as the functions' prefixes.
-// MAGIC-COUNT-5: .long 3424477120 # 0xcc1d5fc0
+// MAGIC-COUNT-6: .long 3424477120 # 0xcc1d5fc0
 // MAGIC-NOT: 3424477120
 // MAGIC-NOT: -870490176
 // MAGIC-NOT: 0xcc1d5fc0
