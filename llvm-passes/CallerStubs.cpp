@@ -229,6 +229,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     BasicBlock *Ok = BasicBlock::Create(Ctx, "dipc.ok", &Caller, Join);
     Raw = B.CreateInvoke(PC.Asm, Ok, Fault, PC.Operands);
     markOwnAsm(*cast<CallBase>(Raw));
+    markStubCall(*cast<CallBase>(Raw), PC.ProxyOperand);
     B.SetInsertPoint(Ok);
     storeErrno(B, 0);
     B.CreateBr(Join);
@@ -242,6 +243,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
   } else {
     Raw = B.CreateCall(PC.Asm, PC.Operands);
     markOwnAsm(*cast<CallBase>(Raw));
+    markStubCall(*cast<CallBase>(Raw), PC.ProxyOperand);
     storeErrno(B, 0);
     B.CreateBr(Join);
   }

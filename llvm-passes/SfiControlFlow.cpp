@@ -75,7 +75,7 @@ private:
   bool inFrame(Value *Ptr, uint64_t Size) const;
   bool mayChangeReturnAddress(Function &F) const;
   void shadowStack(Function &F);
-  void checkCall(CallBase &CB);
+  void checkTarget(Instruction &Before, Value *Target);
   void lowerIndirectBr(IndirectBrInst &IB);
   bool boundTableLoad(IndirectBrInst &IB,
                       const SmallPtrSetImpl<BasicBlock *> &Dests,
@@ -322,10 +322,9 @@ void ControlFlow::shadowStack(Function &F) {
 
 // The target's 4 bytes before it against the magic: r = -MAGIC + [t - 4]
 // is zero exactly when they hold it (ZF, read as a flag output).
-void ControlFlow::checkCall(CallBase &CB) {
-  IRBuilder<> B(&CB);
+void ControlFlow::checkTarget(Instruction &Before, Value *Target) {
+  IRBuilder<> B(&Before);
   Type *PtrTy = B.getPtrTy();
-  Value *Target = CB.getCalledOperand();
   std::string Text;
   raw_string_ostream(Text)
       << "movl $$" << format_hex(uint32_t(0u - DIPC_SFI_CALL_MAGIC), 10)
@@ -340,7 +339,7 @@ void ControlFlow::checkCall(CallBase &CB) {
   Value *Bad = B.CreateICmpNE(B.CreateExtractValue(Check, 0), B.getInt8(0),
                               "dipc.cfi.bad");
   Instruction *Slow = SplitBlockAndInsertIfThen(
-      Bad, &CB, /*Unreachable=*/false,
+      Bad, &Before, /*Unreachable=*/false,
       MDBuilder(Ctx).createUnlikelyBranchWeights());
   Slow->getParent()->setName("dipc.cfi.call.slow");
   B.SetInsertPoint(Slow);
@@ -466,12 +465,11 @@ static bool isIndirectCall(const CallBase &CB) {
       isa<GlobalIFunc>(Callee))
     return false;
   // The runtime vector's functions (a load from a fixed address the
-  // runtime maps read-only, as the caller stubs' __dipc_setjmp_arm): the
-  // runtime's, not the program's, pointers.
+  // runtime maps read-only, as the caller stubs' __dipc_setjmp_arm and
+  // dipc.h's dipc_errno): the runtime's, not the program's, pointers.
   if (const auto *LI = dyn_cast<LoadInst>(Callee))
     if (const auto *CE = dyn_cast<ConstantExpr>(LI->getPointerOperand());
-        CE && CE->getOpcode() == Instruction::IntToPtr &&
-        LI->hasMetadata(LLVMContext::MD_invariant_load))
+        CE && CE->getOpcode() == Instruction::IntToPtr)
       if (const auto *Addr = dyn_cast<ConstantInt>(CE->getOperand(0));
           Addr && Addr->getZExtValue() >= DIPC_VECTOR_ADDR &&
           Addr->getZExtValue() < DIPC_VECTOR_ADDR + 4096)
@@ -498,16 +496,20 @@ bool ControlFlow::run(Function &F) {
   F.addFnAttr(DoneAttr);
   if (F.hasFnAttribute(Attribute::Naked))
     return true; // the passes' own stubs: asm only
-  SmallVector<CallBase *, 8> Calls;
+  SmallVector<std::pair<Instruction *, Value *>, 8> Targets;
   SmallVector<IndirectBrInst *, 2> Branches;
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I); CB && isIndirectCall(*CB))
-      Calls.push_back(CB);
+      Targets.push_back({CB, CB->getCalledOperand()});
+    else if (Value *Proxy = CB ? stubCallTarget(*CB) : nullptr)
+      // A caller stub's proxy, loaded from its import slot, which the
+      // calling domain may write: checked before the stub's asm calls it.
+      Targets.push_back({CB, Proxy});
     else if (auto *IB = dyn_cast<IndirectBrInst>(&I))
       Branches.push_back(IB);
   shadowStack(F);
-  for (CallBase *CB : Calls)
-    checkCall(*CB);
+  for (auto [Before, Target] : Targets)
+    checkTarget(*Before, Target);
   for (IndirectBrInst *IB : Branches)
     lowerIndirectBr(*IB);
   return true;

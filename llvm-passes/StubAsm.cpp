@@ -159,6 +159,7 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
     Constraints.push_back("{r10}");
   }
   unsigned ProxyOperand = OutTypes.size() + Call.Operands.size();
+  Call.ProxyOperand = Call.Operands.size();
   Call.Operands.push_back(Proxy);
   Constraints.push_back("{r11}");
   // The call pushes onto the stack, so the asm reads rsp, and says so: an

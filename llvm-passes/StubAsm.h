@@ -19,6 +19,7 @@ inline constexpr llvm::StringLiteral CalleeStubTag = "# dipc callee stub: ";
 struct ProxyCall {
   llvm::InlineAsm *Asm;
   llvm::SmallVector<llvm::Value *, 8> Operands;
+  unsigned ProxyOperand; // Operands' index of the proxy's address
 };
 
 // The asm call of the proxy at `Proxy` (in r11) with `Args` in their SysV
