@@ -28,7 +28,11 @@
 // constant offsets from one base, within 4096 bytes, share one check of
 // the whole range at the first of them (the write right covers the read,
 // as under mpk, where PKRU cannot grant write without read); a check that
-// dominates an access to bytes it covered, with no call between, covers it.
+// dominates an access to bytes it covered, with no call between, covers it;
+// one that dominates later accesses of the same base, with no call
+// between, tests their whole range inline (never faulting on it) and they
+// make their own check only when that test fails (see Check). A run-time
+// length takes the fast path when it stays in one page.
 //
 // Refused (compile errors): top-level asm and inline asm other than the
 // passes' own and empty compiler barriers (their accesses cannot be seen),
