@@ -29,8 +29,8 @@
 // the whole range at the first of them (the write right covers the read,
 // as under mpk, where PKRU cannot grant write without read); a check that
 // dominates an access to bytes it covered, with no call between, covers it;
-// one that dominates later accesses of the same base, with no call
-// between, tests their whole range inline (never faulting on it) and they
+// one that dominates two or more later accesses of the same base, with no
+// call between, tests their whole range inline (never faulting on it) and they
 // make their own check only when that test fails (see Check). A run-time
 // length takes the fast path when it stays in one page.
 //
@@ -578,6 +578,19 @@ void Instrumenter::plan() {
     ByBase[Base].push_back(Checks.size());
     Checks.push_back({A.At, Base, Lo, A.Size, A.Right, A.Align, Guard});
   }
+  // The wider test costs a little more than a plain check (the crossing
+  // test): a root that guards one check only, often on a path that seldom
+  // runs (zlib's longest_match), is not worth it. Both then check as usual.
+  SmallVector<unsigned, 0> Guarded(Checks.size(), 0);
+  for (const Check &C : Checks)
+    if (C.Guard >= 0)
+      ++Guarded[C.Guard];
+  for (Check &C : Checks)
+    if (C.Guard >= 0 && Guarded[C.Guard] < 2)
+      C.Guard = -1;
+  for (size_t I = 0; I < Checks.size(); ++I)
+    if (Guarded[I] < 2)
+      Checks[I].WRight = 0;
 }
 
 // The running domain's row of the rights matrix, once per function: the
