@@ -28,7 +28,11 @@
 // constant offsets from one base, within 4096 bytes, share one check of
 // the whole range at the first of them (the write right covers the read,
 // as under mpk, where PKRU cannot grant write without read); a check that
-// dominates an access to bytes it covered, with no call between, covers it.
+// dominates an access to bytes it covered, with no call between, covers it;
+// one that dominates two or more later accesses of the same base, with no
+// call between, tests their whole range inline (never faulting on it) and they
+// make their own check only when that test fails (see Check). A run-time
+// length takes the fast path when it stays in one page.
 //
 // Refused (compile errors): top-level asm and inline asm other than the
 // passes' own and empty compiler barriers (their accesses cannot be seen),
@@ -83,6 +87,16 @@ struct Access {
 };
 
 // One emitted check: [Base + Lo, Base + Lo + Size) before `At`.
+//
+// A root check (Guard < 0) with guarded checks also tests, inline only,
+// the wider range [Base + WLo, Base + WHi) that covers its own bytes and
+// those of the later accesses it guards (same base, dominated by it, no
+// call between): `Ok` says all of it lies in one page the running domain
+// may access with WRight. A guarded check (Guard >= 0) then costs one
+// test of its root's `Ok`, and is made in full only when that is false
+// (the wider range crossed a page, or reached one the domain may not
+// access: the accesses may never have touched those bytes, so nothing
+// faults on them).
 struct Check {
   Instruction *At;
   Value *Base;
@@ -90,6 +104,10 @@ struct Check {
   uint64_t Size;
   unsigned Right;
   uint64_t Align;
+  int Guard = -1;
+  int64_t WLo = 0, WHi = 0; // the wider range of a root with guarded checks
+  unsigned WRight = 0;      // 0: guards nothing
+  Value *Ok = nullptr;      // emitted: the wider range's test
 };
 
 class Instrumenter {
@@ -110,7 +128,7 @@ private:
   DominatorTree &DT;
   LoopInfo &LI;
   SmallVector<Access, 32> Accesses;
-  SmallVector<Access, 4> RunTime;           // run-time length: slow path only
+  SmallVector<Access, 4> RunTime;           // run-time length
   SmallVector<IntrinsicInst *, 2> Masked;   // masked vector accesses
   SmallVector<Check, 32> Checks;
   DenseMap<const Value *, SmallVector<size_t, 4>> ByBase; // Checks per base
@@ -129,9 +147,13 @@ private:
   bool mayCross(const Value *Base, int64_t Lo, uint64_t Size) const;
   bool noCallBetween(Instruction *X, Instruction *A);
   bool covered(const Access &A, const Value *Base, int64_t Lo);
+  int guardFor(const Access &A, const Value *Base, int64_t Lo);
   Value *row();
   FunctionCallee slowPath();
-  void emitCheck(const Check &C);
+  void emitCheck(Check &C);
+  void emitFast(Instruction *At, Value *Addr, Value *Len, uint64_t Size,
+                unsigned Right, bool MayCross, bool Aligned);
+  Value *emitWide(IRBuilder<> &B, const Check &C);
   void emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len, unsigned Right,
                     bool Cold);
   void emitMasked(IntrinsicInst &II);
@@ -444,6 +466,32 @@ bool Instrumenter::covered(const Access &A, const Value *Base, int64_t Lo) {
   return false;
 }
 
+// The wider ranges guarded checks share stay within this many bytes: the
+// larger the range, the likelier it crosses a page and its test fails.
+static constexpr int64_t WideLimit = 1024;
+
+// A root check that can guard A's (see Check): same base, dominating A,
+// with no call between, its wider range still within WideLimit bytes once
+// A's are in. -1 if none.
+int Instrumenter::guardFor(const Access &A, const Value *Base, int64_t Lo) {
+  auto It = ByBase.find(Base);
+  if (It == ByBase.end())
+    return -1;
+  for (size_t I : It->second) {
+    const Check &C = Checks[I];
+    if (C.Guard >= 0 || C.Size >= PageSize || C.At == A.At)
+      continue;
+    int64_t WLo = std::min(C.WRight ? C.WLo : C.Lo, Lo);
+    int64_t WHi = std::max<int64_t>(C.WRight ? C.WHi : C.Lo + C.Size,
+                                    Lo + int64_t(A.Size));
+    if (WHi - WLo > WideLimit || !DT.dominates(C.At, A.At) ||
+        !noCallBetween(C.At, A.At))
+      continue;
+    return int(I);
+  }
+  return -1;
+}
+
 // Measurement: one check per access (in-frame ones excepted).
 static cl::opt<bool> SfiOptimize(
     "dipc-sfi-optimize", cl::init(true), cl::Hidden,
@@ -510,11 +558,39 @@ void Instrumenter::plan() {
           continue;
         }
       }
+    }
+    // A guarded check is no group's: a group's range may grow, its root's
+    // wider range would have to follow.
+    int Guard = A.Size < PageSize ? guardFor(A, Base, Lo) : -1;
+    if (Guard >= 0) {
+      Check &R = Checks[Guard];
+      if (!R.WRight) {
+        R.WLo = R.Lo;
+        R.WHi = R.Lo + R.Size;
+        R.WRight = R.Right;
+      }
+      R.WLo = std::min(R.WLo, Lo);
+      R.WHi = std::max<int64_t>(R.WHi, Lo + A.Size);
+      R.WRight |= A.Right;
+    } else if (A.Size < PageSize) {
       Open[{BB, Base}] = Checks.size();
     }
     ByBase[Base].push_back(Checks.size());
-    Checks.push_back({A.At, Base, Lo, A.Size, A.Right, A.Align});
+    Checks.push_back({A.At, Base, Lo, A.Size, A.Right, A.Align, Guard});
   }
+  // The wider test costs a little more than a plain check (the crossing
+  // test): a root that guards one check only, often on a path that seldom
+  // runs (zlib's longest_match), is not worth it. Both then check as usual.
+  SmallVector<unsigned, 0> Guarded(Checks.size(), 0);
+  for (const Check &C : Checks)
+    if (C.Guard >= 0)
+      ++Guarded[C.Guard];
+  for (Check &C : Checks)
+    if (C.Guard >= 0 && Guarded[C.Guard] < 2)
+      C.Guard = -1;
+  for (size_t I = 0; I < Checks.size(); ++I)
+    if (Guarded[I] < 2)
+      Checks[I].WRight = 0;
 }
 
 // The running domain's row of the rights matrix, once per function: the
@@ -620,18 +696,13 @@ void Instrumenter::emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len,
     Call->setCallingConv(F->getCallingConv());
 }
 
-void Instrumenter::emitCheck(const Check &C) {
-  IRBuilder<> B(C.At);
+// The fast path before `At`: [Addr, + Size) (Len null) or [Addr, + Len),
+// by the page's tag and a crossing test, else the cold slow path.
+void Instrumenter::emitFast(Instruction *At, Value *Addr, Value *Len,
+                            uint64_t Size, unsigned Right, bool MayCross,
+                            bool Aligned) {
+  IRBuilder<> B(At);
   Type *I64 = B.getInt64Ty();
-  // The write right covers the read (see the top of the file).
-  unsigned Right = C.Right & DIPC_SFI_WRITE ? DIPC_SFI_WRITE : DIPC_SFI_READ;
-  Value *Addr = B.CreatePtrToInt(C.Base, I64, "dipc.sfi.addr");
-  if (C.Lo)
-    Addr = B.CreateAdd(Addr, ConstantInt::get(I64, C.Lo));
-  if (C.Size >= PageSize) {
-    emitSlowCall(B, Addr, B.getInt64(C.Size), Right, /*Cold=*/false);
-    return;
-  }
   MDNode *Mark = MDNode::get(Ctx, {});
   Value *Row = row();
   auto *Shadow = ConstantExpr::getIntToPtr(
@@ -649,36 +720,108 @@ void Instrumenter::emitCheck(const Check &C) {
                                  "dipc.sfi.denied");
   MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
   Instruction *Slow =
-      SplitBlockAndInsertIfThen(Denied, C.At, /*Unreachable=*/false, Unlikely);
+      SplitBlockAndInsertIfThen(Denied, At, /*Unreachable=*/false, Unlikely);
   BasicBlock *SlowBB = Slow->getParent();
   SlowBB->setName("dipc.sfi.slow");
-  // (A constant address, such as the runtime vector's, is known.)
-  bool MayCross = mayCross(C.Base, C.Lo, C.Size);
-  if (auto *CA = dyn_cast<ConstantInt>(Addr))
-    MayCross = (CA->getZExtValue() & (PageSize - 1)) + C.Size > PageSize;
   if (MayCross) {
     // A second branch to the same slow path, its test in its own block so
     // that it folds into `test`. An access the IR says is naturally aligned
     // stays in its page when it is: test the low bits; one that is not
     // (undefined in C: an attacker's) takes the slow path, which checks it
-    // whole.
-    BasicBlock *Tail = C.At->getParent();
+    // whole. A run-time length must fit what is left of the page (compared
+    // so that no length wraps the sum).
+    BasicBlock *Tail = At->getParent();
     auto *Head =
         cast<BranchInst>(SlowBB->getSinglePredecessor()->getTerminator());
     auto *CrossBB = BasicBlock::Create(Ctx, "dipc.sfi.page", &F, Tail);
     Head->setSuccessor(1, CrossBB);
     B.SetInsertPoint(CrossBB);
     Value *Cross =
-        isPowerOf2_64(C.Size) && C.Align >= C.Size
-            ? B.CreateICmpNE(B.CreateAnd(Addr, C.Size - 1), B.getInt64(0),
+        Len ? B.CreateICmpUGT(
+                  B.CreateZExtOrTrunc(Len, I64),
+                  B.CreateSub(B.getInt64(PageSize),
+                              B.CreateAnd(Addr, PageSize - 1)),
+                  "dipc.sfi.cross")
+        : Aligned
+            ? B.CreateICmpNE(B.CreateAnd(Addr, Size - 1), B.getInt64(0),
                              "dipc.sfi.cross")
             : B.CreateICmpUGT(B.CreateAnd(Addr, PageSize - 1),
-                              B.getInt64(PageSize - C.Size), "dipc.sfi.cross");
+                              B.getInt64(PageSize - Size), "dipc.sfi.cross");
     B.CreateCondBr(Cross, SlowBB, Tail, Unlikely);
     SlowBB->moveAfter(CrossBB); // reads in order
   }
   B.SetInsertPoint(Slow);
-  emitSlowCall(B, Addr, B.getInt64(C.Size), Right, /*Cold=*/true);
+  emitSlowCall(B, Addr, Len ? Len : B.getInt64(Size), Right, /*Cold=*/true);
+}
+
+// A root's wider range (see Check), tested inline only: true when it lies
+// in one page whose tag the running domain's row grants WRight. Nothing
+// faults here: false only sends the accesses to their own checks.
+Value *Instrumenter::emitWide(IRBuilder<> &B, const Check &C) {
+  int64_t WLo = std::min(C.WLo, C.Lo);
+  int64_t WHi = std::max<int64_t>(C.WHi, C.Lo + C.Size);
+  uint64_t Span = uint64_t(WHi - WLo);
+  if (Span > PageSize) // (a group grew after it took guarded checks)
+    return B.getFalse();
+  Type *I64 = B.getInt64Ty();
+  unsigned Right =
+      (C.WRight | C.Right) & DIPC_SFI_WRITE ? DIPC_SFI_WRITE : DIPC_SFI_READ;
+  Value *Lo = B.CreatePtrToInt(C.Base, I64, "dipc.sfi.wide");
+  if (WLo)
+    Lo = B.CreateAdd(Lo, ConstantInt::get(I64, WLo));
+  MDNode *Mark = MDNode::get(Ctx, {});
+  auto *Shadow = ConstantExpr::getIntToPtr(
+      ConstantInt::get(I64, DIPC_SFI_SHADOW_ADDR), B.getPtrTy());
+  LoadInst *Tag = B.CreateAlignedLoad(
+      B.getInt16Ty(),
+      B.CreateGEP(B.getInt16Ty(), Shadow,
+                  B.CreateLShr(Lo, DIPC_SFI_PAGE_SHIFT)),
+      Align(2), "dipc.sfi.wide.tag");
+  Tag->setMetadata(CheckMD, Mark);
+  LoadInst *Rights = B.CreateAlignedLoad(
+      B.getInt8Ty(),
+      B.CreateGEP(B.getInt8Ty(), row(), B.CreateZExt(Tag, I64)), Align(1),
+      "dipc.sfi.wide.rights");
+  Rights->setMetadata(CheckMD, Mark);
+  Value *Granted =
+      B.CreateICmpNE(B.CreateAnd(Rights, Right), B.getInt8(0));
+  Value *InPage = B.CreateICmpULE(B.CreateAnd(Lo, PageSize - 1),
+                                  B.getInt64(PageSize - Span));
+  return B.CreateAnd(Granted, InPage, "dipc.sfi.ok");
+}
+
+void Instrumenter::emitCheck(Check &C) {
+  IRBuilder<> B(C.At);
+  Type *I64 = B.getInt64Ty();
+  // The write right covers the read (see the top of the file).
+  unsigned Right = C.Right & DIPC_SFI_WRITE ? DIPC_SFI_WRITE : DIPC_SFI_READ;
+  Value *Addr = B.CreatePtrToInt(C.Base, I64, "dipc.sfi.addr");
+  if (C.Lo)
+    Addr = B.CreateAdd(Addr, ConstantInt::get(I64, C.Lo));
+  if (C.Size >= PageSize) {
+    emitSlowCall(B, Addr, B.getInt64(C.Size), Right, /*Cold=*/false);
+    return;
+  }
+  // A root with guarded checks, or a guarded check: the check proper only
+  // when the root's wider range did not pass.
+  Instruction *At = C.At;
+  Value *Ok = nullptr;
+  if (C.Guard >= 0)
+    Ok = Checks[C.Guard].Ok;
+  else if (C.WRight)
+    Ok = C.Ok = emitWide(B, C);
+  if (Ok) {
+    At = SplitBlockAndInsertIfThen(
+        B.CreateNot(Ok, "dipc.sfi.notok"), C.At, /*Unreachable=*/false,
+        MDBuilder(Ctx).createUnlikelyBranchWeights());
+    At->getParent()->setName("dipc.sfi.full");
+  }
+  // (A constant address, such as the runtime vector's, is known.)
+  bool MayCross = mayCross(C.Base, C.Lo, C.Size);
+  if (auto *CA = dyn_cast<ConstantInt>(Addr))
+    MayCross = (CA->getZExtValue() & (PageSize - 1)) + C.Size > PageSize;
+  emitFast(At, Addr, nullptr, C.Size, Right, MayCross,
+           isPowerOf2_64(C.Size) && C.Align >= C.Size);
 }
 
 // Masked vector accesses, through the slow path (rare in C: the vectoriser
@@ -750,12 +893,12 @@ void Instrumenter::emit() {
 
   for (const Access &A : RunTime) {
     IRBuilder<> B(A.At);
-    emitSlowCall(B, B.CreatePtrToInt(A.Ptr, B.getInt64Ty()), A.Len, A.Right,
-                 /*Cold=*/false);
+    emitFast(A.At, B.CreatePtrToInt(A.Ptr, B.getInt64Ty()), A.Len, 0, A.Right,
+             /*MayCross=*/true, /*Aligned=*/false);
   }
   for (IntrinsicInst *II : Masked)
     emitMasked(*II);
-  for (const Check &C : Checks)
+  for (Check &C : Checks)
     emitCheck(C);
 }
 

@@ -4,13 +4,13 @@
 ; read, 2 write; atomics write), a page-crossing test unless the alignment
 ; rules it out (addr & (size - 1) for an access the IR says is naturally
 ; aligned, else (addr & 4095) > 4096 - size), and the cold slow path
-; __dipc_sfi_check(addr, size, write). Run-time lengths, sizes of a page or
-; more and masked vector accesses go to the slow path directly. Accesses
-; inside the function's own static allocas are not checked; globals are.
+; __dipc_sfi_check(addr, size, write). A run-time length takes the fast
+; path when it stays in one page; sizes of a page or more and masked vector
+; accesses go to the slow path directly. Accesses inside the function's own static allocas are not checked; globals are.
 ; Accesses at constant offsets from one base in one block share a check;
 ; a dominating check covers later accesses to its bytes until a call; a
 ; loop-invariant access that runs whenever its loop runs is checked in the
-; preheader. Running the pass twice changes nothing more.
+; preheader (guarded checks: sfi-guarded.ll). Running the pass twice changes nothing more.
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -S %s -o %t.ll
 ; RUN: FileCheck %s < %t.ll
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -S %t.ll -o - | grep -v -e ModuleID -e '; preds' > %t.twice.ll
@@ -143,16 +143,27 @@ define void @mem_const(ptr %d, ptr %s) {
   ret void
 }
 
+; A run-time length: the fast path when the range stays in the page of
+; its first byte (compared as len > 4096 - (addr & 4095): no length wraps
+; it), else the cold slow path with the length.
 ; CHECK-LABEL: define void @mem_runtime(
-; CHECK-NOT: dipc.sfi.dom
 ; CHECK: [[D:%.*]] = ptrtoint ptr %d to i64
-; CHECK-NEXT: call void @__dipc_sfi_check(i64 [[D]], i64 %n, i32 1) [[NOTCOLD:#[0-9]+]]
-; CHECK-NEXT: [[S:%.*]] = ptrtoint ptr %s to i64
-; CHECK-NEXT: call void @__dipc_sfi_check(i64 [[S]], i64 %n, i32 0)
-; CHECK-NEXT: call void @llvm.memmove
-; CHECK-NEXT: [[D2:%.*]] = ptrtoint ptr %d to i64
-; CHECK-NEXT: call void @__dipc_sfi_check(i64 [[D2]], i64 %n, i32 1)
-; CHECK-NEXT: call void @llvm.memset
+; CHECK: and i8 %dipc.sfi.rights, 2
+; CHECK: [[IN:%.*]] = and i64 [[D]], 4095
+; CHECK-NEXT: [[LEFT:%.*]] = sub i64 4096, [[IN]]
+; CHECK-NEXT: %dipc.sfi.cross = icmp ugt i64 %n, [[LEFT]]
+; CHECK: call void @__dipc_sfi_check(i64 [[D]], i64 %n, i32 1) [[COLD]]
+; CHECK: [[S:%.*]] = ptrtoint ptr %s to i64
+; CHECK: and i8 %dipc.sfi.rights{{[0-9]+}}, 1
+; CHECK: icmp ugt i64 %n,
+; CHECK: call void @__dipc_sfi_check(i64 [[S]], i64 %n, i32 0) [[COLD]]
+; CHECK-NOT: __dipc_sfi_check
+; CHECK: call void @llvm.memmove
+; CHECK: and i8 %dipc.sfi.rights{{[0-9]+}}, 2
+; CHECK: icmp ugt i64 %n,
+; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 %n, i32 1) [[COLD]]
+; CHECK-NOT: __dipc_sfi_check
+; CHECK: call void @llvm.memset
 define void @mem_runtime(ptr %d, ptr %s, i64 %n) {
   call void @llvm.memmove.p0.p0.i64(ptr %d, ptr %s, i64 %n, i1 false)
   call void @llvm.memset.p0.i64(ptr %d, i8 0, i64 %n, i1 false)
@@ -161,7 +172,7 @@ define void @mem_runtime(ptr %d, ptr %s, i64 %n) {
 
 ; CHECK-LABEL: define void @mem_large(
 ; CHECK-NEXT: %dipc.sfi.addr = ptrtoint ptr %d to i64
-; CHECK-NEXT: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8192, i32 1)
+; CHECK-NEXT: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8192, i32 1) [[NOTCOLD:#[0-9]+]]
 ; CHECK-NEXT: call void @llvm.memset
 define void @mem_large(ptr %d) {
   call void @llvm.memset.p0.i64(ptr %d, i8 0, i64 8192, i1 false)
