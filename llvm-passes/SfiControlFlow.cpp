@@ -83,6 +83,7 @@ private:
   Constant *gsWord(uint64_t Off);
   Instruction *mark(Instruction *I);
   FunctionCallee runtimeFn(StringRef Name, FunctionType *Ty, bool NoReturn);
+  void callSlowPath(IRBuilder<> &B, StringRef Name, Value *Arg);
 };
 
 } // namespace
@@ -312,10 +313,15 @@ void ControlFlow::shadowStack(Function &F) {
   B.SetInsertPoint(Pop);
   mark(B.CreateAlignedStore(B.CreateAdd(Cur, B.getInt64(16)), SSP, Align(8)));
   B.SetInsertPoint(Slow);
+  callSlowPath(B, DIPC_SFI_RET_SLOW_FN, Slot);
+}
+
+// A cold call of the runtime's void slow path Name(ptr Arg).
+void ControlFlow::callSlowPath(IRBuilder<> &B, StringRef Name, Value *Arg) {
   CallInst *Call = B.CreateCall(
-      runtimeFn(DIPC_SFI_RET_SLOW_FN,
-                FunctionType::get(B.getVoidTy(), {PtrTy}, false), false),
-      {Slot});
+      runtimeFn(Name, FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false),
+                false),
+      {Arg});
   Call->addFnAttr(Attribute::Cold);
   Call->setTailCallKind(CallInst::TCK_NoTail);
 }
@@ -343,12 +349,7 @@ void ControlFlow::checkTarget(Instruction &Before, Value *Target) {
       MDBuilder(Ctx).createUnlikelyBranchWeights());
   Slow->getParent()->setName("dipc.cfi.call.slow");
   B.SetInsertPoint(Slow);
-  CallInst *Call = B.CreateCall(
-      runtimeFn(DIPC_SFI_CHECK_CALL_FN,
-                FunctionType::get(B.getVoidTy(), {PtrTy}, false), false),
-      {Target});
-  Call->addFnAttr(Attribute::Cold);
-  Call->setTailCallKind(CallInst::TCK_NoTail);
+  callSlowPath(B, DIPC_SFI_CHECK_CALL_FN, Target);
 }
 
 // The common computed goto, an interpreter's dispatch:

@@ -855,21 +855,12 @@ __dipc_errno_location:
         PKRU_SITE wrpkru
         test eax, eax
         jnz 90f
-        mov r10, gs:[0]
-        movabs rax, PH_TLO
-        cmp r10, rax
-        jb 91f
-        movabs rax, PH_THI
-        cmp r10, rax
-        jae 91f
-        mov rax, fs:[0]
-        cmp rax, [r10 + ST_FSBASE]
-        jne 91f
+        PROXY_THREAD
 .endm
 
-/* The same without WRPKRU, for `sfi` (no PKRU site): r10 = the thread's
- * state. Clobbers rax. */
-.macro PROXY_REENTER_SFI
+/* r10 = the thread's state, which must exist (the `sfi` template's
+ * re-entry: it has no WRPKRU to undo). Clobbers rax. */
+.macro PROXY_THREAD
         mov r10, gs:[0]
         movabs rax, PH_TLO
         cmp r10, rax
@@ -1080,7 +1071,7 @@ dipc_tpl_\name\()_begin:
         mov rdi, rax
         mov rsi, rdx
 .if \sfi
-        PROXY_REENTER_SFI
+        PROXY_THREAD
 .else
         PROXY_REENTER
 .endif
