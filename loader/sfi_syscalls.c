@@ -11,7 +11,7 @@
  *    again would be blank rights or blank memory), and never executable: new code would
  *    run without the checks;
  *  - what changes the thread's or process's state under the runtime:
- *    prctl(PR_SET_MM), personality(READ_IMPLIES_EXEC), brk,
+ *    prctl(PR_SET_MM), arch_prctl (but its GETs), personality(READ_IMPLIES_EXEC), brk,
  *    ptrace and process_vm_writev/readv (the kernel's own copies), and
  *    syscall(2), which would reach all of these (arch_prctl, whose gs base
  *    leads to the running domain, included): EPERM. The protection-key
@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <asm/prctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -144,6 +145,25 @@ SFI_EXPORT int prctl(int option, ...) {
   if (SFI_CHECKED() && option == PR_SET_MM)
     return (int)refuse("prctl(PR_SET_MM)");
   return NEXT_AS(prctl_fn, "prctl")(option, a2, a3, a4, a5);
+}
+
+/* The gs base leads to the thread's state and its running domain
+ * (dipc/sfi.h), the fs base to the TCB the state is checked against: a
+ * domain that set either would pick its own rights. Reading them is
+ * harmless. */
+typedef int (*arch_prctl_fn)(int, unsigned long);
+static int arch_prctl_refused(int code) {
+  return code != ARCH_GET_FS && code != ARCH_GET_GS;
+}
+SFI_EXPORT int arch_prctl(int code, unsigned long addr) {
+  if (SFI_CHECKED() && arch_prctl_refused(code))
+    return (int)refuse("arch_prctl");
+  return NEXT_AS(arch_prctl_fn, "arch_prctl")(code, addr);
+}
+SFI_EXPORT int __arch_prctl(int code, unsigned long addr) {
+  if (SFI_CHECKED() && arch_prctl_refused(code))
+    return (int)refuse("__arch_prctl");
+  return NEXT_AS(arch_prctl_fn, "__arch_prctl")(code, addr);
 }
 
 typedef int (*personality_fn)(unsigned long);
