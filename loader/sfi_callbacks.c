@@ -1,0 +1,138 @@
+/* sfi_callbacks.c - libc functions that keep or call a function pointer
+ * instrumented code hands them (sfi_intercept.h): libc calls it later,
+ * unchecked, so under `sfi` it must be a function the code could call
+ * itself (dipc/sfi.h, "Control flow"), or a domain would have libc run,
+ * say, the C library's own memcpy on arguments of its choosing (a
+ * fopencookie stream's write function is called with the cookie as its
+ * first argument). qsort's, bsearch's, pthread_create's and the signal
+ * handlers' are checked where those are intercepted. */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <search.h>
+#include <stdlib.h>
+
+#define CALLEE(fn) sfi_check_callee((const void *)(fn))
+#define CALLEE_IF(fn)                                                          \
+  do {                                                                         \
+    if (fn)                                                                    \
+      CALLEE(fn);                                                              \
+  } while (0)
+
+/* atexit and the compiler's static destructors come here (atexit itself
+ * is libc_nonshared.a's, linked into the caller). */
+SFI_EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
+  if (SFI_CHECKED())
+    CALLEE(fn);
+  return NEXT(__cxa_atexit)(fn, arg, dso);
+}
+
+SFI_EXPORT int on_exit(void (*fn)(int, void *), void *arg) {
+  if (SFI_CHECKED())
+    CALLEE(fn);
+  return NEXT(on_exit)(fn, arg);
+}
+
+SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
+  if (SFI_CHECKED())
+    CALLEE(fn);
+  return NEXT(at_quick_exit)(fn);
+}
+
+SFI_EXPORT FILE *fopencookie(void *cookie, const char *mode,
+                             cookie_io_functions_t io) {
+  if (SFI_CHECKED()) {
+    CALLEE_IF(io.read);
+    CALLEE_IF(io.write);
+    CALLEE_IF(io.seek);
+    CALLEE_IF(io.close);
+  }
+  return NEXT(fopencookie)(cookie, mode, io);
+}
+
+SFI_EXPORT int pthread_once(pthread_once_t *once, void (*fn)(void)) {
+  if (SFI_CHECKED())
+    CALLEE(fn);
+  return NEXT(pthread_once)(once, fn);
+}
+
+SFI_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *)) {
+  if (SFI_CHECKED())
+    CALLEE_IF(dtor);
+  return NEXT(pthread_key_create)(key, dtor);
+}
+
+SFI_EXPORT int dl_iterate_phdr(int (*fn)(struct dl_phdr_info *, size_t,
+                                         void *),
+                               void *arg) {
+  if (SFI_CHECKED())
+    CALLEE(fn);
+  return NEXT(dl_iterate_phdr)(fn, arg);
+}
+
+/* The tree and linear searches call their comparator (and twalk its
+ * action) with the caller's own elements; the root and the array are the
+ * caller's, as libc reads and writes them. */
+typedef int (*compare_fn)(const void *, const void *);
+
+SFI_EXPORT void *tsearch(const void *key, void **root, compare_fn cmp) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(root, sizeof *root);
+    CALLEE(cmp);
+  }
+  return NEXT(tsearch)(key, root, cmp);
+}
+
+SFI_EXPORT void *tfind(const void *key, void *const *root, compare_fn cmp) {
+  if (SFI_CHECKED()) {
+    SFI_READ(root, sizeof *root);
+    CALLEE(cmp);
+  }
+  return NEXT(tfind)(key, root, cmp);
+}
+
+SFI_EXPORT void *tdelete(const void *restrict key, void **restrict root,
+                         compare_fn cmp) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(root, sizeof *root);
+    CALLEE(cmp);
+  }
+  return NEXT(tdelete)(key, root, cmp);
+}
+
+SFI_EXPORT void twalk(const void *root, void (*action)(const void *, VISIT,
+                                                       int)) {
+  if (SFI_CHECKED())
+    CALLEE(action);
+  NEXT(twalk)(root, action);
+}
+
+SFI_EXPORT void tdestroy(void *root, void (*free_node)(void *)) {
+  if (SFI_CHECKED())
+    CALLEE(free_node);
+  NEXT(tdestroy)(root, free_node);
+}
+
+SFI_EXPORT void *lfind(const void *key, const void *base, size_t *n,
+                       size_t size, compare_fn cmp) {
+  if (SFI_CHECKED()) {
+    SFI_READ(n, sizeof *n);
+    SFI_READ(base, sfi_array_size(*n, size));
+    CALLEE(cmp);
+  }
+  return NEXT(lfind)(key, base, n, size, cmp);
+}
+
+SFI_EXPORT void *lsearch(const void *key, void *base, size_t *n, size_t size,
+                         compare_fn cmp) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(n, sizeof *n);
+    /* It appends the key when it is not found. */
+    SFI_WRITE(base, sfi_array_size(*n < SIZE_MAX ? *n + 1 : *n, size));
+    CALLEE(cmp);
+  }
+  return NEXT(lsearch)(key, base, n, size, cmp);
+}
