@@ -5,7 +5,11 @@
  * say, the C library's own memcpy on arguments of its choosing (a
  * fopencookie stream's write function is called with the cookie as its
  * first argument). qsort's, bsearch's, pthread_create's and the signal
- * handlers' are checked where those are intercepted. */
+ * handlers' are checked where those are intercepted. A program's plain
+ * units (no dIPC records, no call magic) share the executable with its
+ * instrumented code, and the interceptors tell callers apart by object
+ * only: their functions pass by the executable's symbol table
+ * (rt/sfi_cfi.c). */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 

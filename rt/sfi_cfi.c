@@ -12,7 +12,11 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dipc/sfi.h"
 #include "internal.h"
@@ -101,12 +105,75 @@ static void allowed_add(uintptr_t target) {
   /* Full around its hash: looked up again next time. */
 }
 
+/* Whether target is the start of a function of the program's own
+ * executable by its symbol table: the functions of its plain units (no
+ * dIPC records, compiled without the checks, trusted like the libraries),
+ * whose addresses instrumented code and libc's callbacks may hold. A
+ * stripped executable has none. */
+struct exe_text {
+  uintptr_t target, bias;
+  int inside;
+};
+
+/* The first object dl_iterate_phdr reports is the executable. */
+static int exe_text_holds(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct exe_text *x = data;
+  x->bias = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && x->target >= lo &&
+        x->target - lo < ph->p_memsz)
+      x->inside = 1;
+  }
+  return 1; /* the first object only */
+}
+
+static int program_function_start(uintptr_t target) {
+  struct exe_text x = {target, 0, 0};
+  dl_iterate_phdr(exe_text_holds, &x);
+  if (!x.inside)
+    return 0;
+  int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0)
+    return 0;
+  int found = 0;
+  if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(ElfW(Ehdr))) {
+    const uint8_t *f = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (f != MAP_FAILED) {
+      const ElfW(Ehdr) *eh = (const void *)f;
+      size_t size = (size_t)st.st_size;
+      uintptr_t want = target - x.bias;
+      if (eh->e_shoff < size && eh->e_shentsize == sizeof(ElfW(Shdr)) &&
+          eh->e_shnum <= (size - eh->e_shoff) / sizeof(ElfW(Shdr)))
+        for (unsigned i = 0; i < eh->e_shnum && !found; i++) {
+          const ElfW(Shdr) *sh = (const ElfW(Shdr) *)(f + eh->e_shoff) + i;
+          if (sh->sh_type != SHT_SYMTAB || sh->sh_offset > size ||
+              sh->sh_size > size - sh->sh_offset)
+            continue;
+          const ElfW(Sym) *sym = (const void *)(f + sh->sh_offset);
+          for (size_t k = 0; k < sh->sh_size / sizeof *sym; k++)
+            if (ELF64_ST_TYPE(sym[k].st_info) == STT_FUNC &&
+                sym[k].st_shndx != SHN_UNDEF && sym[k].st_value == want) {
+              found = 1;
+              break;
+            }
+        }
+      munmap((void *)f, size);
+    }
+  }
+  close(fd);
+  return found;
+}
+
 /* A target without the call magic: allowed only if it is the start of a
  * function a direct call by name would reach, that is, an exported
  * function of a loaded object that the name resolves to in the global
- * scope. An interceptor's, not the C library's function it replaces; no
- * address inside a function; no code of the runtime that is not an
- * exported entry point. */
+ * scope (an interceptor's, not the C library's function it replaces), or
+ * of a function of the program's plain units. No address inside a
+ * function; no code of the runtime that is not an exported entry point. */
 DIPC_HIDDEN int dipc_sfi_call_ok(const void *target);
 int dipc_sfi_call_ok(const void *target) {
   uintptr_t t = (uintptr_t)target;
@@ -118,6 +185,10 @@ int dipc_sfi_call_ok(const void *target) {
       info.dli_saddr == target && info.dli_sname && sym &&
       ELF64_ST_TYPE(sym->st_info) == STT_FUNC &&
       dlsym(RTLD_DEFAULT, info.dli_sname) == target) {
+    allowed_add(t);
+    return 1;
+  }
+  if (program_function_start(t)) {
     allowed_add(t);
     return 1;
   }
