@@ -92,7 +92,8 @@
  * negation), so that no instruction of a check is a target. Otherwise the
  * code calls DIPC_SFI_CHECK_CALL_FN(target), which returns if the target
  * is another allowed start (an uninstrumented library's exported function
- * not replaced by an interceptor) or reports a control-flow fault.
+ * not replaced by an interceptor, or a function of the program's plain
+ * units by the executable's symbol table) or reports a control-flow fault.
  * Indirect branches (computed goto) go only to their listed labels;
  * DIPC_SFI_CFI_FAIL_FN reports any other. */
 #define DIPC_SFI_SSP_GS_OFFSET 0x3e000
