@@ -112,7 +112,7 @@ static void allowed_add(uintptr_t target) {
  * stripped executable has none. */
 struct exe_text {
   uintptr_t target, bias;
-  int inside;
+  int inside; /* in a segment of the executable (its symbols say if code) */
 };
 
 /* The first object dl_iterate_phdr reports is the executable. */
@@ -120,13 +120,7 @@ static int exe_text_holds(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   struct exe_text *x = data;
   x->bias = info->dlpi_addr;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && x->target >= lo &&
-        x->target - lo < ph->p_memsz)
-      x->inside = 1;
-  }
+  x->inside = dipc_segment_holds(info, x->target);
   return 1; /* the first object only */
 }
 
