@@ -29,6 +29,7 @@ struct entry {
   const char *name; /* in the object's records */
   unsigned domain;
   entry_t set;
+  void *stub; /* its callee stub */
   struct dipc_signature signature;
   dipc_policy_t policy;
   const char *object;
@@ -188,8 +189,9 @@ static int apply_entry(const struct object_metadata *object,
             object->path, name, domains[d].name, (long)-set);
     return -1;
   }
-  entries[num_entries++] = (struct entry){
-      name, d, set, record->signature, record->callee_policy, object->path};
+  entries[num_entries++] =
+      (struct entry){name,         d, set, desc.address, record->signature,
+                     record->callee_policy, object->path};
   return 0;
 }
 
@@ -365,6 +367,86 @@ int domains_apply(const struct object_metadata *object) {
     status = bind_imports(object);
   if (status == 0)
     status = bind_anycalls();
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+/* ---- cross-process (xproc_listen.c, xproc_connect.c) --------------------- */
+
+void domains_each_entry(domains_entry_fn fn, void *arg) {
+  pthread_mutex_lock(&lock);
+  for (unsigned i = 0; i < num_entries; ++i)
+    fn(entries[i].name, domains[entries[i].domain].name, entries[i].stub,
+       &entries[i].signature, entries[i].policy, arg);
+  pthread_mutex_unlock(&lock);
+}
+
+void domains_each_missing_entry(const char *domain, domains_missing_fn fn,
+                                void *arg) {
+  pthread_mutex_lock(&lock);
+  for (unsigned i = 0; i < num_imports; ++i) {
+    const struct import *m = &imports[i];
+    const char *name = name_of(&m->record->name);
+    if (m->bound ||
+        strcmp(name_of(&m->record->callee_domain), domain))
+      continue;
+    int seen = 0; /* several objects or domains may import it */
+    for (unsigned j = 0; j < i && !seen; ++j)
+      seen = !imports[j].bound &&
+             !strcmp(name_of(&imports[j].record->name), name) &&
+             !strcmp(name_of(&imports[j].record->callee_domain), domain);
+    if (!seen)
+      fn(name, &m->record->signature, arg);
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+int domains_define_remote(const char *domain, void *code, size_t len,
+                          const char *const *names, void *const *stubs,
+                          const struct dipc_signature *signatures,
+                          unsigned count) {
+  static const char who[] = "--connect";
+  int status = -1;
+  pthread_mutex_lock(&lock);
+  int d = domain_index(domain, who);
+  if (d < 0 || num_ranges == DIPC_MAX_RANGES ||
+      num_entries + count > DIPC_MAX_ENTRY_SETS)
+    goto out;
+  int err = dom_remap(domains[d].owner, dom_default(), code, len);
+  if (err) {
+    fprintf(stderr, "dipc-loader: %s: cannot give domain '%s' its thunks "
+            "(error %d)\n", who, domain, -err);
+    goto out;
+  }
+  ranges[num_ranges++] =
+      (typeof(ranges[0])){(uintptr_t)code, (uintptr_t)code + len, d};
+  for (unsigned k = 0; k < count; ++k) {
+    struct dipc_entry_desc desc = {stubs[k], signatures[k], 0};
+    entry_t set = entry_register(domains[d].owner, 1, &desc);
+    if (set < 0) {
+      fprintf(stderr, "dipc-loader: %s: cannot register entry '%s' of "
+              "domain '%s' (error %ld)\n", who, names[k], domain, (long)-set);
+      goto out;
+    }
+    entries[num_entries++] = (struct entry){
+        names[k], d, set, stubs[k], signatures[k], 0, who};
+  }
+  status = 0;
+  for (unsigned i = 0; status == 0 && i < num_imports; ++i) {
+    struct import *m = &imports[i];
+    if (m->bound)
+      continue;
+    const struct entry *e = loaded_entry(name_of(&m->record->name));
+    if (!e || e->domain != (unsigned)d)
+      continue;
+    if (dipc_import_bind(m->id, e->set) != 0) {
+      fprintf(stderr, "dipc-loader: %s: cannot bind the import of '%s'\n",
+              who, e->name);
+      status = -1;
+    }
+    m->bound = 1;
+  }
+out:
   pthread_mutex_unlock(&lock);
   return status;
 }

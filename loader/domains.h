@@ -37,6 +37,29 @@ dom_t domains_handle_named(const char *name);
  * checks the rest of the setting). Returns 0, or -1 after printing why. */
 int domains_check_settings(void);
 
+/* Cross-process dIPC (xproc_*.c). Calls fn for every loaded entry. */
+typedef void (*domains_entry_fn)(const char *name, const char *domain,
+                                 void *stub,
+                                 const struct dipc_signature *signature,
+                                 dipc_policy_t policy, void *arg);
+void domains_each_entry(domains_entry_fn fn, void *arg);
+
+/* Calls fn once for each entry of domain that an import names and no
+ * loaded object defines (with the first import's signature). */
+typedef void (*domains_missing_fn)(const char *name,
+                                   const struct dipc_signature *signature,
+                                   void *arg);
+void domains_each_missing_entry(const char *domain, domains_missing_fn fn,
+                                void *arg);
+
+/* Defines count entries of domain (created if new) whose callee stubs are
+ * stubs[k], thunks in the page(s) [code, code + len) given to it, and binds
+ * the imports that name them. 0, or -1 after printing why. */
+int domains_define_remote(const char *domain, void *code, size_t len,
+                          const char *const *names, void *const *stubs,
+                          const struct dipc_signature *signatures,
+                          unsigned count);
+
 /* Prints the backend, domains, entries, imports and grants (--info). */
 void domains_print(FILE *out);
 

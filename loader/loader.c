@@ -16,6 +16,7 @@
 #include "sfi_real.h"
 #include "signals.h"
 #include "threads.h"
+#include "xproc.h"
 
 #include <dipc/abi.h>
 #include <dipc/sfi.h>
@@ -273,10 +274,25 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
   return 0;
 }
 
+/* Cross-process calls (docs/cross-process.md) run under `none` only so
+ * far: the other process's memory is not yet a domain the backends
+ * isolate. */
+static int xproc_check_backend(void) {
+  const char *listen = getenv("DIPC_LISTEN"), *connect = getenv("DIPC_CONNECT");
+  if ((!listen && !connect) || !strcmp(dipc_backend(), "none"))
+    return 0;
+  fprintf(stderr,
+          "dipc-loader: --%s works under --backend=none only for now "
+          "(docs/cross-process.md), not under %s\n",
+          listen ? "listen" : "connect", dipc_backend());
+  return -1;
+}
+
 __attribute__((constructor)) static void loader_init(void) {
   sfi_code_start();
   sfi_next_resolve_all(); /* no interceptor writes loader data later */
-  if (load_new_objects() != 0 || domains_check_settings() != 0)
+  if (load_new_objects() != 0 || domains_check_settings() != 0 ||
+      xproc_check_backend() != 0 || xproc_connect_setup() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);
   if (signals_install(recover, report) != 0)

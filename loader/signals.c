@@ -8,6 +8,7 @@
 #include "interpose.h"
 #include "sfi_intercept.h"
 #include "signals.h"
+#include "xproc.h"
 
 #include <dipc/rt.h>
 
@@ -116,10 +117,16 @@ static void signal_handler(int sig, siginfo_t *info, void *uc) {
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
   if (sig == SIGSYS) {
+    if (xproc_sigsys(info, uc) || /* a callee process's system call */
+        xproc_listen_sigsys(info, uc)) /* a mapping made shareable */
+      return;
     if (!dipc_syscall_trap(info, uc)) /* mmap/mprotect with PROT_EXEC */
       forward_to_program(sig, info, uc);
     return;
   }
+  if (sig == SIGSEGV && xproc_segv(info))
+    return; /* another process's mapping, mapped here now */
+  xproc_crash_fixup(); /* a crash in another process's code: our TCB */
   if (recover_fault && recover_fault(uc))
     return; /* resumes the caller with DIPC_EFAULT */
   forward_to_program(sig, info, uc);

@@ -3,6 +3,7 @@
  * user arrays with the caller's rights, never the runtime's) and enters the
  * API gate; results come back the same way. */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -268,4 +269,13 @@ DIPC_EXPORT int dipc_set_call_timeout(unsigned long ns) {
 DIPC_EXPORT long dipc_unwind_jump(const void *sp) {
   ARGS((uint64_t)sp);
   return dipc_gate(OP_UNWIND_JUMP, &a);
+}
+
+/* The loader's (loader/xproc_listen.c) serves; this one is what a program
+ * run without it finds. */
+DIPC_EXPORT int dipc_serve(void) {
+  fputs("dipc: dipc_serve() needs the program run with dipc-run "
+        "--listen=PATH\n",
+        stderr);
+  return -DIPC_EINVAL;
 }

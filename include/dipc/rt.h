@@ -194,6 +194,17 @@ int dipc_set_call_timeout(unsigned long ns);
  * the domain's code. */
 int dipc_set_fault_hook(void (*hook)(void));
 
+/* ---- Cross-process calls (docs/cross-process.md) ------------------------- */
+
+/* Serves this process's entries to other processes (dipc-run
+ * --listen=PATH): makes its memory shareable, starts the threads callers
+ * borrow and the socket's, and waits; returns 0 once the process is asked
+ * to stop (SIGINT, SIGTERM, SIGHUP; the socket file is removed), or
+ * -DIPC_EINVAL (with a message) when not run with --listen or when the
+ * process cannot be shared. Call it from main after initialising what the
+ * entries use, while no other thread of the program runs. */
+int dipc_serve(void);
+
 /* ---- For the loader ----------------------------------------------------- */
 
 /* The real-time signal of the time-out timers (SIGRTMAX), which the loader

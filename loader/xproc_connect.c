@@ -1,0 +1,511 @@
+/* xproc_connect.c - the importing side of cross-process dIPC (dipc-run
+ * --connect=DOMAIN=PATH, docs/cross-process.md). At start, every entry of
+ * DOMAIN that the program imports and no loaded object defines gets a
+ * thunk in a page given to DOMAIN (a domain of this process standing for
+ * the other), and its imports are bound to it as to any entry: calls go
+ * through ordinary proxies. The first call connects to PATH, maps the
+ * listening process's memory at its addresses, checks each entry's
+ * signature against the other's export (P4), and traps the system calls of
+ * the other's code (seccomp on the instruction pointer) to run them there. */
+#define _GNU_SOURCE
+#include "xproc.h"
+#include "domains.h"
+
+#include <dipc.h>
+#include <dipc/abi.h>
+#include <dipc/rt.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/futex.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "../rt/layout.h"
+
+#define MAX_REMOTES 8
+#define MAX_THUNKS 256
+#define THUNK_BYTES 16
+#define MAX_EXEC 64
+#define SYS_SECCOMP_CODE 1 /* si_code of a seccomp SIGSYS */
+
+void xproc_enter(void);
+
+/* A listening process this one imports from. */
+struct remote {
+  char domain[DIPC_DOMAIN_NAME_MAX];
+  char path[108];
+  pthread_mutex_t lock;
+  int connected;
+  int sock, conn_id;
+  pid_t pid;
+  struct xproc_shared *shared;
+  struct xproc_hello *hello;
+  unsigned nexec;
+  uintptr_t exec_lo[MAX_EXEC], exec_hi[MAX_EXEC];
+};
+
+/* An imported entry: its thunk index. */
+struct thunk {
+  struct remote *remote;
+  const char *name;
+  struct dipc_signature signature;
+  uintptr_t target; /* the callee's stub, once connected */
+};
+
+static struct remote remotes[MAX_REMOTES];
+static unsigned num_remotes;
+static struct thunk thunks[MAX_THUNKS];
+static unsigned num_thunks;
+/* A borrowing thread's call, by thread slot (no TLS: fs is the callee's). */
+static struct xproc_call calls[RT_MAX_THREADS];
+/* Serialises the delegated mmaps of this process: their descriptors
+ * arrive on one socket per remote. */
+static uint32_t mmap_lock;
+
+/* ---- at start ------------------------------------------------------------ */
+
+static int parse_connect(const char *setting) {
+  for (const char *p = setting; *p;) {
+    size_t len = strcspn(p, ",");
+    const char *eq = memchr(p, '=', len);
+    if (!eq || eq == p || eq + 1 == p + len ||
+        (size_t)(eq - p) >= DIPC_DOMAIN_NAME_MAX ||
+        (size_t)(p + len - eq - 1) >= sizeof remotes[0].path ||
+        num_remotes == MAX_REMOTES) {
+      fprintf(stderr,
+              "dipc-loader: --connect expects DOMAIN=PATH (a domain name of "
+              "at most %d characters, a socket path of at most %zu), at most "
+              "%d of them: '%.*s'\n",
+              DIPC_DOMAIN_NAME_MAX - 1, sizeof remotes[0].path - 1,
+              MAX_REMOTES, (int)len, p);
+      return -1;
+    }
+    struct remote *r = &remotes[num_remotes++];
+    snprintf(r->domain, sizeof r->domain, "%.*s", (int)(eq - p), p);
+    snprintf(r->path, sizeof r->path, "%.*s", (int)(p + len - eq - 1), eq + 1);
+    pthread_mutex_init(&r->lock, NULL);
+    r->sock = -1;
+    p += len + (p[len] == ',');
+  }
+  return 0;
+}
+
+struct missing {
+  struct remote *remote;
+  unsigned first;
+  int refused;
+};
+
+static void add_thunk(const char *name, const struct dipc_signature *signature,
+                      void *arg) {
+  struct missing *m = arg;
+  if (num_thunks == MAX_THUNKS || signature->stack_bytes) {
+    fprintf(stderr,
+            "dipc-loader: --connect: cannot import entry '%s' of domain "
+            "'%s' from another process: %s\n",
+            name, m->remote->domain,
+            signature->stack_bytes ? "it takes stack arguments (not yet)"
+                                   : "too many imported entries");
+    m->refused = 1;
+    return;
+  }
+  thunks[num_thunks++] =
+      (struct thunk){m->remote, name, *signature, 0};
+}
+
+/* `mov r11d, index; jmp [rip + to the page's last qword]`, one per entry. */
+static void *make_thunks(unsigned first, unsigned count, size_t *len) {
+  *len = DIPC_PAGE_SIZE;
+  uint8_t *page = mmap(NULL, *len, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED)
+    return NULL;
+  uintptr_t *enter = (uintptr_t *)(page + *len - 8);
+  *enter = (uintptr_t)xproc_enter;
+  for (unsigned k = 0; k < count; k++) {
+    uint8_t *t = page + k * THUNK_BYTES;
+    uint32_t index = first + k;
+    t[0] = 0x41, t[1] = 0xbb; /* mov r11d, imm32 */
+    memcpy(t + 2, &index, 4);
+    t[6] = 0xff, t[7] = 0x25; /* jmp [rip + disp32] */
+    int32_t disp = (int32_t)((uint8_t *)enter - (t + 12));
+    memcpy(t + 8, &disp, 4);
+    memset(t + 12, 0xcc, THUNK_BYTES - 12);
+  }
+  if (mprotect(page, *len, PROT_READ | PROT_EXEC) != 0)
+    return NULL;
+  return page;
+}
+
+int xproc_connect_setup(void) {
+  const char *setting = getenv("DIPC_CONNECT");
+  if (!setting || !*setting)
+    return 0;
+  if (parse_connect(setting) != 0)
+    return -1;
+  for (unsigned i = 0; i < num_remotes; i++) {
+    struct missing m = {&remotes[i], num_thunks, 0};
+    domains_each_missing_entry(remotes[i].domain, add_thunk, &m);
+    unsigned count = num_thunks - m.first;
+    if (m.refused)
+      return -1;
+    if (count == 0)
+      continue; /* nothing imported from it: never connected */
+    if (count > (DIPC_PAGE_SIZE - 8) / THUNK_BYTES) {
+      fprintf(stderr, "dipc-loader: --connect: too many entries of '%s'\n",
+              remotes[i].domain);
+      return -1;
+    }
+    size_t len;
+    uint8_t *page = make_thunks(m.first, count, &len);
+    const char *names[MAX_THUNKS];
+    void *stubs[MAX_THUNKS];
+    struct dipc_signature signatures[MAX_THUNKS];
+    for (unsigned k = 0; k < count; k++) {
+      names[k] = thunks[m.first + k].name;
+      stubs[k] = page + k * THUNK_BYTES;
+      signatures[k] = thunks[m.first + k].signature;
+    }
+    if (!page || domains_define_remote(remotes[i].domain, page, len, names,
+                                       stubs, signatures, count) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+/* ---- the first call: connecting ------------------------------------------ */
+
+static _Noreturn void refuse(const struct thunk *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Like an import no object defines: the process stops at the first call
+ * (docs/abi.md §6), saying why. */
+static _Noreturn void refuse(const struct thunk *t, const char *fmt, ...) {
+  fflush(NULL);
+  char why[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  fprintf(stderr,
+          "dipc: cannot resolve entry '%s' of domain '%s' through %s: %s\n",
+          t->name, t->remote->domain, t->remote->path, why);
+  _exit(DIPC_EXIT_REFUSED);
+}
+
+static int map_one(const struct thunk *t, const struct xproc_map *m) {
+  struct remote *r = t->remote;
+  int fd = -1, flags = MAP_FIXED_NOREPLACE;
+  uint64_t offset = 0;
+  if (m->kind == XPROC_MAP_MEMFD) {
+    fd = xproc_recv_fd(r->sock);
+    if (fd < 0)
+      refuse(t, "the connection ended while receiving its memory");
+    flags |= MAP_SHARED;
+  } else if (m->kind == XPROC_MAP_FILE) {
+    fd = open(m->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      refuse(t, "cannot open its code %s: %s", m->path, strerror(errno));
+    flags |= MAP_PRIVATE;
+    offset = m->offset;
+  } else {
+    flags |= MAP_PRIVATE | MAP_ANONYMOUS;
+  }
+  /* Shared memory is read-write here whatever the other's protection:
+   * that process changes it (glibc grows its arenas so) without telling. */
+  int prot = m->kind == XPROC_MAP_MEMFD ? PROT_READ | PROT_WRITE : (int)m->prot;
+  void *p = mmap((void *)m->lo, m->hi - m->lo, prot, flags, fd, (off_t)offset);
+  int err = errno;
+  if (fd >= 0)
+    close(fd);
+  if (p != (void *)m->lo)
+    refuse(t,
+           "its memory %#lx-%#lx (%s) cannot be mapped at the same address "
+           "here: %s (the two layouts collide; run either again)",
+           (unsigned long)m->lo, (unsigned long)m->hi,
+           m->path[0] ? m->path : "anonymous", strerror(err));
+  if ((m->prot & PROT_EXEC) && r->nexec < MAX_EXEC) {
+    r->exec_lo[r->nexec] = m->lo;
+    r->exec_hi[r->nexec++] = m->hi;
+  } else if (m->prot & PROT_EXEC) {
+    refuse(t, "more than %d code mappings", MAX_EXEC);
+  }
+  return 0;
+}
+
+/* A system call made from the other's code traps (SIGSYS): one test per
+ * code mapping on the instruction pointer. TSYNC: every thread. */
+static void trap_syscalls(const struct thunk *t) {
+  struct remote *r = t->remote;
+  struct sock_filter f[6 * MAX_EXEC + 1];
+  unsigned n = 0;
+  const unsigned ip = offsetof(struct seccomp_data, instruction_pointer);
+  for (unsigned i = 0; i < r->nexec; i++) {
+    uintptr_t lo = r->exec_lo[i], hi = r->exec_hi[i];
+    if (lo >> 32 != (hi - 1) >> 32)
+      refuse(t, "its code mapping %#lx-%#lx crosses a 4 GiB boundary",
+             (unsigned long)lo, (unsigned long)hi);
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip + 4);
+    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+                                          (uint32_t)(lo >> 32), 0, 4);
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip);
+    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+                                          (uint32_t)lo, 0, 2);
+    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+                                          (uint32_t)hi, 1, 0);
+    f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+  }
+  f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  struct sock_fprog prog = {(unsigned short)n, f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
+              &prog) != 0)
+    refuse(t, "cannot install the system-call filter: %s", strerror(errno));
+}
+
+static void connect_remote(const struct thunk *t) {
+  struct remote *r = t->remote;
+  struct sockaddr_un sa = {.sun_family = AF_UNIX};
+  snprintf(sa.sun_path, sizeof sa.sun_path, "%s", r->path);
+  r->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (r->sock < 0 || connect(r->sock, (void *)&sa, sizeof sa) != 0)
+    refuse(t, "no process serves it there (%s)", strerror(errno));
+  r->hello = malloc(sizeof *r->hello);
+  if (!r->hello)
+    refuse(t, "out of memory");
+  if (recv(r->sock, r->hello, sizeof *r->hello, MSG_WAITALL) !=
+          (ssize_t)sizeof *r->hello ||
+      recv(r->sock, &r->conn_id, sizeof r->conn_id, MSG_WAITALL) !=
+          (ssize_t)sizeof r->conn_id)
+    refuse(t, "the other process closed the connection");
+  struct xproc_hello *h = r->hello;
+  if (h->magic != XPROC_MAGIC || h->version != XPROC_VERSION)
+    refuse(t, "the other end does not speak this version of dIPC");
+  if (h->nmaps > XPROC_MAX_MAPS || h->nexports > XPROC_MAX_EXPORTS)
+    refuse(t, "a malformed greeting (%u mappings, %u entries)", h->nmaps,
+           h->nexports);
+  for (uint32_t i = 0; i < h->nmaps; i++) {
+    h->maps[i].path[sizeof h->maps[i].path - 1] = 0;
+    map_one(t, &h->maps[i]);
+  }
+  r->shared = (struct xproc_shared *)h->shared;
+  r->pid = h->pid;
+  if ((uintptr_t)r->shared == 0)
+    refuse(t, "it sent no shared state");
+  if (r->shared->magic != XPROC_MAGIC ||
+      r->shared->nlends > XPROC_MAX_LENDS)
+    refuse(t, "its shared state is not where it said");
+  trap_syscalls(t);
+  r->connected = 1;
+}
+
+/* The callee's stub of t's entry, with the same signature (P4). */
+static uintptr_t resolve(const struct thunk *t) {
+  const struct xproc_hello *h = t->remote->hello;
+  for (uint32_t i = 0; i < h->nexports; i++) {
+    const struct xproc_export *e = &h->exports[i];
+    if (strncmp(e->name, t->name, sizeof e->name) ||
+        strncmp(e->domain, t->remote->domain, sizeof e->domain))
+      continue;
+    if (memcmp(&e->signature, &t->signature, sizeof t->signature))
+      refuse(t, "the caller's prototype does not match the entry's "
+                "signature (P4)");
+    return e->stub;
+  }
+  refuse(t, "the process there does not export it");
+}
+
+static unsigned thread_slot(void) {
+  uintptr_t gs;
+  __asm__ volatile("rdgsbase %0" : "=r"(gs));
+  uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_LO;
+  return (unsigned)((gs - lo) / RT_THREAD_STRIDE);
+}
+
+struct xproc_call *xproc_borrow(uint32_t index) {
+  struct thunk *t = &thunks[index];
+  struct remote *r = t->remote;
+  if (!__atomic_load_n(&t->target, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&r->lock);
+    if (!r->connected)
+      connect_remote(t);
+    if (!t->target)
+      __atomic_store_n(&t->target, resolve(t), __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&r->lock);
+  }
+  struct xproc_lend *l = NULL;
+  for (unsigned spin = 0; !l; spin++) {
+    for (unsigned i = 0; i < r->shared->nlends && !l; i++) {
+      uint32_t free_ = 0;
+      if (__atomic_compare_exchange_n(&r->shared->lends[i].busy, &free_, 1, 0,
+                                      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        l = &r->shared->lends[i];
+    }
+    if (!l)
+      sched_yield(); /* every shadow thread is lent: wait for one */
+  }
+  l->conn = r->conn_id;
+  struct xproc_call *c = &calls[thread_slot()];
+  *c = (struct xproc_call){t->target, l->tcb, l->stack_top, l->unsafe_top, l};
+  return c;
+}
+
+void xproc_return(struct xproc_call *call) {
+  struct xproc_lend *l = call->lend;
+  call->lend = NULL;
+  __atomic_store_n(&l->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- on a borrowed thread: no TLS ---------------------------------------- */
+
+static struct remote *remote_of_code(uintptr_t pc) {
+  for (unsigned i = 0; i < num_remotes; i++)
+    for (unsigned j = 0; j < remotes[i].nexec; j++)
+      if (pc >= remotes[i].exec_lo[j] && pc < remotes[i].exec_hi[j])
+        return &remotes[i];
+  return NULL;
+}
+
+static void lock_mmaps(void) {
+  uint32_t unlocked = 0;
+  while (!__atomic_compare_exchange_n(&mmap_lock, &unlocked, 1, 0,
+                                      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+    unlocked = 0;
+    xproc_raw(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+  }
+}
+
+/* Waits for the shadow thread's reply; -EIO once its process is gone. */
+static long wait_reply(struct remote *r, struct xproc_lend *l) {
+  struct timespec second = {1, 0};
+  while (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY) {
+    xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAIT, XPROC_REQUEST,
+              (long)&second, 0, 0);
+    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY &&
+        xproc_raw(SYS_kill, r->pid, 0, 0, 0, 0, 0) == -ESRCH)
+      return -EIO;
+  }
+  long ret = l->ret;
+  __atomic_store_n(&l->state, XPROC_IDLE, __ATOMIC_RELEASE);
+  return ret;
+}
+
+/* Maps the other's late mapping i here: its descriptor asked for on the
+ * connection (one request at a time). 0, or -1. */
+static int map_late(struct remote *r, uint32_t i) {
+  if (i >= XPROC_MAX_LATE)
+    return -1;
+  const struct xproc_late *m = &r->shared->late[i];
+  uintptr_t lo = m->lo, hi = __atomic_load_n(&m->hi, __ATOMIC_ACQUIRE);
+  if (!hi)
+    return -1;
+  lock_mmaps();
+  long sent = xproc_raw(SYS_write, r->sock, (long)&i, sizeof i, 0, 0, 0);
+  int fd = sent == (long)sizeof i ? xproc_recv_fd(r->sock) : -1;
+  long got = fd < 0 ? -EIO
+                    : xproc_raw(SYS_mmap, (long)lo, (long)(hi - lo),
+                                PROT_READ | PROT_WRITE,
+                                MAP_SHARED | MAP_FIXED_NOREPLACE, fd,
+                                (long)m->offset);
+  if (fd >= 0)
+    xproc_raw(SYS_close, fd, 0, 0, 0, 0, 0);
+  __atomic_store_n(&mmap_lock, 0, __ATOMIC_RELEASE);
+  return got == (long)lo ? 0 : -1;
+}
+
+int xproc_segv(siginfo_t *info) {
+  uintptr_t addr = (uintptr_t)info->si_addr;
+  for (unsigned i = 0; i < num_remotes; i++) {
+    struct remote *r = &remotes[i];
+    if (!__atomic_load_n(&r->connected, __ATOMIC_ACQUIRE))
+      continue;
+    uint32_t n = __atomic_load_n(&r->shared->nlate, __ATOMIC_ACQUIRE);
+    for (uint32_t j = 0; j < n && j < XPROC_MAX_LATE; j++) {
+      const struct xproc_late *m = &r->shared->late[j];
+      if (addr >= m->lo && addr < __atomic_load_n(&m->hi, __ATOMIC_ACQUIRE))
+        return map_late(r, j) == 0;
+    }
+  }
+  return 0;
+}
+
+int xproc_sigsys(siginfo_t *info, void *uc) {
+  if (info->si_code != SYS_SECCOMP_CODE)
+    return 0;
+  struct remote *r = remote_of_code((uintptr_t)info->si_call_addr);
+  if (!r)
+    return 0;
+  greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+  uintptr_t fs;
+  __asm__ volatile("rdfsbase %0" : "=r"(fs));
+  struct xproc_lend *l = NULL;
+  for (unsigned i = 0; i < r->shared->nlends && !l; i++)
+    if (r->shared->lends[i].tcb == fs)
+      l = &r->shared->lends[i];
+  long nr = info->si_syscall;
+  /* Not the callee's to do in this thread: end it, fork it, or move its
+   * TCB (docs/cross-process.md §5). */
+  if (!l || nr == SYS_exit || nr == SYS_exit_group || nr == SYS_clone ||
+      nr == SYS_clone3 || nr == SYS_fork || nr == SYS_vfork ||
+      nr == SYS_execve || nr == SYS_execveat || nr == SYS_arch_prctl) {
+    g[REG_RAX] = -ENOSYS;
+    return 1;
+  }
+  long a[6] = {g[REG_RDI], g[REG_RSI], g[REG_RDX],
+               g[REG_R10], g[REG_R8],  g[REG_R9]};
+  int is_mmap = nr == SYS_mmap && (a[3] & MAP_ANONYMOUS);
+  l->nr = nr;
+  for (int i = 0; i < 6; i++)
+    l->args[i] = a[i];
+  __atomic_store_n(&l->state, XPROC_REQUEST, __ATOMIC_RELEASE);
+  xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAKE, 1, 0, 0, 0);
+  long ret = wait_reply(r, l);
+  /* What changed the other's memory map changes this one's. */
+  if (nr == SYS_munmap && ret == 0)
+    xproc_raw(nr, a[0], a[1], 0, 0, 0, 0);
+  if (is_mmap && (unsigned long)ret < -4095UL && l->new_map >= 0 &&
+      map_late(r, (uint32_t)l->new_map) != 0) {
+    l->nr = SYS_munmap; /* cannot be shared here: undone there */
+    l->args[0] = ret, l->args[1] = a[1];
+    __atomic_store_n(&l->state, XPROC_REQUEST, __ATOMIC_RELEASE);
+    xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAKE, 1, 0, 0, 0);
+    wait_reply(r, l);
+    ret = -ENOMEM;
+  }
+  g[REG_RAX] = ret;
+  return 1;
+}
+
+void xproc_crash_fixup(void) {
+  if (!num_remotes)
+    return;
+  uintptr_t fs, gs;
+  __asm__ volatile("rdfsbase %0" : "=r"(fs));
+  __asm__ volatile("rdgsbase %0" : "=r"(gs));
+  uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_LO,
+            hi = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_HI;
+  if (gs < lo || gs >= hi)
+    return;
+  uintptr_t own = *(const volatile uintptr_t *)(gs + DIPC_FSBASE_GS_OFFSET);
+  struct xproc_call *c = &calls[(gs - lo) / RT_THREAD_STRIDE];
+  if (fs == own || !c->lend || c->lend->tcb != fs)
+    return;
+  __asm__ volatile("wrfsbase %0" ::"r"(own));
+  xproc_return(c);
+}

@@ -1,0 +1,111 @@
+/* xproc_enter.S - the callee side of a cross-process call, in the importer
+ * (docs/cross-process.md §4). The proxy calls an imported process entry's
+ * thunk (xproc_connect.c: `mov r11d, index; jmp [xproc_enter]`) on the
+ * callee domain's stack, with the entry's arguments in registers (entries
+ * with stack arguments are refused at start). This borrows a shadow thread
+ * of the callee process, runs the callee's stub with that thread's TCB
+ * (wrfsbase), call stack and unsafe stack, all in the callee's shared
+ * memory, and gives back the caller's. */
+#include <dipc/abi.h>
+
+        .intel_syntax noprefix
+        .text
+        .globl xproc_enter
+        .hidden xproc_enter
+        .type xproc_enter, @function
+        .p2align 4
+xproc_enter:
+        push rbp
+        mov rbp, rsp
+        push rbx
+        push r12
+        push r13
+        push r14
+        sub rsp, 176                    /* the argument registers */
+        mov [rsp], rdi
+        mov [rsp + 8], rsi
+        mov [rsp + 16], rdx
+        mov [rsp + 24], rcx
+        mov [rsp + 32], r8
+        mov [rsp + 40], r9
+        movdqu [rsp + 48], xmm0
+        movdqu [rsp + 64], xmm1
+        movdqu [rsp + 80], xmm2
+        movdqu [rsp + 96], xmm3
+        movdqu [rsp + 112], xmm4
+        movdqu [rsp + 128], xmm5
+        movdqu [rsp + 144], xmm6
+        movdqu [rsp + 160], xmm7
+        mov edi, r11d
+        call xproc_borrow               /* struct xproc_call *: never NULL */
+        mov r12, rax
+        mov rdi, [rsp]
+        mov rsi, [rsp + 8]
+        mov rdx, [rsp + 16]
+        mov rcx, [rsp + 24]
+        mov r8, [rsp + 32]
+        mov r9, [rsp + 40]
+        movdqu xmm0, [rsp + 48]
+        movdqu xmm1, [rsp + 64]
+        movdqu xmm2, [rsp + 80]
+        movdqu xmm3, [rsp + 96]
+        movdqu xmm4, [rsp + 112]
+        movdqu xmm5, [rsp + 128]
+        movdqu xmm6, [rsp + 144]
+        movdqu xmm7, [rsp + 160]
+        add rsp, 176
+        rdfsbase r13                    /* the caller's TCB */
+        mov r14, qword ptr gs:[DIPC_USP_GS_OFFSET]
+        mov rbx, rsp
+        mov rsp, [r12 + 16]             /* call.stack_top */
+        mov rax, [r12 + 24]             /* call.unsafe_top */
+        mov qword ptr gs:[DIPC_USP_GS_OFFSET], rax
+        mov rax, [r12 + 8]              /* call.tcb */
+        wrfsbase rax
+        xor eax, eax
+        call [r12]                      /* call.target: the callee's stub */
+        wrfsbase r13
+        mov rsp, rbx
+        mov qword ptr gs:[DIPC_USP_GS_OFFSET], r14
+        sub rsp, 48                     /* the result registers */
+        mov [rsp], rax
+        mov [rsp + 8], rdx
+        movdqu [rsp + 16], xmm0
+        movdqu [rsp + 32], xmm1
+        mov rdi, r12
+        call xproc_return
+        mov rax, [rsp]
+        mov rdx, [rsp + 8]
+        movdqu xmm0, [rsp + 16]
+        movdqu xmm1, [rsp + 32]
+        add rsp, 48
+        pop r14
+        pop r13
+        pop r12
+        pop rbx
+        pop rbp
+        ret
+        .size xproc_enter, . - xproc_enter
+
+/* long xproc_site_syscall(nr, a, b, c, d, e, f): the listening process's
+ * filter lets anonymous mmap and brk through from xproc_site only. */
+        .globl xproc_site_syscall
+        .hidden xproc_site_syscall
+        .globl xproc_site
+        .hidden xproc_site
+        .type xproc_site_syscall, @function
+        .p2align 4
+xproc_site_syscall:
+        mov rax, rdi
+        mov rdi, rsi
+        mov rsi, rdx
+        mov rdx, rcx
+        mov r10, r8
+        mov r8, r9
+        mov r9, [rsp + 8]
+xproc_site:
+        syscall
+        ret
+        .size xproc_site_syscall, . - xproc_site_syscall
+
+        .section .note.GNU-stack, "", @progbits

@@ -1,0 +1,21 @@
+/* db.h - the interface both programs of the cross-process tests compile:
+ * the server defines these entries of domain db, the client imports them. */
+#ifndef XPROC_DB_H
+#define XPROC_DB_H
+#include <dipc.h>
+
+__dom("db") __entry long db_add(long a, long b);
+/* getpid() as the entry's code sees it. */
+__dom("db") __entry long db_pid(void);
+/* Opens a file in the entry's process; its descriptor number. */
+__dom("db") __entry long db_open(void);
+/* Whether fd is open in the entry's process (1) or not (0). */
+__dom("db") __entry long db_fd_open(long fd);
+/* The Pid: line of /proc/self/status, read through the descriptor db_open
+ * returned. */
+__dom("db") __entry long db_status_pid(long fd);
+/* Reads the table the server built in main; mallocs and frees on the way. */
+__dom("db") __entry long db_lookup(long key);
+/* Crashes (a null write). */
+__dom("db") __entry long db_crash(void);
+#endif

@@ -1,0 +1,66 @@
+/* server.c - the listening program of the cross-process tests: defines
+ * domain db's entries (db.h) and serves them (dipc_serve). */
+#include "db.h"
+
+#include <dipc/rt.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { ROWS = 1000 };
+static long *table; /* built in main, read by the entries */
+
+__dom("db") __entry long db_add(long a, long b) { return a + b; }
+
+__dom("db") __entry long db_pid(void) { return getpid(); }
+
+__dom("db") __entry long db_open(void) {
+  return open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+}
+
+__dom("db") __entry long db_fd_open(long fd) {
+  return fcntl((int)fd, F_GETFD) >= 0;
+}
+
+__dom("db") __entry long db_status_pid(long fd) {
+  char *buf = malloc(4096);
+  if (!buf)
+    return -1;
+  ssize_t n = pread((int)fd, buf, 4095, 0);
+  long pid = -1;
+  if (n > 0) {
+    buf[n] = 0;
+    char *line = strstr(buf, "\nPid:");
+    pid = line ? strtol(line + 5, NULL, 10) : -1;
+  }
+  free(buf);
+  return pid;
+}
+
+__dom("db") __entry long db_lookup(long key) {
+  char *scratch = malloc(64);
+  if (!scratch)
+    return -1;
+  snprintf(scratch, 64, "%ld", key);
+  long k = strtol(scratch, NULL, 10);
+  free(scratch);
+  return k >= 0 && k < ROWS ? table[k] : -1;
+}
+
+__dom("db") __entry long db_crash(void) {
+  *(volatile long *)0 = 1;
+  return 1;
+}
+
+int main(void) {
+  table = malloc(ROWS * sizeof *table);
+  if (!table)
+    return 1;
+  for (long i = 0; i < ROWS; i++)
+    table[i] = i * i + 7;
+  int rc = dipc_serve();
+  printf("server: dipc_serve returned %d\n", rc);
+  return rc == 0 ? 0 : 1;
+}
