@@ -117,8 +117,13 @@ static void signal_handler(int sig, siginfo_t *info, void *uc) {
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
   if (sig == SIGSYS) {
-    if (xproc_sigsys(info, uc) || /* a callee process's system call */
-        xproc_listen_sigsys(info, uc)) /* a mapping made shareable */
+    int delegated = xproc_sigsys(info, uc); /* a callee process's call */
+    if (delegated == 2) { /* that process is gone: unwound as a crash */
+      xproc_crash_fixup();
+      if (recover_fault && recover_fault(uc))
+        return;
+    }
+    if (delegated || xproc_listen_sigsys(info, uc)) /* made shareable */
       return;
     if (!dipc_syscall_trap(info, uc)) /* mmap/mprotect with PROT_EXEC */
       forward_to_program(sig, info, uc);

@@ -87,7 +87,8 @@ int xproc_listening(void);
  * -1 after printing why the program is refused. */
 int xproc_connect_setup(void);
 /* SIGSYS from a callee's code on a borrowed thread: delegated; 1 if it was
- * one. Runs with the callee's TCB in fs: no TLS. */
+ * one, 2 if the callee's process is gone (the call is to be unwound as a
+ * crash). Runs with the callee's TCB in fs: no TLS. */
 int xproc_sigsys(siginfo_t *info, void *uc);
 /* A crash on a borrowed thread: the caller's TCB back, the shadow thread
  * returned, before the runtime unwinds the call. No TLS. */

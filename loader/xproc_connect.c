@@ -20,6 +20,7 @@
 #include <linux/filter.h>
 #include <linux/futex.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -45,6 +46,7 @@
 #define SYS_SECCOMP_CODE 1 /* si_code of a seccomp SIGSYS */
 
 void xproc_enter(void);
+void xproc_dead(void);
 
 /* A listening process this one imports from. */
 struct remote {
@@ -331,6 +333,14 @@ static uintptr_t resolve(const struct thunk *t) {
   refuse(t, "the process there does not export it");
 }
 
+/* The other process is gone (or no longer serves): its end of the
+ * connection closed, which the kernel does as it exits, zombie or not. */
+static int dead(const struct remote *r) {
+  struct pollfd p = {r->sock, POLLRDHUP, 0};
+  return xproc_raw(SYS_poll, (long)&p, 1, 0, 0, 0, 0) == 1 &&
+         (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
 static unsigned thread_slot(void) {
   uintptr_t gs;
   __asm__ volatile("rdgsbase %0" : "=r"(gs));
@@ -350,6 +360,15 @@ struct xproc_call *xproc_borrow(uint32_t index) {
     pthread_mutex_unlock(&r->lock);
   }
   struct xproc_lend *l = NULL;
+  if (dead(r)) {
+    /* Its memory is still mapped here: xproc_dead faults on its stack at
+     * once, and the call returns DIPC_EFAULT like any crashed call. */
+    l = &r->shared->lends[0];
+    struct xproc_call *c = &calls[thread_slot()];
+    *c = (struct xproc_call){(uintptr_t)xproc_dead, l->tcb, l->stack_top,
+                             l->unsafe_top, NULL};
+    return c;
+  }
   for (unsigned spin = 0; !l; spin++) {
     for (unsigned i = 0; i < r->shared->nlends && !l; i++) {
       uint32_t free_ = 0;
@@ -357,6 +376,8 @@ struct xproc_call *xproc_borrow(uint32_t index) {
                                       __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
         l = &r->shared->lends[i];
     }
+    if (!l && dead(r))
+      return xproc_borrow(index);
     if (!l)
       sched_yield(); /* every shadow thread is lent: wait for one */
   }
@@ -369,7 +390,8 @@ struct xproc_call *xproc_borrow(uint32_t index) {
 void xproc_return(struct xproc_call *call) {
   struct xproc_lend *l = call->lend;
   call->lend = NULL;
-  __atomic_store_n(&l->busy, 0, __ATOMIC_RELEASE);
+  if (l)
+    __atomic_store_n(&l->busy, 0, __ATOMIC_RELEASE);
 }
 
 /* ---- on a borrowed thread: no TLS ---------------------------------------- */
@@ -391,15 +413,17 @@ static void lock_mmaps(void) {
   }
 }
 
-/* Waits for the shadow thread's reply; -EIO once its process is gone. */
+/* Waits for the shadow thread's reply; XPROC_DEAD once its process is
+ * gone (checked every quarter second). */
+#define XPROC_DEAD (-4096L)
 static long wait_reply(struct remote *r, struct xproc_lend *l) {
-  struct timespec second = {1, 0};
+  struct timespec quarter = {0, 250000000};
   while (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY) {
     xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAIT, XPROC_REQUEST,
-              (long)&second, 0, 0);
+              (long)&quarter, 0, 0);
     if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY &&
-        xproc_raw(SYS_kill, r->pid, 0, 0, 0, 0, 0) == -ESRCH)
-      return -EIO;
+        dead(r))
+      return XPROC_DEAD;
   }
   long ret = l->ret;
   __atomic_store_n(&l->state, XPROC_IDLE, __ATOMIC_RELEASE);
@@ -476,6 +500,8 @@ int xproc_sigsys(siginfo_t *info, void *uc) {
   __atomic_store_n(&l->state, XPROC_REQUEST, __ATOMIC_RELEASE);
   xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAKE, 1, 0, 0, 0);
   long ret = wait_reply(r, l);
+  if (ret == XPROC_DEAD)
+    return 2; /* the call is unwound like a crash of the callee */
   /* What changed the other's memory map changes this one's. */
   if (nr == SYS_munmap && ret == 0)
     xproc_raw(nr, a[0], a[1], 0, 0, 0, 0);
@@ -504,7 +530,7 @@ void xproc_crash_fixup(void) {
     return;
   uintptr_t own = *(const volatile uintptr_t *)(gs + DIPC_FSBASE_GS_OFFSET);
   struct xproc_call *c = &calls[(gs - lo) / RT_THREAD_STRIDE];
-  if (fs == own || !c->lend || c->lend->tcb != fs)
+  if (fs == own || c->tcb != fs)
     return;
   __asm__ volatile("wrfsbase %0" ::"r"(own));
   xproc_return(c);

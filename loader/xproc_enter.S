@@ -87,6 +87,14 @@ xproc_enter:
         ret
         .size xproc_enter, . - xproc_enter
 
+/* The target of calls to a process that is gone: a crash of the callee. */
+        .globl xproc_dead
+        .hidden xproc_dead
+        .type xproc_dead, @function
+xproc_dead:
+        ud2
+        .size xproc_dead, . - xproc_dead
+
 /* long xproc_site_syscall(nr, a, b, c, d, e, f): the listening process's
  * filter lets anonymous mmap and brk through from xproc_site only. */
         .globl xproc_site_syscall

@@ -19,6 +19,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <ucontext.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -105,6 +106,7 @@ static int runtime_private(uintptr_t lo, uintptr_t hi) {
          (lo < DIPC_HEAP_END && DIPC_HEAP_ADDR < hi) ||
          (lo < DIPC_SFI_SHADOW_ADDR + DIPC_SFI_SHADOW_SIZE &&
           DIPC_SFI_SHADOW_ADDR < hi) ||
+         (lo < RT_STACKS_AREA_HI && RT_STACKS_AREA_LO < hi) ||
          (lo < uhi && ulo < hi);
 }
 
@@ -137,12 +139,44 @@ static int make_shared(uintptr_t lo, uintptr_t hi, unsigned prot) {
   return add_map(lo, hi, prot, XPROC_MAP_MEMFD, 0, "", fd);
 }
 
+/* Where the memory this process shares later goes (shadow threads, new
+ * mappings): from a random 8 GiB-aligned base at 96 TiB up, below where
+ * Linux puts any process's mmap area (within 1 TiB under the top of the
+ * address space), so that an importer's own mappings are not in the way. */
+#define LATE_AREA_LO 0x600000000000ul
+#define LATE_AREA_BASES 1024
+#define LATE_AREA_ALIGN (8ul << 30)
+static uintptr_t late_cursor;
+
+static void late_area_init(void) {
+  uint32_t r = 0;
+  if (getrandom(&r, sizeof r, 0) != sizeof r)
+    r = (uint32_t)getpid();
+  late_cursor = LATE_AREA_LO + (r % LATE_AREA_BASES) * LATE_AREA_ALIGN;
+}
+
+/* An address for len bytes in that area (never given twice). */
+static uintptr_t late_place(size_t len) {
+  size_t step = (len + (2ul << 20) - 1) & -(2ul << 20);
+  return __atomic_fetch_add(&late_cursor, step, __ATOMIC_RELAXED);
+}
+
+/* mmap of fd at a fresh place of the area. */
+static long map_in_area(long len, long prot, long flags, int fd) {
+  long ret = -EEXIST;
+  for (int tries = 0; ret == -EEXIST && tries < 8; tries++)
+    ret = xproc_site_syscall(SYS_mmap, (long)late_place((size_t)len), len,
+                             prot, flags | MAP_FIXED_NOREPLACE, fd, 0);
+  return ret;
+}
+
 /* Fresh shared memory, for the shadow threads. */
 static void *shared_alloc(size_t len) {
   int fd = memfd_create("dipc-shared", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
     return NULL;
-  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  long got = map_in_area((long)len, PROT_READ | PROT_WRITE, MAP_SHARED, fd);
+  void *p = (unsigned long)got < -4095UL ? (void *)got : MAP_FAILED;
   if (p == MAP_FAILED ||
       add_map((uintptr_t)p, (uintptr_t)p + len, PROT_READ | PROT_WRITE,
               XPROC_MAP_MEMFD, 0, "", fd) != 0)
@@ -212,10 +246,11 @@ long xproc_late_map(long addr, long len, long prot, long flags, long *out) {
   }
   int fd = memfd_create("dipc-shared", MFD_CLOEXEC);
   long ret = fd < 0 ? -errno : ftruncate(fd, len) ? -errno : 0;
-  if (ret == 0)
-    ret = xproc_site_syscall(
-        SYS_mmap, addr, len, prot,
-        (flags & ~(MAP_ANONYMOUS | MAP_PRIVATE)) | MAP_SHARED, fd, 0);
+  long shared_flags = (flags & ~(MAP_ANONYMOUS | MAP_PRIVATE)) | MAP_SHARED;
+  if (ret == 0 && !addr && !(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)))
+    ret = map_in_area(len, prot, shared_flags, fd);
+  else if (ret == 0)
+    ret = xproc_site_syscall(SYS_mmap, addr, len, prot, shared_flags, fd, 0);
   *out = ret;
   if ((unsigned long)ret >= -4095UL) {
     if (fd >= 0)
@@ -411,8 +446,12 @@ static void *serve_connection(void *arg) {
   }
   for (unsigned i = 0; i < shared->nlends; i++) {
     struct xproc_lend *l = &shared->lends[i];
-    if (__atomic_load_n(&l->conn, __ATOMIC_ACQUIRE) == id) {
+    /* Not one whose thread still runs a call it posted: it finishes it
+     * and stays lent (a leak, not a mix-up). */
+    if (__atomic_load_n(&l->conn, __ATOMIC_ACQUIRE) == id &&
+        __atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REQUEST) {
       l->conn = -1;
+      l->state = XPROC_IDLE;
       __atomic_store_n(&l->busy, 0, __ATOMIC_RELEASE);
     }
   }
@@ -488,6 +527,7 @@ static int start_listening(const char *path) {
   int s = open_socket(path);
   if (s < 0)
     return -1;
+  late_area_init();
   /* Before any thread of ours: a futex waiter keeps its page's old key. */
   if (share_memory() != 0 || trap_late_mappings() != 0 ||
       start_shadow_threads() != 0) {

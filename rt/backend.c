@@ -365,16 +365,23 @@ static void reserve_thread_region(void) {
    * code checks every unsafe stack pointer it loads against these bounds:
    * nothing but unsafe stacks lies between them. */
   size_t size = RT_UNSAFE_REGION_SIZE;
-  void *p = dipc_sys_mmap(NULL, size, PROT_NONE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
-  DIPC_CHECK(p != MAP_FAILED, "cannot reserve the unsafe-stack region");
+  void *p = dipc_sys_mmap((void *)RT_UNSAFE_REGION_ADDR, size, PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                              MAP_FIXED_NOREPLACE,
+                          -1);
+  DIPC_CHECK(p == (void *)RT_UNSAFE_REGION_ADDR,
+             "cannot reserve the unsafe-stack region");
   dipc_unsafe_lo = (uintptr_t)p;
   VECTOR_WORD(DIPC_VECTOR_UNSAFE_LO) = (uintptr_t)p;
   VECTOR_WORD(DIPC_VECTOR_UNSAFE_HI) = (uintptr_t)p + size;
   /* Shadow stacks: a slot's is mapped with the slot (thread.c). */
-  p = dipc_sys_mmap(NULL, RT_SHADOW_REGION_SIZE, PROT_NONE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
-  DIPC_CHECK(p != MAP_FAILED, "cannot reserve the shadow-stack region");
+  p = dipc_sys_mmap((void *)RT_SHADOW_REGION_ADDR, RT_SHADOW_REGION_SIZE,
+                    PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                        MAP_FIXED_NOREPLACE,
+                    -1);
+  DIPC_CHECK(p == (void *)RT_SHADOW_REGION_ADDR,
+             "cannot reserve the shadow-stack region");
   dipc_shadow_lo = (uintptr_t)p;
 }
 

@@ -235,6 +235,11 @@ DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
 DIPC_HIDDEN extern uintptr_t dipc_unsafe_lo;
 /* The shadow-stack region: RT_MAX_THREADS strides of RT_SHADOW_STRIDE. */
 #define RT_SHADOW_REGION_SIZE ((uintptr_t)RT_MAX_THREADS * RT_SHADOW_STRIDE)
+#if RT_UNSAFE_REGION_ADDR + RT_MAX_THREADS * RT_UNSAFE_STRIDE >                \
+        RT_SHADOW_REGION_ADDR ||                                               \
+    RT_SHADOW_REGION_ADDR + RT_MAX_THREADS * RT_SHADOW_STRIDE > RT_STACKS_AREA_HI
+#error "layout.h: the unsafe and shadow stack regions must fit their area"
+#endif
 DIPC_HIDDEN extern uintptr_t dipc_shadow_lo;
 /* The same tables for gate.S. */
 DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;

@@ -78,6 +78,15 @@
  * the lowest RT_UNSAFE_GUARD bytes of each stride stay unmapped. */
 #define RT_UNSAFE_STRIDE (8 * 1024 * 1024)
 #define RT_UNSAFE_GUARD (64 * 1024)
+/* The unsafe-stack and shadow-stack regions are at fixed addresses, like
+ * the window: the same in every process, so that cross-process dIPC
+ * neither shares them nor meets them in its way (docs/cross-process.md
+ * §2). In RT_STACKS_AREA: above ASan's shadow (it ends at 0x10007fff8000),
+ * below the sfi shadow (dipc/sfi.h). */
+#define RT_STACKS_AREA_LO 0x110000000000
+#define RT_STACKS_AREA_HI 0x120000000000
+#define RT_UNSAFE_REGION_ADDR RT_STACKS_AREA_LO
+#define RT_SHADOW_REGION_ADDR 0x118000000000
 /* Shadow stacks of -fdipc-sfi code (dipc/sfi.h): one per thread slot, in a
  * region of RT_MAX_THREADS strides; 16 bytes a frame, 65,280 frames deep
  * above a guard page. Runtime memory under `sfi`. */

@@ -1,28 +1,31 @@
 /* client.c - the importing program of the cross-process tests: calls domain
  * db's entries (db.h), which another process defines. argv[1]: that
- * process's pid. What it prints is computed from what the calls return. */
+ * process's pid; argv[2]: what to try (calls, crash, threads, kill). What
+ * it prints is computed from what the calls return. */
 #include "db.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-int main(int argc, char **argv) {
-  if (argc != 2)
-    return 2;
-  long server = strtol(argv[1], NULL, 10);
-  long sum = db_add(2, 3);
-  printf("db_add(2, 3) = %ld\n", sum);
+static long server;
+
+static int calls(void) {
+  printf("db_add(2, 3) = %ld\n", db_add(2, 3));
   long pid = db_pid();
   printf("getpid() in db: %s\n", pid == server    ? "the server's"
                                  : pid == getpid() ? "the client's"
                                                    : "another");
   long fd = db_open();
   printf("db_open: %s\n", fd >= 0 ? "opened" : "failed");
-  long status_pid = db_status_pid(fd);
   printf("the file read through db's descriptor: %s\n",
-         status_pid == server ? "the server's status" : "not the server's");
+         db_status_pid(fd) == server ? "the server's status"
+                                     : "not the server's");
   printf("db's descriptor in the client's table: %s\n",
          fcntl((int)fd, F_GETFD) >= 0 ? "open" : "not open");
   int own = open("/dev/null", O_RDONLY);
@@ -34,4 +37,86 @@ int main(int argc, char **argv) {
     wrong += db_lookup(i % 1000) != (i % 1000) * (i % 1000) + 7;
   printf("100000 lookups, %ld wrong\n", wrong);
   return 0;
+}
+
+static int crash(void) {
+  long r = db_crash();
+  printf("db_crash returned %ld, dipc_errno %s\n", r,
+         dipc_errno == DIPC_EFAULT ? "DIPC_EFAULT" : "not DIPC_EFAULT");
+  long sum = db_add(2, 3);
+  printf("then db_add(2, 3) = %ld, dipc_errno %d\n", sum, dipc_errno);
+  printf("and db_pid(): %s\n", db_pid() == server ? "the server's" : "not");
+  return 0;
+}
+
+enum { THREADS = 8, CALLS = 100000 };
+
+static void *worker(void *arg) {
+  long t = (long)arg, wrong = 0;
+  for (long i = 0; i < CALLS; i++)
+    wrong += db_add(i, t) != i + t;
+  return (void *)wrong;
+}
+
+static int threads(void) {
+  pthread_t tid[THREADS];
+  for (long t = 0; t < THREADS; t++)
+    if (pthread_create(&tid[t], NULL, worker, (void *)t))
+      return 1;
+  long wrong = 0;
+  for (int t = 0; t < THREADS; t++) {
+    void *w;
+    pthread_join(tid[t], &w);
+    wrong += (long)w;
+  }
+  printf("%d threads x %d calls, %ld wrong\n", THREADS, CALLS, wrong);
+  return 0;
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static double killed_at;
+
+static void *killer(void *unused) {
+  (void)unused;
+  usleep(300000); /* the main thread is inside db_sleep by then */
+  killed_at = now();
+  kill((pid_t)server, SIGKILL);
+  return NULL;
+}
+
+static int kill_during_call(void) {
+  pthread_t t;
+  if (pthread_create(&t, NULL, killer, NULL))
+    return 1;
+  long r = db_sleep(20000);
+  double returned = now();
+  pthread_join(t, NULL);
+  printf("db_sleep(20 s) returned %ld with dipc_errno %s, %s a second after "
+         "the kill\n",
+         r, dipc_errno == DIPC_EFAULT ? "DIPC_EFAULT" : "not DIPC_EFAULT",
+         returned - killed_at < 1.0 ? "within" : "more than");
+  long sum = db_add(2, 3);
+  printf("a later call returned %ld with dipc_errno %s\n", sum,
+         dipc_errno == DIPC_EFAULT ? "DIPC_EFAULT" : "not DIPC_EFAULT");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3)
+    return 2;
+  server = strtol(argv[1], NULL, 10);
+  if (!strcmp(argv[2], "calls"))
+    return calls();
+  if (!strcmp(argv[2], "crash"))
+    return crash();
+  if (!strcmp(argv[2], "threads"))
+    return threads();
+  if (!strcmp(argv[2], "kill"))
+    return kill_during_call();
+  return 2;
 }

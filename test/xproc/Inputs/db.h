@@ -4,7 +4,11 @@
 #define XPROC_DB_H
 #include <dipc.h>
 
+#ifdef DB_WRONG_SIGNATURE
+__dom("db") __entry long db_add(long a, double b);
+#else
 __dom("db") __entry long db_add(long a, long b);
+#endif
 /* getpid() as the entry's code sees it. */
 __dom("db") __entry long db_pid(void);
 /* Opens a file in the entry's process; its descriptor number. */
@@ -16,6 +20,9 @@ __dom("db") __entry long db_fd_open(long fd);
 __dom("db") __entry long db_status_pid(long fd);
 /* Reads the table the server built in main; mallocs and frees on the way. */
 __dom("db") __entry long db_lookup(long key);
+/* Sleeps ms milliseconds (nanosleep, a system call of the entry's
+ * process); 0. */
+__dom("db") __entry long db_sleep(long ms);
 /* Crashes (a null write). */
 __dom("db") __entry long db_crash(void);
 #endif

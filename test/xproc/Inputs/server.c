@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { ROWS = 1000 };
@@ -47,6 +48,11 @@ __dom("db") __entry long db_lookup(long key) {
   long k = strtol(scratch, NULL, 10);
   free(scratch);
   return k >= 0 && k < ROWS ? table[k] : -1;
+}
+
+__dom("db") __entry long db_sleep(long ms) {
+  struct timespec t = {ms / 1000, ms % 1000 * 1000000};
+  return nanosleep(&t, NULL);
 }
 
 __dom("db") __entry long db_crash(void) {
