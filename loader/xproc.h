@@ -55,7 +55,10 @@ struct xproc_shared {
 /* A mapping of the listening process. kind: XPROC_MAP_MEMFD (its memfd
  * follows on the socket, in order), _FILE (code: the importer maps path at
  * offset), _NONE (inaccessible: reserved). */
-enum { XPROC_MAP_MEMFD, XPROC_MAP_FILE, XPROC_MAP_NONE };
+enum { XPROC_MAP_MEMFD, XPROC_MAP_FILE, XPROC_MAP_NONE, XPROC_MAP_LENT };
+/* XPROC_MAP_LENT: a memfd too, the unsafe stacks of the shadow threads, in
+ * a lent stride of the unsafe-stack region (rt/layout.h), which the
+ * importer has reserved at the same place: mapped over it. */
 struct xproc_map {
   uintptr_t lo, hi;
   uint64_t offset;
@@ -76,6 +79,7 @@ struct xproc_hello {
   pid_t pid;
   uint32_t nmaps, nexports;
   uintptr_t shared; /* struct xproc_shared, in a MEMFD mapping */
+  uintptr_t vdso;   /* its vDSO (AT_SYSINFO_EHDR) */
   struct xproc_map maps[XPROC_MAX_MAPS];
   struct xproc_export exports[XPROC_MAX_EXPORTS];
 };

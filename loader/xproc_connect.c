@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -215,7 +217,17 @@ static int map_one(const struct thunk *t, const struct xproc_map *m) {
   struct remote *r = t->remote;
   int fd = -1, flags = MAP_FIXED_NOREPLACE;
   uint64_t offset = 0;
-  if (m->kind == XPROC_MAP_MEMFD) {
+  if (m->kind == XPROC_MAP_LENT) {
+    /* over this process's reservation of the same lent stride */
+    uintptr_t hi = *(const volatile uintptr_t *)DIPC_VECTOR_UNSAFE_HI;
+    if (m->hi > hi || m->lo < hi - RT_UNSAFE_LENT_STRIDES * RT_UNSAFE_STRIDE ||
+        m->hi - m->lo != RT_UNSAFE_STRIDE || m->lo % RT_UNSAFE_STRIDE)
+      refuse(t, "its lent unsafe stacks are not in a lent stride");
+    fd = xproc_recv_fd(r->sock);
+    if (fd < 0)
+      refuse(t, "the connection ended while receiving its memory");
+    flags = MAP_SHARED | MAP_FIXED;
+  } else if (m->kind == XPROC_MAP_MEMFD) {
     fd = xproc_recv_fd(r->sock);
     if (fd < 0)
       refuse(t, "the connection ended while receiving its memory");
@@ -231,7 +243,9 @@ static int map_one(const struct thunk *t, const struct xproc_map *m) {
   }
   /* Shared memory is read-write here whatever the other's protection:
    * that process changes it (glibc grows its arenas so) without telling. */
-  int prot = m->kind == XPROC_MAP_MEMFD ? PROT_READ | PROT_WRITE : (int)m->prot;
+  int prot = m->kind == XPROC_MAP_MEMFD || m->kind == XPROC_MAP_LENT
+                 ? PROT_READ | PROT_WRITE
+                 : (int)m->prot;
   void *p = mmap((void *)m->lo, m->hi - m->lo, prot, flags, fd, (off_t)offset);
   int err = errno;
   if (fd >= 0)
@@ -249,6 +263,65 @@ static int map_one(const struct thunk *t, const struct xproc_map *m) {
     refuse(t, "more than %d code mappings", MAX_EXEC);
   }
   return 0;
+}
+
+/* The other's libc calls its vDSO by address (clock_gettime, time, ...),
+ * which is not mapped here (a vDSO cannot be): at that address, stubs make
+ * the same calls as system calls, here (time is the same in both). One
+ * kernel, one vDSO image: the symbol offsets are this process's. */
+static void map_vdso_stubs(const struct thunk *t, uintptr_t theirs) {
+  static const struct {
+    const char *name;
+    int nr;
+  } calls[] = {{"clock_gettime", SYS_clock_gettime},
+               {"gettimeofday", SYS_gettimeofday},
+               {"time", SYS_time},
+               {"getcpu", SYS_getcpu},
+               {"clock_getres", SYS_clock_getres}};
+  const uint8_t *ours = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+  if (!theirs || !ours)
+    return;
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *)ours;
+  const Elf64_Phdr *ph = (const Elf64_Phdr *)(ours + eh->e_phoff);
+  const Elf64_Shdr *sh = (const Elf64_Shdr *)(ours + eh->e_shoff);
+  intptr_t bias = 0;
+  size_t len = 0;
+  for (int i = 0; i < eh->e_phnum; i++)
+    if (ph[i].p_type == PT_LOAD) {
+      bias = (intptr_t)(ph[i].p_offset - ph[i].p_vaddr);
+      len = ph[i].p_offset + ph[i].p_memsz;
+    }
+  len = (len + DIPC_PAGE_SIZE - 1) & -(size_t)DIPC_PAGE_SIZE;
+  uint8_t *stubs = mmap((void *)theirs, len, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1,
+                        0);
+  if (stubs != (uint8_t *)theirs)
+    refuse(t,
+           "its vDSO's address %#lx is taken here: %s (the two layouts "
+           "collide; run either again)",
+           (unsigned long)theirs, strerror(errno));
+  memset(stubs, 0xcc, len); /* int3 anywhere else */
+  for (int i = 0; i < eh->e_shnum; i++) {
+    if (sh[i].sh_type != SHT_DYNSYM)
+      continue;
+    const Elf64_Sym *sym = (const Elf64_Sym *)(ours + sh[i].sh_offset);
+    const char *names = (const char *)(ours + sh[sh[i].sh_link].sh_offset);
+    for (size_t k = 0; k < sh[i].sh_size / sizeof *sym; k++) {
+      const char *name = names + sym[k].st_name;
+      if (!strncmp(name, "__vdso_", 7))
+        name += 7;
+      for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+        size_t at = (size_t)((intptr_t)sym[k].st_value + bias);
+        if (strcmp(name, calls[c].name) || at + 8 > len)
+          continue;
+        uint8_t stub[8] = {0xb8, 0, 0, 0, 0, 0x0f, 0x05, 0xc3};
+        memcpy(stub + 1, &calls[c].nr, 4); /* mov eax, nr; syscall; ret */
+        memcpy(stubs + at, stub, sizeof stub);
+      }
+    }
+  }
+  if (mprotect(stubs, len, PROT_READ | PROT_EXEC) != 0)
+    refuse(t, "cannot make its vDSO stubs executable: %s", strerror(errno));
 }
 
 /* A system call made from the other's code traps (SIGSYS): one test per
@@ -313,6 +386,7 @@ static void connect_remote(const struct thunk *t) {
   if (r->shared->magic != XPROC_MAGIC ||
       r->shared->nlends > XPROC_MAX_LENDS)
     refuse(t, "its shared state is not where it said");
+  map_vdso_stubs(t, h->vdso);
   trap_syscalls(t);
   r->connected = 1;
 }

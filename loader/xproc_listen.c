@@ -18,6 +18,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <ucontext.h>
@@ -39,7 +40,7 @@
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_CONNS 64
-#define UNSAFE_BYTES (256u << 10)
+#define UNSAFE_BYTES (RT_UNSAFE_STRIDE / XPROC_MAX_LENDS)
 
 static struct xproc_hello *hello;
 static int map_fds[XPROC_MAX_MAPS];
@@ -375,14 +376,38 @@ static void *shadow_thread(void *arg) {
   return NULL;
 }
 
+/* The shadow threads' unsafe stacks: a lent stride of the unsafe-stack
+ * region, over this process's own reservation there. Compiled code checks
+ * every unsafe stack pointer against the region's bounds: the callers'
+ * are at the same address (rt/layout.h), so their checks accept these. */
+static char *lent_unsafe_stride(void) {
+  uint32_t r = 0;
+  if (getrandom(&r, sizeof r, 0) != sizeof r)
+    r = (uint32_t)getpid();
+  uintptr_t at = *(const volatile uintptr_t *)DIPC_VECTOR_UNSAFE_HI -
+                 (uintptr_t)(1 + r % RT_UNSAFE_LENT_STRIDES) * RT_UNSAFE_STRIDE;
+  int fd = memfd_create("dipc-shared", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, RT_UNSAFE_STRIDE) != 0)
+    return NULL;
+  long got = xproc_site_syscall(SYS_mmap, (long)at, RT_UNSAFE_STRIDE,
+                                PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                                fd, 0);
+  if (got != (long)at ||
+      add_map(at, at + RT_UNSAFE_STRIDE, PROT_READ | PROT_WRITE,
+              XPROC_MAP_LENT, 0, "", fd) != 0)
+    return NULL;
+  return (char *)at;
+}
+
 static int start_shadow_threads(void) {
   shared = shared_alloc(sizeof *shared);
-  if (!shared)
+  char *unsafe = lent_unsafe_stride();
+  if (!shared || !unsafe)
     return -1;
   shared->magic = XPROC_MAGIC;
   for (unsigned i = 0; i < XPROC_MAX_LENDS; i++) {
-    /* its own stack (TCB at the top), the call stack, the unsafe stack */
-    char *mem = shared_alloc(2 * XPROC_STACK_BYTES + UNSAFE_BYTES);
+    /* its own stack (TCB at the top) and the call stack */
+    char *mem = shared_alloc(2 * XPROC_STACK_BYTES);
     if (!mem)
       return -1;
     struct xproc_lend *l = &shared->lends[i];
@@ -395,7 +420,7 @@ static int start_shadow_threads(void) {
     pthread_attr_destroy(&attr);
     l->tcb = (uintptr_t)t;
     l->stack_top = (uintptr_t)mem + 2 * XPROC_STACK_BYTES;
-    l->unsafe_top = l->stack_top + UNSAFE_BYTES;
+    l->unsafe_top = (uintptr_t)unsafe + (i + 1) * UNSAFE_BYTES;
     l->conn = -1;
   }
   shared->nlends = XPROC_MAX_LENDS;
@@ -431,7 +456,8 @@ static void *serve_connection(void *arg) {
          write(c, &id, sizeof id) == (ssize_t)sizeof id;
   }
   for (uint32_t i = 0; ok && i < mine->nmaps; i++)
-    if (mine->maps[i].kind == XPROC_MAP_MEMFD)
+    if (mine->maps[i].kind == XPROC_MAP_MEMFD ||
+        mine->maps[i].kind == XPROC_MAP_LENT)
       ok = xproc_send_fd(c, map_fds[i]) == 0;
   free(mine);
   /* Requests: the late mapping an importer faulted in. */
@@ -522,7 +548,8 @@ static int start_listening(const char *path) {
     conns[i] = -1;
   *hello = (struct xproc_hello){.magic = XPROC_MAGIC,
                                 .version = XPROC_VERSION,
-                                .pid = getpid()};
+                                .pid = getpid(),
+                                .vdso = getauxval(AT_SYSINFO_EHDR)};
   domains_each_entry(add_export, NULL);
   int s = open_socket(path);
   if (s < 0)

@@ -230,12 +230,15 @@ struct dipc_machine {
 };
 DIPC_HIDDEN extern struct dipc_machine dipc_machine;
 DIPC_HIDDEN extern uintptr_t dipc_threads_lo, dipc_threads_hi;
-/* The unsafe-stack region: RT_MAX_THREADS strides of RT_UNSAFE_STRIDE. */
-#define RT_UNSAFE_REGION_SIZE ((uintptr_t)RT_MAX_THREADS * RT_UNSAFE_STRIDE)
+/* The unsafe-stack region: RT_MAX_THREADS strides of RT_UNSAFE_STRIDE, and
+ * the lent ones. */
+#define RT_UNSAFE_REGION_SIZE                                                  \
+  ((uintptr_t)(RT_MAX_THREADS + RT_UNSAFE_LENT_STRIDES) * RT_UNSAFE_STRIDE)
 DIPC_HIDDEN extern uintptr_t dipc_unsafe_lo;
 /* The shadow-stack region: RT_MAX_THREADS strides of RT_SHADOW_STRIDE. */
 #define RT_SHADOW_REGION_SIZE ((uintptr_t)RT_MAX_THREADS * RT_SHADOW_STRIDE)
-#if RT_UNSAFE_REGION_ADDR + RT_MAX_THREADS * RT_UNSAFE_STRIDE >                \
+#if RT_UNSAFE_REGION_ADDR +                                                     \
+        (RT_MAX_THREADS + RT_UNSAFE_LENT_STRIDES) * RT_UNSAFE_STRIDE >         \
         RT_SHADOW_REGION_ADDR ||                                               \
     RT_SHADOW_REGION_ADDR + RT_MAX_THREADS * RT_SHADOW_STRIDE > RT_STACKS_AREA_HI
 #error "layout.h: the unsafe and shadow stack regions must fit their area"

@@ -78,6 +78,11 @@
  * the lowest RT_UNSAFE_GUARD bytes of each stride stay unmapped. */
 #define RT_UNSAFE_STRIDE (8 * 1024 * 1024)
 #define RT_UNSAFE_GUARD (64 * 1024)
+/* Strides above the threads' in the region, never a thread's: a process
+ * serving cross-process calls maps the unsafe stacks it lends callers in
+ * one of them, and its callers map it at the same place in their own
+ * region, where their compiled checks accept it (docs/cross-process.md). */
+#define RT_UNSAFE_LENT_STRIDES 64
 /* The unsafe-stack and shadow-stack regions are at fixed addresses, like
  * the window: the same in every process, so that cross-process dIPC
  * neither shares them nor meets them in its way (docs/cross-process.md

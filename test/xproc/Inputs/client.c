@@ -32,6 +32,9 @@ static int calls(void) {
   int high = dup2(own, 1000);
   printf("the client's descriptor in db's table: %s\n",
          high == 1000 && db_fd_open(1000) ? "open" : "not open");
+  long then = db_time(), now = time(NULL);
+  printf("db's clock: %s\n", then > 0 && labs(then - now) <= 5 ? "agrees"
+                                                               : "disagrees");
   long wrong = 0;
   for (long i = 0; i < 100000; i++)
     wrong += db_lookup(i % 1000) != (i % 1000) * (i % 1000) + 7;

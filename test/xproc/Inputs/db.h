@@ -23,6 +23,9 @@ __dom("db") __entry long db_lookup(long key);
 /* Sleeps ms milliseconds (nanosleep, a system call of the entry's
  * process); 0. */
 __dom("db") __entry long db_sleep(long ms);
+/* clock_gettime(CLOCK_REALTIME) seconds, as the entry's code reads them
+ * (through its libc's vDSO). */
+__dom("db") __entry long db_time(void);
 /* Crashes (a null write). */
 __dom("db") __entry long db_crash(void);
 #endif

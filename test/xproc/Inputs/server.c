@@ -55,6 +55,11 @@ __dom("db") __entry long db_sleep(long ms) {
   return nanosleep(&t, NULL);
 }
 
+__dom("db") __entry long db_time(void) {
+  struct timespec t;
+  return clock_gettime(CLOCK_REALTIME, &t) == 0 ? (long)t.tv_sec : -1;
+}
+
 __dom("db") __entry long db_crash(void) {
   *(volatile long *)0 = 1;
   return 1;
