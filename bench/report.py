@@ -127,6 +127,11 @@ def call_figures(runs):
         for policy, label in POLICIES:
             figures.append(Figure(f"dIPC {label} ({run.backend})", run,
                                   f"dipc/{policy}"))
+    for run in sorted(find_runs(runs, "dipc_proc/low"),
+                      key=lambda r: r.backend or ""):
+        for policy, label in POLICIES:
+            figures.append(Figure(f"dIPC + proc {label} ({run.backend})", run,
+                                  f"dipc_proc/{policy}"))
     for primitive, label in PRIMITIVES:
         for placement, where in PLACEMENTS:
             name = f"ipc/{primitive}/{placement}/bytes:1"

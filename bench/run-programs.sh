@@ -61,6 +61,28 @@ for program in domains recovery sqlite; do
       >>"$out/not-measured.txt"
   fi
 done
+# dIPC between processes (docs/cross-process.md; `none` only so far): the
+# client calls the entries of a server started for it.
+if [[ -x "$build/bin/dipc-bench-xproc" && -x "$build/bin/dipc-bench-xproc-server" ]]; then
+  socket=$(mktemp -u /tmp/dipc-bench-xproc.XXXXXX)
+  "$build/bin/dipc-run" --backend=none --listen="$socket" \
+    "$build/bin/dipc-bench-xproc-server" &
+  server=$!
+  for _ in $(seq 100); do
+    [[ -S $socket ]] && break
+    sleep 0.1
+  done
+  if [[ -S $socket ]]; then
+    run xproc-none dipc-bench-xproc "$build/bin/dipc-run" --backend=none \
+      --connect=bench_proc="$socket" --
+  else
+    echo "bench: dipc-bench-xproc-server did not listen" >&2
+    status=1
+  fi
+  kill -TERM "$server" 2>/dev/null || true
+  wait "$server" || { echo "bench: dipc-bench-xproc-server failed" >&2; status=1; }
+  rm -f "$socket"
+fi
 # The sfi builds (every -fdipc object also -fdipc-sfi) under `sfi`, which
 # needs no protection keys. Not built when dipc-clang lacks -fdipc-sfi:
 # not-built.txt says so.

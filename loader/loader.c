@@ -292,10 +292,10 @@ __attribute__((constructor)) static void loader_init(void) {
   sfi_code_start();
   sfi_next_resolve_all(); /* no interceptor writes loader data later */
   if (load_new_objects() != 0 || domains_check_settings() != 0 ||
-      xproc_check_backend() != 0 || xproc_connect_setup() != 0)
+      xproc_check_backend() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);
-  if (signals_install(recover, report) != 0)
+  if (signals_install(recover, report) != 0 || xproc_connect_setup() != 0)
     _exit(DIPC_EXIT_REFUSED);
   if (!strcmp(dipc_backend(), "sfi"))
     hide_own_memory();

@@ -55,7 +55,9 @@ struct remote {
   char domain[DIPC_DOMAIN_NAME_MAX];
   char path[108];
   pthread_mutex_t lock;
+  pthread_cond_t connected_cond;
   int connected;
+  int gone; /* its end of the connection closed (the watcher, wait_reply) */
   int sock, conn_id;
   pid_t pid;
   struct xproc_shared *shared;
@@ -104,6 +106,7 @@ static int parse_connect(const char *setting) {
     snprintf(r->domain, sizeof r->domain, "%.*s", (int)(eq - p), p);
     snprintf(r->path, sizeof r->path, "%.*s", (int)(p + len - eq - 1), eq + 1);
     pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->connected_cond, NULL);
     r->sock = -1;
     p += len + (p[len] == ',');
   }
@@ -157,6 +160,8 @@ static void *make_thunks(unsigned first, unsigned count, size_t *len) {
   return page;
 }
 
+static void *watch(void *arg);
+
 int xproc_connect_setup(void) {
   const char *setting = getenv("DIPC_CONNECT");
   if (!setting || !*setting)
@@ -189,6 +194,12 @@ int xproc_connect_setup(void) {
     if (!page || domains_define_remote(remotes[i].domain, page, len, names,
                                        stubs, signatures, count) != 0)
       return -1;
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch, &remotes[i]) != 0) {
+      fputs("dipc-loader: --connect: cannot start a thread\n", stderr);
+      return -1;
+    }
+    pthread_detach(watcher);
   }
   return 0;
 }
@@ -389,6 +400,7 @@ static void connect_remote(const struct thunk *t) {
   map_vdso_stubs(t, h->vdso);
   trap_syscalls(t);
   r->connected = 1;
+  pthread_cond_broadcast(&r->connected_cond);
 }
 
 /* The callee's stub of t's entry, with the same signature (P4). */
@@ -408,11 +420,35 @@ static uintptr_t resolve(const struct thunk *t) {
 }
 
 /* The other process is gone (or no longer serves): its end of the
- * connection closed, which the kernel does as it exits, zombie or not. */
-static int dead(const struct remote *r) {
+ * connection closed, which the kernel does as it exits, zombie or not.
+ * Polled once: a call asks the watcher's flag instead. */
+static int closed(struct remote *r) {
   struct pollfd p = {r->sock, POLLRDHUP, 0};
-  return xproc_raw(SYS_poll, (long)&p, 1, 0, 0, 0, 0) == 1 &&
-         (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+  if (xproc_raw(SYS_poll, (long)&p, 1, 0, 0, 0, 0) == 1 &&
+      (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+    __atomic_store_n(&r->gone, 1, __ATOMIC_RELEASE);
+  return __atomic_load_n(&r->gone, __ATOMIC_ACQUIRE);
+}
+
+static int dead(struct remote *r) {
+  return __atomic_load_n(&r->gone, __ATOMIC_ACQUIRE);
+}
+
+/* Started at start (as the default domain: a thread started in a call
+ * would start from the calling domain); waits for the connection, sleeps
+ * until it closes, then marks the other gone. */
+static void *watch(void *arg) {
+  struct remote *r = arg;
+  pthread_mutex_lock(&r->lock);
+  while (!r->connected)
+    pthread_cond_wait(&r->connected_cond, &r->lock);
+  pthread_mutex_unlock(&r->lock);
+  struct pollfd p = {r->sock, POLLRDHUP, 0};
+  while (!(poll(&p, 1, -1) == 1 &&
+           (p.revents & (POLLRDHUP | POLLHUP | POLLERR))))
+    ;
+  __atomic_store_n(&r->gone, 1, __ATOMIC_RELEASE);
+  return NULL;
 }
 
 static unsigned thread_slot(void) {
@@ -496,7 +532,7 @@ static long wait_reply(struct remote *r, struct xproc_lend *l) {
     xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAIT, XPROC_REQUEST,
               (long)&quarter, 0, 0);
     if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY &&
-        dead(r))
+        closed(r))
       return XPROC_DEAD;
   }
   long ret = l->ret;
