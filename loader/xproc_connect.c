@@ -430,6 +430,12 @@ static int closed(struct remote *r) {
   return __atomic_load_n(&r->gone, __ATOMIC_ACQUIRE);
 }
 
+/* The other's count, which it may change: bounded by the table's size. */
+static unsigned lends_of(const struct remote *r) {
+  unsigned n = __atomic_load_n(&r->shared->nlends, __ATOMIC_RELAXED);
+  return n < XPROC_MAX_LENDS ? n : XPROC_MAX_LENDS;
+}
+
 static int dead(struct remote *r) {
   return __atomic_load_n(&r->gone, __ATOMIC_ACQUIRE);
 }
@@ -480,7 +486,7 @@ struct xproc_call *xproc_borrow(uint32_t index) {
     return c;
   }
   for (unsigned spin = 0; !l; spin++) {
-    for (unsigned i = 0; i < r->shared->nlends && !l; i++) {
+    for (unsigned i = 0; i < lends_of(r) && !l; i++) {
       uint32_t free_ = 0;
       if (__atomic_compare_exchange_n(&r->shared->lends[i].busy, &free_, 1, 0,
                                       __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
@@ -589,7 +595,7 @@ int xproc_sigsys(siginfo_t *info, void *uc) {
   uintptr_t fs;
   __asm__ volatile("rdfsbase %0" : "=r"(fs));
   struct xproc_lend *l = NULL;
-  for (unsigned i = 0; i < r->shared->nlends && !l; i++)
+  for (unsigned i = 0; i < lends_of(r) && !l; i++)
     if (r->shared->lends[i].tcb == fs)
       l = &r->shared->lends[i];
   long nr = info->si_syscall;
