@@ -1,7 +1,10 @@
 /* threads.c - wraps pthread_create so every thread is set up (alternate
  * signal stack, runtime state, hence its unsafe stack) before it runs
  * program code, in a slot of the runtime's set aside before the thread is
- * created (pthread_create fails with EAGAIN when there is none). */
+ * created (pthread_create fails with EAGAIN when there is none). A thread
+ * created by code running in a named domain runs its start routine as that
+ * domain, through a proxy the runtime makes (dipc_thread_spawn): the loader
+ * holds no record of it that the domain could change. */
 #define _GNU_SOURCE
 #include "interpose.h"
 #include "sfi_intercept.h"
@@ -38,6 +41,23 @@ static void *start_thread(void *p) {
   return start.routine(start.arg);
 }
 
+/* A thread a named domain created: arg is the runtime's start ticket. The
+ * thread starts as the default domain (its stack, TCB and this code are
+ * the default domain's) and calls the routine through the proxy into the
+ * creator's domain; a fault there returns NULL (dipc_errno says why) and
+ * the thread ends here, as the default domain. */
+static void *start_in_domain(void *ticket) {
+  int failed = setup_thread && setup_thread() != 0;
+  void *proxy = NULL, *arg = NULL;
+  if (!failed)
+    failed = dipc_thread_adopt((long)ticket, &proxy, &arg) != 0;
+  if (failed) {
+    fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
+    return NULL;
+  }
+  return ((void *(*)(void *))proxy)(arg);
+}
+
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
                                  void *(*)(void *), void *);
 
@@ -60,6 +80,22 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
   }
   if (slot != 0)
     return EAGAIN;
+  /* Code running in a named domain: its thread starts there. No block of
+   * the caller's heap either (the new thread, as the default domain, could
+   * not free it). */
+  long ticket = dipc_thread_spawn(routine, arg);
+  if (ticket < 0) {
+    dipc_thread_unreserve();
+    return ticket == -DIPC_ENOSPC ? EAGAIN : EINVAL;
+  }
+  if (ticket > 0) {
+    int err = real(thread, attr, start_in_domain, (void *)ticket);
+    if (err) {
+      dipc_thread_spawn_drop(ticket);
+      dipc_thread_unreserve();
+    }
+    return err;
+  }
   struct start *start = malloc(sizeof *start);
   if (!start) {
     dipc_thread_unreserve();

@@ -195,6 +195,26 @@ DIPC_EXPORT int dipc_thread_init_reserved(void) {
   return (int)dipc_gate(OP_THREAD_INIT_RESERVED, &a);
 }
 
+DIPC_EXPORT long dipc_thread_spawn(void *(*routine)(void *), void *arg) {
+  ARGS((uint64_t)routine, (uint64_t)arg);
+  return dipc_gate(OP_THREAD_SPAWN, &a);
+}
+
+DIPC_EXPORT int dipc_thread_adopt(long ticket, void **proxy, void **arg) {
+  ARGS((uint64_t)ticket);
+  int r = (int)dipc_gate(OP_THREAD_ADOPT, &a);
+  if (r == 0) {
+    *proxy = (void *)a.out[0];
+    *arg = (void *)a.out[1];
+  }
+  return r;
+}
+
+DIPC_EXPORT void dipc_thread_spawn_drop(long ticket) {
+  ARGS((uint64_t)ticket);
+  dipc_gate(OP_THREAD_SPAWN_DROP, &a);
+}
+
 /* pthread_atfork handlers (dipc_runtime_init): through the gate, since the
  * locks are runtime memory. */
 static void fork_gate(enum dipc_fork_phase phase) {

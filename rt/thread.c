@@ -467,6 +467,129 @@ void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
 }
 
 
+/* ---- threads a named domain creates ---------------------------------------
+ * The new thread runs its start routine as the domain that created it,
+ * with that domain's rights only (docs/runtime.md §2, "Threads created in
+ * a domain"): the loader's pthread_create asks for a start ticket here
+ * (OP_THREAD_SPAWN, in the creating domain, which the runtime reads from
+ * the thread's state, never from the caller), and the new thread, once its
+ * state exists and it runs as the default domain outside any call, trades
+ * the ticket for a proxy into the creator's domain at the routine
+ * (OP_THREAD_ADOPT) and calls it. Tickets are runtime memory, so no
+ * domain can change the routine or the domain a ticket names. */
+#define SPAWN_TICKETS RT_MAX_THREADS
+#define SPAWN_PROXIES 256
+struct spawn_ticket {
+  uint32_t live, gen, dom, pad;
+  uintptr_t arg;
+  void *proxy;
+};
+struct spawn_proxy {
+  uint32_t dom;
+  uintptr_t routine;
+  void *proxy;
+};
+static struct spawn_ticket *tickets;
+static struct spawn_proxy *spawn_proxies;
+static unsigned n_spawn_proxies;
+/* The proxy domain whose column says who calls start proxies: only the
+ * default domain (the new thread's loader code). */
+static uint32_t spawn_callers;
+
+/* dom's proxy that runs routine(arg), made once per pair. A fault in the
+ * routine returns 0 to the new thread (RT_RECOVERY_RETURN0), which then
+ * ends: its caller is the loader, with no landing pad. */
+static long spawn_proxy(uint32_t dom, uintptr_t routine, void **out) {
+  for (unsigned i = 0; i < n_spawn_proxies; i++)
+    if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine) {
+      *out = spawn_proxies[i].proxy;
+      return 0;
+    }
+  if (n_spawn_proxies == SPAWN_PROXIES)
+    return -DIPC_ENOSPC;
+  if (!spawn_proxies) {
+    int err = dipc_domain_new(&spawn_callers, 0);
+    if (err)
+      return err;
+    dipc_apl_set(0, spawn_callers, DIPC_PERM_CALL);
+    spawn_proxies =
+        dipc_alloc_runtime(SPAWN_PROXIES * sizeof *spawn_proxies);
+  }
+  struct dipc_entry_desc desc = {
+      .address = (void *)routine,
+      .signature = {.int_args = 1, .int_results = 1}};
+  dipc_policy_t policy = 0;
+  int err = dipc_proxy_generate_ex(dom, dipc_apl_column(spawn_callers), 1, 1,
+                                   &desc, &policy, out);
+  if (err)
+    return err;
+  spawn_proxies[n_spawn_proxies++] =
+      (struct spawn_proxy){dom, routine, *out};
+  return 0;
+}
+
+/* OP_THREAD_SPAWN: 0 for the default domain (its threads start as it), or
+ * a ticket naming the calling thread's domain, the routine and its arg. */
+long dipc_thread_spawn_op(struct dipc_thread *st, uintptr_t routine,
+                          uintptr_t arg) {
+  uint32_t dom = st->cur_dom;
+  if (dom == 0)
+    return 0;
+  if (!routine)
+    return -DIPC_EINVAL;
+  if (!tickets)
+    tickets = dipc_alloc_runtime(SPAWN_TICKETS * sizeof *tickets);
+  unsigned i = 0;
+  while (i < SPAWN_TICKETS && tickets[i].live)
+    i++;
+  if (i == SPAWN_TICKETS)
+    return -DIPC_ENOSPC;
+  void *proxy;
+  long err = spawn_proxy(dom, routine, &proxy);
+  if (err)
+    return err;
+  struct spawn_ticket *t = &tickets[i];
+  t->live = 1;
+  t->gen++;
+  t->dom = dom;
+  t->arg = arg;
+  t->proxy = proxy;
+  return (long)(((uint64_t)t->gen << 16) | (i + 1));
+}
+
+static struct spawn_ticket *ticket_of(uint64_t ticket) {
+  uint64_t i = (ticket & 0xffff) - 1;
+  if (!tickets || i >= SPAWN_TICKETS || !tickets[i].live ||
+      tickets[i].gen != (uint32_t)(ticket >> 16) || ticket >> 48)
+    return NULL;
+  return &tickets[i];
+}
+
+/* OP_THREAD_ADOPT: only a thread running as the default domain outside any
+ * call (a new thread in the loader's start code) takes a ticket: a domain
+ * taking one would run another domain's routine. */
+long dipc_thread_adopt_op(struct dipc_thread *st, uint64_t ticket,
+                          uint64_t *out) {
+  if (st->cur_dom != 0 || st->kcs_top != st->kcs_base)
+    return -DIPC_EPERM;
+  struct spawn_ticket *t = ticket_of(ticket);
+  if (!t)
+    return -DIPC_EINVAL;
+  out[0] = (uint64_t)t->proxy;
+  out[1] = t->arg;
+  t->live = 0;
+  return 0;
+}
+
+/* OP_THREAD_SPAWN_DROP: the creating domain's pthread_create failed. */
+long dipc_thread_spawn_drop_op(struct dipc_thread *st, uint64_t ticket) {
+  struct spawn_ticket *t = ticket_of(ticket);
+  if (!t || t->dom != st->cur_dom)
+    return -DIPC_EINVAL;
+  t->live = 0;
+  return 0;
+}
+
 /* ---- fork ----------------------------------------------------------------
  * The forking thread takes the boot lock (gate.S: a thread creating its
  * state holds it, then dipc_lock) and then dipc_lock, so that neither is

@@ -228,6 +228,15 @@ int dipc_thread_init(void);
 int dipc_thread_reserve(void);
 void dipc_thread_unreserve(void);
 int dipc_thread_init_reserved(void);
+/* Threads a named domain creates run their start routine as that domain
+ * (docs/runtime.md §2). The loader's pthread_create asks for a ticket
+ * (0 when the caller runs as the default domain: start as usual; negative:
+ * -DIPC_E...), hands it to the new thread, which trades it, running as the
+ * default domain outside any call, for the proxy to call with arg; a ticket
+ * no thread will take is dropped by the domain that got it. */
+long dipc_thread_spawn(void *(*routine)(void *), void *arg);
+int dipc_thread_adopt(long ticket, void **proxy, void **arg);
+void dipc_thread_spawn_drop(long ticket);
 /* Called by the loader's SIGSEGV/SIGBUS/... handler with the signal's
  * ucontext. If the thread is inside a cross-domain call, unwinds the KCS to
  * the newest entry whose recovery buffer is armed and rewrites the context
