@@ -55,7 +55,25 @@ static void *start_in_domain(void *ticket) {
     fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
     return NULL;
   }
-  return ((void *(*)(void *))proxy)(arg);
+  void *r = ((void *(*)(void *))proxy)(arg), *exited;
+  if (dipc_thread_exit_value_take(&exited) == 1)
+    r = exited; /* the routine called pthread_exit */
+  return r;
+}
+
+/* In a thread a domain created, glibc's pthread_exit would unwind past the
+ * start routine's proxy and end the thread as the domain: the runtime keeps
+ * the value and the call ends as the routine's crash, which returns to
+ * start_in_domain (above) as the default domain. Elsewhere in a domain it
+ * is a crash of the running call; as the default domain, glibc's. */
+typedef void (*pthread_exit_fn)(void *) __attribute__((noreturn));
+
+__attribute__((visibility("default"), noreturn)) void
+pthread_exit(void *value) {
+  if (dipc_thread_exit_value(value) != -DIPC_EPERM)
+    __builtin_trap();
+  pthread_exit_fn real = INTERPOSE_NEXT(pthread_exit_fn, "pthread_exit");
+  real(value);
 }
 
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,

@@ -215,6 +215,18 @@ DIPC_EXPORT void dipc_thread_spawn_drop(long ticket) {
   dipc_gate(OP_THREAD_SPAWN_DROP, &a);
 }
 
+DIPC_EXPORT long dipc_thread_exit_value(void *value) {
+  ARGS(1, (uint64_t)value);
+  return dipc_gate(OP_THREAD_EXIT_VALUE, &a);
+}
+
+DIPC_EXPORT int dipc_thread_exit_value_take(void **value) {
+  ARGS(0);
+  int r = (int)dipc_gate(OP_THREAD_EXIT_VALUE, &a);
+  *value = r == 1 ? (void *)a.out[0] : NULL;
+  return r;
+}
+
 /* pthread_atfork handlers (dipc_runtime_init): through the gate, since the
  * locks are runtime memory. */
 static void fork_gate(enum dipc_fork_phase phase) {

@@ -69,6 +69,9 @@ _Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
                "slots start at multiples of a power of two");
 
 static uint8_t slot_mapped[RT_MAX_THREADS];
+/* pthread_exit's value in a thread a domain created (below). */
+static uintptr_t exit_value[RT_MAX_THREADS];
+static uint8_t exit_pending[RT_MAX_THREADS];
 /* The slot's state was made by dipc_thread_init_reserved's gate, with the
  * reservation (until that op has run). */
 static uint8_t slot_took_reservation[RT_MAX_THREADS];
@@ -400,6 +403,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;
   st->live = 1;
+  exit_pending[i] = 0;
   dipc_set_cur_dom(st, 0);
   dipc_domain_make_resident(0);
   st->cur_pkru = dipc_machine.pkru_rw[0];
@@ -587,6 +591,42 @@ long dipc_thread_spawn_drop_op(struct dipc_thread *st, uint64_t ticket) {
   if (!t || t->dom != st->cur_dom)
     return -DIPC_EINVAL;
   t->live = 0;
+  return 0;
+}
+
+/* pthread_exit in a thread a domain created (the loader's pthread_exit):
+ * glibc's unwinding would leave the proxy's call without popping it, and
+ * the thread would end as the domain. Instead the runtime keeps the value
+ * and the loader ends the call like a crash of the routine, whose proxy
+ * returns to the loader's start code as the default domain; that takes the
+ * value and ends the thread. Only the start routine's own call (the one
+ * KCS entry, pushed by a start proxy) ends so: deeper, pthread_exit is the
+ * callee's crash and its caller gets DIPC_EFAULT. */
+static int is_spawn_proxy(uintptr_t proxy) {
+  for (unsigned i = 0; i < n_spawn_proxies; i++)
+    if ((uintptr_t)spawn_proxies[i].proxy == proxy)
+      return 1;
+  return 0;
+}
+
+long dipc_thread_exit_value_op(struct dipc_thread *st, int set,
+                               uintptr_t value, uint64_t *out) {
+  unsigned i = st->index;
+  if (!set) {
+    if (st->cur_dom != 0 || st->kcs_top != st->kcs_base)
+      return -DIPC_EPERM;
+    long had = exit_pending[i];
+    out[0] = had ? exit_value[i] : 0;
+    exit_pending[i] = 0;
+    return had;
+  }
+  if (st->cur_dom == 0)
+    return -DIPC_EPERM; /* glibc's pthread_exit does it */
+  if (st->kcs_top != st->kcs_base + 1 || st->kcs_base->caller_dom != 0 ||
+      !is_spawn_proxy(st->kcs_base->proxy))
+    return -DIPC_EINVAL;
+  exit_value[i] = value;
+  exit_pending[i] = 1;
   return 0;
 }
 

@@ -237,6 +237,12 @@ int dipc_thread_init_reserved(void);
 long dipc_thread_spawn(void *(*routine)(void *), void *arg);
 int dipc_thread_adopt(long ticket, void **proxy, void **arg);
 void dipc_thread_spawn_drop(long ticket);
+/* pthread_exit in such a thread (the loader's): the start routine's call
+ * keeps value (0; -DIPC_EPERM as the default domain, -DIPC_EINVAL inside a
+ * deeper call) and then ends as a crash; the start code, back in the
+ * default domain, takes it (1 and *value when there is one, else 0). */
+long dipc_thread_exit_value(void *value);
+int dipc_thread_exit_value_take(void **value);
 /* Called by the loader's SIGSEGV/SIGBUS/... handler with the signal's
  * ucontext. If the thread is inside a cross-domain call, unwinds the KCS to
  * the newest entry whose recovery buffer is armed and rewrites the context

@@ -1,6 +1,7 @@
 // Threads a domain creates run their start routine as that domain
 // (docs/runtime.md §2, "Threads created in a domain"), are joined, and
-// compute correct results on every backend. `calc` (a write grant on the
+// compute correct results on every backend; one of each ends with
+// pthread_exit. `calc` (a write grant on the
 // default domain, which glibc's pthread_create needs under mpk) starts 4
 // threads: each sums a block it allocates, sees itself running as calc, and
 // is refused the default domain's owner handle to calc (a thread running as
@@ -52,6 +53,8 @@ struct job {
   j->sum = s;                                                                \
   j->block = (uintptr_t)a;                                                   \
   free(a);                                                                   \
+  if (j->k == NTHREADS)                                                      \
+    pthread_exit(j); /* the same as returning j */                           \
   return j;
 
 #define RUN_BODY                                                             \
