@@ -215,6 +215,12 @@ DIPC_EXPORT void dipc_thread_spawn_drop(long ticket) {
   dipc_gate(OP_THREAD_SPAWN_DROP, &a);
 }
 
+DIPC_EXPORT void *dipc_domain_callback(void *fn, int args) {
+  ARGS((uint64_t)fn, (uint64_t)args);
+  long r = dipc_gate(OP_CALLBACK_PROXY, &a);
+  return r < 0 ? NULL : (void *)r;
+}
+
 DIPC_EXPORT long dipc_thread_exit_value(void *value) {
   ARGS(1, (uint64_t)value);
   return dipc_gate(OP_THREAD_EXIT_VALUE, &a);

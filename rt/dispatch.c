@@ -230,6 +230,8 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_thread_adopt_op(st, x[0], a->out);
   case OP_THREAD_SPAWN_DROP:
     return dipc_thread_spawn_drop_op(st, x[0]);
+  case OP_CALLBACK_PROXY:
+    return dipc_callback_proxy_op(st, x[0], x[1]);
   case OP_THREAD_EXIT_VALUE:
     return dipc_thread_exit_value_op(st, x[0] != 0, x[1], a->out);
   case OP_THREAD_EXIT:

@@ -422,6 +422,8 @@ DIPC_HIDDEN long dipc_thread_adopt_op(struct dipc_thread *st, uint64_t ticket,
                                       uint64_t *out);
 DIPC_HIDDEN long dipc_thread_spawn_drop_op(struct dipc_thread *st,
                                            uint64_t ticket);
+DIPC_HIDDEN long dipc_callback_proxy_op(struct dipc_thread *st, uintptr_t fn,
+                                        uint64_t args);
 DIPC_HIDDEN long dipc_thread_exit_value_op(struct dipc_thread *st, int set,
                                            uintptr_t value, uint64_t *out);
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
@@ -594,6 +596,7 @@ enum dipc_op {
   OP_THREAD_ADOPT,         /* arg: a start ticket; out: proxy, arg */
   OP_THREAD_SPAWN_DROP,    /* arg: a start ticket no thread will adopt */
   OP_THREAD_EXIT_VALUE,    /* arg: 1, value: pthread_exit in a domain; 0: take it */
+  OP_CALLBACK_PROXY,       /* arg: fn, its integer arguments (thread.c) */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");

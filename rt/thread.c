@@ -489,47 +489,74 @@ struct spawn_ticket {
   void *proxy;
 };
 struct spawn_proxy {
-  uint32_t dom;
+  uint32_t dom, args;
   uintptr_t routine;
   void *proxy;
 };
 static struct spawn_ticket *tickets;
 static struct spawn_proxy *spawn_proxies;
 static unsigned n_spawn_proxies;
-/* The proxy domain whose column says who calls start proxies: only the
- * default domain (the new thread's loader code). */
-static uint32_t spawn_callers;
+/* Per domain, the proxy domain whose column says who calls its start and
+ * callback proxies: the default domain (a new thread's loader code, libc
+ * at thread exit or exit()) and the domain itself (libc calling back a
+ * domain that runs exit()). 0: none made yet. */
+static uint32_t *callers_of;
 
-/* dom's proxy that runs routine(arg), made once per pair. A fault in the
- * routine returns 0 to the new thread (RT_RECOVERY_RETURN0), which then
- * ends: its caller is the loader, with no landing pad. */
-static long spawn_proxy(uint32_t dom, uintptr_t routine, void **out) {
+/* dom's proxy that runs routine with `args` integer arguments, made once
+ * per triple. A fault in the routine returns 0 to its caller
+ * (RT_RECOVERY_RETURN0): the loader's start code or libc, which have no
+ * landing pad. */
+static long spawn_proxy(uint32_t dom, uintptr_t routine, uint32_t args,
+                        void **out) {
   for (unsigned i = 0; i < n_spawn_proxies; i++)
-    if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine) {
+    if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine &&
+        spawn_proxies[i].args == args) {
       *out = spawn_proxies[i].proxy;
       return 0;
     }
   if (n_spawn_proxies == SPAWN_PROXIES)
     return -DIPC_ENOSPC;
   if (!spawn_proxies) {
-    int err = dipc_domain_new(&spawn_callers, 0);
-    if (err)
-      return err;
-    dipc_apl_set(0, spawn_callers, DIPC_PERM_CALL);
     spawn_proxies =
         dipc_alloc_runtime(SPAWN_PROXIES * sizeof *spawn_proxies);
+    callers_of = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *callers_of);
+  }
+  if (!callers_of[dom]) {
+    uint32_t p;
+    int err = dipc_domain_new(&p, 0);
+    if (err)
+      return err;
+    dipc_apl_set(0, p, DIPC_PERM_CALL);
+    dipc_apl_set(dom, p, DIPC_PERM_CALL);
+    callers_of[dom] = p;
   }
   struct dipc_entry_desc desc = {
       .address = (void *)routine,
-      .signature = {.int_args = 1, .int_results = 1}};
+      .signature = {.int_args = (uint8_t)args, .int_results = 1}};
   dipc_policy_t policy = 0;
-  int err = dipc_proxy_generate_ex(dom, dipc_apl_column(spawn_callers), 1, 1,
-                                   &desc, &policy, out);
+  int err = dipc_proxy_generate_ex(dom, dipc_apl_column(callers_of[dom]), 1,
+                                   1, &desc, &policy, out);
   if (err)
     return err;
   spawn_proxies[n_spawn_proxies++] =
-      (struct spawn_proxy){dom, routine, *out};
+      (struct spawn_proxy){dom, args, routine, *out};
   return 0;
+}
+
+/* OP_CALLBACK_PROXY: a function a domain hands libc to call later (a
+ * thread-specific data destructor, an exit handler), which libc calls from
+ * whatever domain then runs (the default domain's thread exit or exit()):
+ * the proxy that runs it as the calling domain, or fn itself for the
+ * default domain. */
+long dipc_callback_proxy_op(struct dipc_thread *st, uintptr_t fn,
+                            uint64_t args) {
+  if (st->cur_dom == 0)
+    return (long)fn;
+  if (!fn || args > 2)
+    return -DIPC_EINVAL;
+  void *proxy;
+  long err = spawn_proxy(st->cur_dom, fn, (uint32_t)args, &proxy);
+  return err ? err : (long)proxy;
 }
 
 /* OP_THREAD_SPAWN: 0 for the default domain (its threads start as it), or
@@ -549,7 +576,7 @@ long dipc_thread_spawn_op(struct dipc_thread *st, uintptr_t routine,
   if (i == SPAWN_TICKETS)
     return -DIPC_ENOSPC;
   void *proxy;
-  long err = spawn_proxy(dom, routine, &proxy);
+  long err = spawn_proxy(dom, routine, 1, &proxy);
   if (err)
     return err;
   struct spawn_ticket *t = &tickets[i];
