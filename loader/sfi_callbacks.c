@@ -13,13 +13,21 @@
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 
+#include <dipc/rt.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <pthread.h>
 #include <search.h>
 #include <stdlib.h>
 
 #define CALLEE(fn) sfi_check_callee((const void *)(fn))
+/* Functions libc calls later from whatever domain then runs (thread exit
+ * and exit() run as the default domain) are kept as proxies into the
+ * domain that handed them over, so they run with its rights, never the
+ * default domain's (docs/runtime.md §2, "Threads created in a domain"). */
+#define AS_CALLER(fn, args)                                                    \
+  ((__typeof__(fn))dipc_domain_callback((void *)(fn), (args)))
 #define CALLEE_IF(fn)                                                          \
   do {                                                                         \
     if (fn)                                                                    \
@@ -29,20 +37,29 @@
 /* atexit and the compiler's static destructors come here (atexit itself
  * is libc_nonshared.a's, linked into the caller). */
 SFI_EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
-  if (SFI_CHECKED())
+  if (SFI_CHECKED()) {
     CALLEE(fn);
+    if (!(fn = AS_CALLER(fn, 1)))
+      return -1;
+  }
   return NEXT(__cxa_atexit)(fn, arg, dso);
 }
 
 SFI_EXPORT int on_exit(void (*fn)(int, void *), void *arg) {
-  if (SFI_CHECKED())
+  if (SFI_CHECKED()) {
     CALLEE(fn);
+    if (!(fn = AS_CALLER(fn, 2)))
+      return -1;
+  }
   return NEXT(on_exit)(fn, arg);
 }
 
 SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
-  if (SFI_CHECKED())
+  if (SFI_CHECKED()) {
     CALLEE(fn);
+    if (!(fn = AS_CALLER(fn, 0)))
+      return -1;
+  }
   return NEXT(at_quick_exit)(fn);
 }
 
@@ -64,8 +81,11 @@ SFI_EXPORT int pthread_once(pthread_once_t *once, void (*fn)(void)) {
 }
 
 SFI_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *)) {
-  if (SFI_CHECKED())
-    CALLEE_IF(dtor);
+  if (SFI_CHECKED() && dtor) {
+    CALLEE(dtor);
+    if (!(dtor = AS_CALLER(dtor, 1)))
+      return EAGAIN;
+  }
   return NEXT(pthread_key_create)(key, dtor);
 }
 

@@ -11,14 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { MAX_RANGES = 64 };
-
 int sfi_code_on;
 
-static struct {
-  uintptr_t lo, hi;
-} ranges[MAX_RANGES];
-static unsigned num_ranges;
+struct sfi_code_range sfi_code_ranges[SFI_CODE_MAX_RANGES];
+unsigned sfi_code_num_ranges;
+#define ranges sfi_code_ranges
+#define num_ranges sfi_code_num_ranges
+#define MAX_RANGES SFI_CODE_MAX_RANGES
 
 void sfi_code_start(void) { sfi_code_on = !strcmp(dipc_backend(), "sfi"); }
 
@@ -57,14 +56,4 @@ void sfi_code_forget(uintptr_t lo, uintptr_t hi) {
       __atomic_store_n(&ranges[i].hi, 0, __ATOMIC_RELEASE);
       __atomic_store_n(&ranges[i].lo, 0, __ATOMIC_RELAXED);
     }
-}
-
-int sfi_code_contains(uintptr_t pc) {
-  unsigned n = __atomic_load_n(&num_ranges, __ATOMIC_ACQUIRE);
-  for (unsigned i = 0; i < n; ++i) {
-    uintptr_t hi = __atomic_load_n(&ranges[i].hi, __ATOMIC_ACQUIRE);
-    if (pc < hi && pc >= __atomic_load_n(&ranges[i].lo, __ATOMIC_RELAXED))
-      return 1;
-  }
-  return 0;
 }

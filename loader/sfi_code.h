@@ -24,8 +24,26 @@ void sfi_code_add(const struct dl_phdr_info *info);
  * Under the loader's lock. */
 void sfi_code_forget(uintptr_t lo, uintptr_t hi);
 
+/* The segments, for sfi_code_contains (inline: every interceptor asks
+ * on every call). An entry is published by its hi, cleared first. */
+enum { SFI_CODE_MAX_RANGES = 64 };
+struct sfi_code_range {
+  uintptr_t lo, hi;
+};
+extern struct sfi_code_range sfi_code_ranges[SFI_CODE_MAX_RANGES];
+extern unsigned sfi_code_num_ranges;
+
 /* Whether pc lies in instrumented code. Lock-free. */
-int sfi_code_contains(uintptr_t pc);
+static inline int sfi_code_contains(uintptr_t pc) {
+  unsigned n = __atomic_load_n(&sfi_code_num_ranges, __ATOMIC_ACQUIRE);
+  for (unsigned i = 0; i < n; ++i) {
+    uintptr_t hi = __atomic_load_n(&sfi_code_ranges[i].hi, __ATOMIC_ACQUIRE);
+    if (pc < hi &&
+        pc >= __atomic_load_n(&sfi_code_ranges[i].lo, __ATOMIC_RELAXED))
+      return 1;
+  }
+  return 0;
+}
 
 /* Whether an interceptor called from `ret` must check its caller's memory
  * ranges: the backend is sfi and the call came from instrumented code.

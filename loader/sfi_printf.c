@@ -3,8 +3,10 @@
  * %n target, the output buffer (snprintf: all n bytes; sprintf: as many
  * as the output needs, measured first) or the stream, and asprintf's
  * result pointer. The arguments' types come from glibc's
- * parse_printf_format; where each %s and %n takes its argument, and its
- * precision, from a scan of the format done here the same way. */
+ * parse_printf_format (only for a format with a %s or %n: no other
+ * conversion takes the caller's memory); where each %s and %n takes its
+ * argument, and its precision, from a scan of the format done here the
+ * same way. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 
@@ -34,12 +36,44 @@ static void fetch(const int *types, size_t n, va_list ap, uintptr_t *out) {
   }
 }
 
-static void check_conversion(char conv, int longs, int shorts, int wide_mod,
-                             const uintptr_t *args, size_t n, size_t idx,
-                             long prec) {
-  if (idx >= n)
+/* The arguments, fetched on the first conversion that needs them: a
+ * format without %s or %n (most) takes no argument's memory, and glibc's
+ * parse_printf_format costs more than the rest of the check. */
+struct format_args {
+  const char *fmt;
+  va_list ap; /* a copy of the caller's */
+  size_t n; /* SIZE_MAX: not fetched yet */
+  int types[MAX_ARGS];
+  uintptr_t v[MAX_ARGS];
+};
+
+static void fetch_args(struct format_args *a) {
+  if (a->n != SIZE_MAX)
     return;
-  uintptr_t v = args[idx];
+  size_t n = parse_printf_format(a->fmt, MAX_ARGS, a->types);
+  if (n > MAX_ARGS) {
+    fprintf(stderr, "dipc: sfi: a printf format with more than %d "
+            "arguments cannot be checked\n", MAX_ARGS);
+    SFI_READ(a->fmt, UINT64_MAX); /* refused as an access */
+  }
+  va_list copy;
+  va_copy(copy, a->ap);
+  fetch(a->types, n, copy, a->v);
+  va_end(copy);
+  a->n = n;
+}
+
+static void check_conversion(char conv, int longs, int shorts, int wide_mod,
+                             struct format_args *a, size_t idx, long prec,
+                             size_t prec_idx) {
+  if (conv != 's' && conv != 'S' && conv != 'n')
+    return; /* reads and writes none of the caller's memory */
+  fetch_args(a);
+  if (idx >= a->n)
+    return;
+  uintptr_t v = a->v[idx];
+  if (prec_idx != SIZE_MAX) /* .*: the precision is an argument */
+    prec = prec_idx < a->n ? (long)(int)a->v[prec_idx] : -1;
   size_t max = prec >= 0 ? (size_t)prec : SIZE_MAX;
   if (conv == 's' && !wide_mod && v) {
     sfi_read_string((const char *)v, max);
@@ -52,20 +86,17 @@ static void check_conversion(char conv, int longs, int shorts, int wide_mod,
   }
 }
 
+static int is_flag(char c) {
+  return c == '-' || c == '+' || c == ' ' || c == '#' || c == '0' ||
+         c == '\'' || c == 'I';
+}
+
 void sfi_check_format(const char *fmt, va_list ap) {
   sfi_read_string(fmt, SIZE_MAX);
-  int types[MAX_ARGS];
-  size_t n = parse_printf_format(fmt, MAX_ARGS, types);
-  if (n > MAX_ARGS) {
-    fprintf(stderr, "dipc: sfi: a printf format with more than %d "
-            "arguments cannot be checked\n", MAX_ARGS);
-    SFI_READ(fmt, UINT64_MAX); /* refused as an access */
-  }
-  uintptr_t args[MAX_ARGS];
-  va_list copy;
-  va_copy(copy, ap);
-  fetch(types, n, copy, args);
-  va_end(copy);
+  struct format_args a;
+  a.fmt = fmt;
+  va_copy(a.ap, ap);
+  a.n = SIZE_MAX;
   size_t next = 0;
   for (const char *p = fmt; *p; ++p) {
     if (*p != '%')
@@ -73,7 +104,7 @@ void sfi_check_format(const char *fmt, va_list ap) {
     if (*++p == '%')
       continue;
     size_t pos = sfi_format_position(&p);
-    while (*p && strchr("-+ #0'I", *p))
+    while (is_flag(*p))
       ++p;
     if (*p == '*') {
       ++p;
@@ -83,13 +114,13 @@ void sfi_check_format(const char *fmt, va_list ap) {
       sfi_format_digits(&p);
     }
     long prec = -1;
+    size_t prec_idx = SIZE_MAX;
     if (*p == '.') {
       ++p;
       if (*p == '*') {
         ++p;
         size_t at = sfi_format_position(&p);
-        size_t i = at ? at - 1 : next++;
-        prec = i < n ? (long)(int)args[i] : -1;
+        prec_idx = at ? at - 1 : next++;
       } else {
         prec = (long)sfi_format_digits(&p);
       }
@@ -111,8 +142,9 @@ void sfi_check_format(const char *fmt, va_list ap) {
     if (*p == 'm') /* strerror(errno): no argument */
       continue;
     size_t idx = pos ? pos - 1 : next++;
-    check_conversion(*p, longs, shorts, wide_mod, args, n, idx, prec);
+    check_conversion(*p, longs, shorts, wide_mod, &a, idx, prec, prec_idx);
   }
+  va_end(a.ap);
 }
 
 size_t sfi_output_size(const char *fmt, va_list ap) {

@@ -1,7 +1,10 @@
 /* threads.c - wraps pthread_create so every thread is set up (alternate
  * signal stack, runtime state, hence its unsafe stack) before it runs
  * program code, in a slot of the runtime's set aside before the thread is
- * created (pthread_create fails with EAGAIN when there is none). */
+ * created (pthread_create fails with EAGAIN when there is none). A thread
+ * created by code running in a named domain runs its start routine as that
+ * domain, through a proxy the runtime makes (dipc_thread_spawn): the loader
+ * holds no record of it that the domain could change. */
 #define _GNU_SOURCE
 #include "interpose.h"
 #include "sfi_intercept.h"
@@ -38,6 +41,41 @@ static void *start_thread(void *p) {
   return start.routine(start.arg);
 }
 
+/* A thread a named domain created: arg is the runtime's start ticket. The
+ * thread starts as the default domain (its stack, TCB and this code are
+ * the default domain's) and calls the routine through the proxy into the
+ * creator's domain; a fault there returns NULL (dipc_errno says why) and
+ * the thread ends here, as the default domain. */
+static void *start_in_domain(void *ticket) {
+  int failed = setup_thread && setup_thread() != 0;
+  void *proxy = NULL, *arg = NULL;
+  if (!failed)
+    failed = dipc_thread_adopt((long)ticket, &proxy, &arg) != 0;
+  if (failed) {
+    fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
+    return NULL;
+  }
+  void *r = ((void *(*)(void *))proxy)(arg), *exited;
+  if (dipc_thread_exit_value_take(&exited) == 1)
+    r = exited; /* the routine called pthread_exit */
+  return r;
+}
+
+/* In a thread a domain created, glibc's pthread_exit would unwind past the
+ * start routine's proxy and end the thread as the domain: the runtime keeps
+ * the value and the call ends as the routine's crash, which returns to
+ * start_in_domain (above) as the default domain. Elsewhere in a domain it
+ * is a crash of the running call; as the default domain, glibc's. */
+typedef void (*pthread_exit_fn)(void *) __attribute__((noreturn));
+
+__attribute__((visibility("default"), noreturn)) void
+pthread_exit(void *value) {
+  if (dipc_thread_exit_value(value) != -DIPC_EPERM)
+    __builtin_trap();
+  pthread_exit_fn real = INTERPOSE_NEXT(pthread_exit_fn, "pthread_exit");
+  real(value);
+}
+
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
                                  void *(*)(void *), void *);
 
@@ -60,6 +98,22 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
   }
   if (slot != 0)
     return EAGAIN;
+  /* Code running in a named domain: its thread starts there. No block of
+   * the caller's heap either (the new thread, as the default domain, could
+   * not free it). */
+  long ticket = dipc_thread_spawn(routine, arg);
+  if (ticket < 0) {
+    dipc_thread_unreserve();
+    return ticket == -DIPC_ENOSPC ? EAGAIN : EINVAL;
+  }
+  if (ticket > 0) {
+    int err = real(thread, attr, start_in_domain, (void *)ticket);
+    if (err) {
+      dipc_thread_spawn_drop(ticket);
+      dipc_thread_unreserve();
+    }
+    return err;
+  }
   struct start *start = malloc(sizeof *start);
   if (!start) {
     dipc_thread_unreserve();

@@ -196,6 +196,44 @@ DIPC_EXPORT int dipc_thread_init_reserved(void) {
   return (int)dipc_gate(OP_THREAD_INIT_RESERVED, &a);
 }
 
+DIPC_EXPORT long dipc_thread_spawn(void *(*routine)(void *), void *arg) {
+  ARGS((uint64_t)routine, (uint64_t)arg);
+  return dipc_gate(OP_THREAD_SPAWN, &a);
+}
+
+DIPC_EXPORT int dipc_thread_adopt(long ticket, void **proxy, void **arg) {
+  ARGS((uint64_t)ticket);
+  int r = (int)dipc_gate(OP_THREAD_ADOPT, &a);
+  if (r == 0) {
+    *proxy = (void *)a.out[0];
+    *arg = (void *)a.out[1];
+  }
+  return r;
+}
+
+DIPC_EXPORT void dipc_thread_spawn_drop(long ticket) {
+  ARGS((uint64_t)ticket);
+  dipc_gate(OP_THREAD_SPAWN_DROP, &a);
+}
+
+DIPC_EXPORT void *dipc_domain_callback(void *fn, int args) {
+  ARGS((uint64_t)fn, (uint64_t)args);
+  long r = dipc_gate(OP_CALLBACK_PROXY, &a);
+  return r < 0 ? NULL : (void *)r;
+}
+
+DIPC_EXPORT long dipc_thread_exit_value(void *value) {
+  ARGS(1, (uint64_t)value);
+  return dipc_gate(OP_THREAD_EXIT_VALUE, &a);
+}
+
+DIPC_EXPORT int dipc_thread_exit_value_take(void **value) {
+  ARGS(0);
+  int r = (int)dipc_gate(OP_THREAD_EXIT_VALUE, &a);
+  *value = r == 1 ? (void *)a.out[0] : NULL;
+  return r;
+}
+
 /* pthread_atfork handlers (dipc_runtime_init): through the gate, since the
  * locks are runtime memory. */
 static void fork_gate(enum dipc_fork_phase phase) {

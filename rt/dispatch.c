@@ -224,6 +224,16 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_thread_init_reserved_op(st);
   case OP_THREAD_RESERVE:
     return dipc_thread_reserve_op(a->arg[0] != 0);
+  case OP_THREAD_SPAWN:
+    return dipc_thread_spawn_op(st, x[0], x[1]);
+  case OP_THREAD_ADOPT:
+    return dipc_thread_adopt_op(st, x[0], a->out);
+  case OP_THREAD_SPAWN_DROP:
+    return dipc_thread_spawn_drop_op(st, x[0]);
+  case OP_CALLBACK_PROXY:
+    return dipc_callback_proxy_op(st, x[0], x[1]);
+  case OP_THREAD_EXIT_VALUE:
+    return dipc_thread_exit_value_op(st, x[0] != 0, x[1], a->out);
   case OP_THREAD_EXIT:
     /* The thread-exit hook runs in the default domain, outside any call;
      * a domain releasing its state would get a fresh one there. */

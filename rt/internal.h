@@ -423,6 +423,17 @@ DIPC_HIDDEN void dipc_lock_reinit(void);
 DIPC_HIDDEN void dipc_fork_handlers_install(void); /* api.c */
 DIPC_HIDDEN void dipc_thread_fault_in_domain(struct dipc_thread *st,
                                              uint32_t dom);
+/* Threads a named domain creates (thread.c, OP_THREAD_SPAWN...). */
+DIPC_HIDDEN long dipc_thread_spawn_op(struct dipc_thread *st, uintptr_t routine,
+                                      uintptr_t arg);
+DIPC_HIDDEN long dipc_thread_adopt_op(struct dipc_thread *st, uint64_t ticket,
+                                      uint64_t *out);
+DIPC_HIDDEN long dipc_thread_spawn_drop_op(struct dipc_thread *st,
+                                           uint64_t ticket);
+DIPC_HIDDEN long dipc_callback_proxy_op(struct dipc_thread *st, uintptr_t fn,
+                                        uint64_t args);
+DIPC_HIDDEN long dipc_thread_exit_value_op(struct dipc_thread *st, int set,
+                                           uintptr_t value, uint64_t *out);
 DIPC_HIDDEN void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom);
 
 /* ---- dstack.c: callee stack sizes, domain names ------------------------- */
@@ -514,6 +525,13 @@ DIPC_HIDDEN int dipc_proxy_generate(uint32_t callee_dom, const uint8_t *callers,
                                     unsigned count,
                                     const struct dipc_entry_desc *callee,
                                     const dipc_policy_t *policy, void **out);
+/* The same, with the callee's faults returning 0 (RT_RECOVERY_RETURN0) to
+ * the caller when return0 is set, whoever the callers are. */
+DIPC_HIDDEN int dipc_proxy_generate_ex(uint32_t callee_dom,
+                                       const uint8_t *callers, int return0,
+                                       unsigned count,
+                                       const struct dipc_entry_desc *callee,
+                                       const dipc_policy_t *policy, void **out);
 
 /* 1 if addr lies in a proxy; if [lo, hi) overlaps proxy pages. */
 DIPC_HIDDEN int dipc_proxy_contains(uintptr_t addr);
@@ -582,6 +600,11 @@ enum dipc_op {
   OP_SET_FAULT_HOOK,       /* arg: the hook, 0 = none (fault_hook.c) */
   OP_DOM_NAME,             /* arg: dom; import block's `what`: the name */
   OP_FORGET,               /* args: lo, hi of an unmapped object (dispatch.c) */
+  OP_THREAD_SPAWN,         /* arg: routine, arg; a start ticket (thread.c) */
+  OP_THREAD_ADOPT,         /* arg: a start ticket; out: proxy, arg */
+  OP_THREAD_SPAWN_DROP,    /* arg: a start ticket no thread will adopt */
+  OP_THREAD_EXIT_VALUE,    /* arg: 1, value: pthread_exit in a domain; 0: take it */
+  OP_CALLBACK_PROXY,       /* arg: fn, its integer arguments (thread.c) */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");

@@ -147,6 +147,13 @@ _Static_assert(DIPC_PERM_CALL == 1, "gate.S compares the APL byte with 1");
 int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
                         const struct dipc_entry_desc *callee,
                         const dipc_policy_t *policy, void **out) {
+  return dipc_proxy_generate_ex(dom, callers, callers == DIPC_PROXY_ANYCALL,
+                                count, callee, policy, out);
+}
+
+int dipc_proxy_generate_ex(uint32_t dom, const uint8_t *callers, int return0,
+                           unsigned count, const struct dipc_entry_desc *callee,
+                           const dipc_policy_t *policy, void **out) {
   size_t stride = (TEMPLATE_MAX + 63) & ~(size_t)63;
   /* Each proxy is a call target of -fdipc-sfi code: DIPC_SFI_CALL_MAGIC
    * in the 4 bytes before it (dipc/sfi.h), the first one's in a line of
@@ -211,7 +218,7 @@ int dipc_proxy_generate(uint32_t dom, const uint8_t *callers, unsigned count,
         {PH_H_PANIC, panic, 1},
         {PH_APL_COL, apl_col, 1},
         {PH_APL_STRIDE, enforce ? RT_MAX_DOMAINS : 0, 1},
-        {PH_NO_ARM, anycall ? RT_RECOVERY_RETURN0 : 0, 1},
+        {PH_NO_ARM, return0 ? RT_RECOVERY_RETURN0 : 0, 1},
     };
     for (size_t r = 0; r < sizeof relocs / sizeof relocs[0]; r++) {
       unsigned hits = patch(p, n, relocs[r].ph, relocs[r].value);

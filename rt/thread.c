@@ -69,6 +69,9 @@ _Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
                "slots start at multiples of a power of two");
 
 static uint8_t slot_mapped[RT_MAX_THREADS];
+/* pthread_exit's value in a thread a domain created (below). */
+static uintptr_t exit_value[RT_MAX_THREADS];
+static uint8_t exit_pending[RT_MAX_THREADS];
 /* The slot's state was made by dipc_thread_init_reserved's gate, with the
  * reservation (until that op has run). */
 static uint8_t slot_took_reservation[RT_MAX_THREADS];
@@ -400,6 +403,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;
   st->live = 1;
+  exit_pending[i] = 0;
   dipc_set_cur_dom(st, 0);
   dipc_domain_make_resident(0);
   st->cur_pkru = dipc_machine.pkru_rw[0];
@@ -466,6 +470,192 @@ void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   dipc_unlock();
 }
 
+
+/* ---- threads a named domain creates ---------------------------------------
+ * The new thread runs its start routine as the domain that created it,
+ * with that domain's rights only (docs/runtime.md §2, "Threads created in
+ * a domain"): the loader's pthread_create asks for a start ticket here
+ * (OP_THREAD_SPAWN, in the creating domain, which the runtime reads from
+ * the thread's state, never from the caller), and the new thread, once its
+ * state exists and it runs as the default domain outside any call, trades
+ * the ticket for a proxy into the creator's domain at the routine
+ * (OP_THREAD_ADOPT) and calls it. Tickets are runtime memory, so no
+ * domain can change the routine or the domain a ticket names. */
+#define SPAWN_TICKETS RT_MAX_THREADS
+#define SPAWN_PROXIES 256
+struct spawn_ticket {
+  uint32_t live, gen, dom, pad;
+  uintptr_t arg;
+  void *proxy;
+};
+struct spawn_proxy {
+  uint32_t dom, args;
+  uintptr_t routine;
+  void *proxy;
+};
+static struct spawn_ticket *tickets;
+static struct spawn_proxy *spawn_proxies;
+static unsigned n_spawn_proxies;
+/* Per domain, the proxy domain whose column says who calls its start and
+ * callback proxies: the default domain (a new thread's loader code, libc
+ * at thread exit or exit()) and the domain itself (libc calling back a
+ * domain that runs exit()). 0: none made yet. */
+static uint32_t *callers_of;
+
+/* dom's proxy that runs routine with `args` integer arguments, made once
+ * per triple. A fault in the routine returns 0 to its caller
+ * (RT_RECOVERY_RETURN0): the loader's start code or libc, which have no
+ * landing pad. */
+static long spawn_proxy(uint32_t dom, uintptr_t routine, uint32_t args,
+                        void **out) {
+  for (unsigned i = 0; i < n_spawn_proxies; i++)
+    if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine &&
+        spawn_proxies[i].args == args) {
+      *out = spawn_proxies[i].proxy;
+      return 0;
+    }
+  if (n_spawn_proxies == SPAWN_PROXIES)
+    return -DIPC_ENOSPC;
+  if (!spawn_proxies) {
+    spawn_proxies =
+        dipc_alloc_runtime(SPAWN_PROXIES * sizeof *spawn_proxies);
+    callers_of = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *callers_of);
+  }
+  if (!callers_of[dom]) {
+    uint32_t p;
+    int err = dipc_domain_new(&p, 0);
+    if (err)
+      return err;
+    dipc_apl_set(0, p, DIPC_PERM_CALL);
+    dipc_apl_set(dom, p, DIPC_PERM_CALL);
+    callers_of[dom] = p;
+  }
+  struct dipc_entry_desc desc = {
+      .address = (void *)routine,
+      .signature = {.int_args = (uint8_t)args, .int_results = 1}};
+  dipc_policy_t policy = 0;
+  int err = dipc_proxy_generate_ex(dom, dipc_apl_column(callers_of[dom]), 1,
+                                   1, &desc, &policy, out);
+  if (err)
+    return err;
+  spawn_proxies[n_spawn_proxies++] =
+      (struct spawn_proxy){dom, args, routine, *out};
+  return 0;
+}
+
+/* OP_CALLBACK_PROXY: a function a domain hands libc to call later (a
+ * thread-specific data destructor, an exit handler), which libc calls from
+ * whatever domain then runs (the default domain's thread exit or exit()):
+ * the proxy that runs it as the calling domain, or fn itself for the
+ * default domain. */
+long dipc_callback_proxy_op(struct dipc_thread *st, uintptr_t fn,
+                            uint64_t args) {
+  if (st->cur_dom == 0)
+    return (long)fn;
+  if (!fn || args > 2)
+    return -DIPC_EINVAL;
+  void *proxy;
+  long err = spawn_proxy(st->cur_dom, fn, (uint32_t)args, &proxy);
+  return err ? err : (long)proxy;
+}
+
+/* OP_THREAD_SPAWN: 0 for the default domain (its threads start as it), or
+ * a ticket naming the calling thread's domain, the routine and its arg. */
+long dipc_thread_spawn_op(struct dipc_thread *st, uintptr_t routine,
+                          uintptr_t arg) {
+  uint32_t dom = st->cur_dom;
+  if (dom == 0)
+    return 0;
+  if (!routine)
+    return -DIPC_EINVAL;
+  if (!tickets)
+    tickets = dipc_alloc_runtime(SPAWN_TICKETS * sizeof *tickets);
+  unsigned i = 0;
+  while (i < SPAWN_TICKETS && tickets[i].live)
+    i++;
+  if (i == SPAWN_TICKETS)
+    return -DIPC_ENOSPC;
+  void *proxy;
+  long err = spawn_proxy(dom, routine, 1, &proxy);
+  if (err)
+    return err;
+  struct spawn_ticket *t = &tickets[i];
+  t->live = 1;
+  t->gen++;
+  t->dom = dom;
+  t->arg = arg;
+  t->proxy = proxy;
+  return (long)(((uint64_t)t->gen << 16) | (i + 1));
+}
+
+static struct spawn_ticket *ticket_of(uint64_t ticket) {
+  uint64_t i = (ticket & 0xffff) - 1;
+  if (!tickets || i >= SPAWN_TICKETS || !tickets[i].live ||
+      tickets[i].gen != (uint32_t)(ticket >> 16) || ticket >> 48)
+    return NULL;
+  return &tickets[i];
+}
+
+/* OP_THREAD_ADOPT: only a thread running as the default domain outside any
+ * call (a new thread in the loader's start code) takes a ticket: a domain
+ * taking one would run another domain's routine. */
+long dipc_thread_adopt_op(struct dipc_thread *st, uint64_t ticket,
+                          uint64_t *out) {
+  if (st->cur_dom != 0 || st->kcs_top != st->kcs_base)
+    return -DIPC_EPERM;
+  struct spawn_ticket *t = ticket_of(ticket);
+  if (!t)
+    return -DIPC_EINVAL;
+  out[0] = (uint64_t)t->proxy;
+  out[1] = t->arg;
+  t->live = 0;
+  return 0;
+}
+
+/* OP_THREAD_SPAWN_DROP: the creating domain's pthread_create failed. */
+long dipc_thread_spawn_drop_op(struct dipc_thread *st, uint64_t ticket) {
+  struct spawn_ticket *t = ticket_of(ticket);
+  if (!t || t->dom != st->cur_dom)
+    return -DIPC_EINVAL;
+  t->live = 0;
+  return 0;
+}
+
+/* pthread_exit in a thread a domain created (the loader's pthread_exit):
+ * glibc's unwinding would leave the proxy's call without popping it, and
+ * the thread would end as the domain. Instead the runtime keeps the value
+ * and the loader ends the call like a crash of the routine, whose proxy
+ * returns to the loader's start code as the default domain; that takes the
+ * value and ends the thread. Only the start routine's own call (the one
+ * KCS entry, pushed by a start proxy) ends so: deeper, pthread_exit is the
+ * callee's crash and its caller gets DIPC_EFAULT. */
+static int is_spawn_proxy(uintptr_t proxy) {
+  for (unsigned i = 0; i < n_spawn_proxies; i++)
+    if ((uintptr_t)spawn_proxies[i].proxy == proxy)
+      return 1;
+  return 0;
+}
+
+long dipc_thread_exit_value_op(struct dipc_thread *st, int set,
+                               uintptr_t value, uint64_t *out) {
+  unsigned i = st->index;
+  if (!set) {
+    if (st->cur_dom != 0 || st->kcs_top != st->kcs_base)
+      return -DIPC_EPERM;
+    long had = exit_pending[i];
+    out[0] = had ? exit_value[i] : 0;
+    exit_pending[i] = 0;
+    return had;
+  }
+  if (st->cur_dom == 0)
+    return -DIPC_EPERM; /* glibc's pthread_exit does it */
+  if (st->kcs_top != st->kcs_base + 1 || st->kcs_base->caller_dom != 0 ||
+      !is_spawn_proxy(st->kcs_base->proxy))
+    return -DIPC_EINVAL;
+  exit_value[i] = value;
+  exit_pending[i] = 1;
+  return 0;
+}
 
 /* ---- fork ----------------------------------------------------------------
  * The forking thread takes the boot lock (gate.S: a thread creating its

@@ -239,6 +239,28 @@ int dipc_thread_init(void);
 int dipc_thread_reserve(void);
 void dipc_thread_unreserve(void);
 int dipc_thread_init_reserved(void);
+/* Threads a named domain creates run their start routine as that domain
+ * (docs/runtime.md §2). The loader's pthread_create asks for a ticket
+ * (0 when the caller runs as the default domain: start as usual; negative:
+ * -DIPC_E...), hands it to the new thread, which trades it, running as the
+ * default domain outside any call, for the proxy to call with arg; a ticket
+ * no thread will take is dropped by the domain that got it. */
+long dipc_thread_spawn(void *(*routine)(void *), void *arg);
+int dipc_thread_adopt(long ticket, void **proxy, void **arg);
+void dipc_thread_spawn_drop(long ticket);
+/* A function the calling domain hands libc to call later, from whatever
+ * domain runs then (a thread-specific data destructor, an exit handler;
+ * the loader's interceptors under `sfi`): a proxy that runs it as the
+ * calling domain (callable by the default domain and that domain), fn
+ * itself in the default domain, NULL when none can be made. args: its
+ * integer arguments, at most 2. */
+void *dipc_domain_callback(void *fn, int args);
+/* pthread_exit in such a thread (the loader's): the start routine's call
+ * keeps value (0; -DIPC_EPERM as the default domain, -DIPC_EINVAL inside a
+ * deeper call) and then ends as a crash; the start code, back in the
+ * default domain, takes it (1 and *value when there is one, else 0). */
+long dipc_thread_exit_value(void *value);
+int dipc_thread_exit_value_take(void **value);
 /* Called by the loader's SIGSEGV/SIGBUS/... handler with the signal's
  * ucontext. If the thread is inside a cross-domain call, unwinds the KCS to
  * the newest entry whose recovery buffer is armed and rewrites the context

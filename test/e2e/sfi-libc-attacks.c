@@ -16,6 +16,8 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t memcpy 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-MEMCPY
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t read 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-READ
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t snprintf-arg 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-ARG
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t snprintf-pos 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-POS
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t snprintf-n 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-N
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t snprintf-dst 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SNPRINTF-DST
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t sscanf-dst 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-SSCANF-DST
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t forged-file 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FORGED-FILE
@@ -23,6 +25,8 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t memcpy 2>&1 | FileCheck %s --check-prefix=NONE-LEAK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t read 2>&1 | FileCheck %s --check-prefix=NONE-OVERWRITE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t snprintf-arg 2>&1 | FileCheck %s --check-prefix=NONE-LEAK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t snprintf-pos 2>&1 | FileCheck %s --check-prefix=NONE-LEAK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t snprintf-n 2>&1 | FileCheck %s --check-prefix=NONE-COUNT
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t snprintf-dst 2>&1 | FileCheck %s --check-prefix=NONE-OVERWRITE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t sscanf-dst 2>&1 | FileCheck %s --check-prefix=NONE-OVERWRITE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t forged-file 2>&1 | FileCheck %s --check-prefix=NONE-FORGED-FILE
@@ -38,6 +42,8 @@
 // SFI-MEMCPY: attack memcpy
 // SFI-READ: attack read
 // SFI-SNPRINTF-ARG: attack snprintf-arg
+// SFI-SNPRINTF-POS: attack snprintf-pos
+// SFI-SNPRINTF-N: attack snprintf-n
 // SFI-SNPRINTF-DST: attack snprintf-dst
 // SFI-SSCANF-DST: attack sscanf-dst
 // SFI-FORGED-FILE: attack forged-file
@@ -51,6 +57,8 @@
 // NONE-LEAK: thief returned 1, dipc_errno 0
 // NONE-OVERWRITE: thief returned 1, dipc_errno 0
 // NONE-OVERWRITE-NEXT: vault's buffer: 'pwned'
+// NONE-COUNT: thief returned 1, dipc_errno 0
+// NONE-COUNT-NEXT: vault's buffer: '{{.}}'
 // NONE-FORGED-FILE: thief returned 1, dipc_errno 0
 // NONE-FORGED-FILE-NEXT: vault's buffer: 'pwned-buffer'
 // NONE-MAIN: main stole 'vault-secret-42'
@@ -81,6 +89,13 @@ int attack(const char *what, const char *victim_secret, char *victim_buf)
     return read(pipe_in, victim_buf, 6) == 6;
   else if (!strcmp(what, "snprintf-arg"))
     snprintf(copy, sizeof copy, "%s", victim_secret);
+  else if (!strcmp(what, "snprintf-pos"))
+    /* Positional, its precision an argument, after a conversion that
+     * takes no memory (%.0d of 0 prints nothing). */
+    snprintf(copy, sizeof copy, "%3$.0d%2$.*1$s", 40, victim_secret, 0);
+  else if (!strcmp(what, "snprintf-n"))
+    /* %n writes the count, 1, over vault's buffer. */
+    snprintf(copy, sizeof copy, "%d%n", 7, (int *)victim_buf);
   else if (!strcmp(what, "snprintf-dst"))
     return snprintf(victim_buf, 32, "pwned") == 5;
   else if (!strcmp(what, "sscanf-dst"))

@@ -29,7 +29,11 @@
 #define OP_FORK 31
 #define OP_ANYCALL_REGISTER 32
 #define OP_DOM_NAME 38
-#define OP_COUNT 40
+#define OP_THREAD_SPAWN 40
+#define OP_THREAD_ADOPT 41
+#define OP_THREAD_SPAWN_DROP 42
+#define OP_THREAD_EXIT_VALUE 43
+#define OP_COUNT 45
 #define PAGE 4096UL
 
 int __dipc_recover_from_fault(void *ucontext);
@@ -64,6 +68,33 @@ long b_gate(void *gate, long op, long a1, long a2, long a3, long a4) {
     ((volatile uint64_t *)&a)[i] = 0;
   return ((gate_fn *)gate)((unsigned)op, &a);
 }
+/* b gets a start ticket for routine and tries to run it itself: a ticket
+ * is only taken by a thread running as the default domain (thread.c). */
+DOMAIN_CODE("dom_b")
+long b_spawn_adopt(void *gate, long routine, long a2, long a3, long a4,
+                   long a5) {
+  (void)a2, (void)a3, (void)a4, (void)a5;
+  struct gate_args a;
+  for (unsigned i = 0; i < sizeof a / sizeof(uint64_t); i++)
+    ((volatile uint64_t *)&a)[i] = 0;
+  a.arg[0] = (uint64_t)routine;
+  long t = ((gate_fn *)gate)(OP_THREAD_SPAWN, &a);
+  if (t <= 0)
+    return 1000 + t;
+  a.arg[0] = (uint64_t)t;
+  return ((gate_fn *)gate)(OP_THREAD_ADOPT, &a);
+}
+/* b gets a ticket (routine, arg 7); returns it. */
+DOMAIN_CODE("dom_b")
+long b_spawn(void *gate, long routine, long a2, long a3, long a4, long a5) {
+  (void)a2, (void)a3, (void)a4, (void)a5;
+  struct gate_args a;
+  for (unsigned i = 0; i < sizeof a / sizeof(uint64_t); i++)
+    ((volatile uint64_t *)&a)[i] = 0;
+  a.arg[0] = (uint64_t)routine;
+  a.arg[1] = 7;
+  return ((gate_fn *)gate)(OP_THREAD_SPAWN, &a);
+}
 static long (*in_b)(void *, long, long, long, long, long);
 static long (*in_c)(void *, long, long, long, long, long);
 #define IN_B(fn, ...) in_b((void *)(fn), __VA_ARGS__)
@@ -77,6 +108,7 @@ static long *b_victim;    /* domain b's page; default may read it */
 static uint8_t *apl;      /* the runtime's permission table */
 static uint8_t *apl_copy; /* as it was, when readable (none) */
 static int result_pipe[2];
+static long adopt_b_ticket(gate_fn *gate);
 
 static int escalated(void) {
   return victim != 42 || *b_victim != 43 || dipc_current_domain() != 0 ||
@@ -243,6 +275,9 @@ static void setup(void) {
   import_id = dipc_import_register(def, slot_ok, &s, 0, "a legit import");
   EXPECT(import_id >= 0);
   guard = page_of(slot); /* the runtime's guard address */
+  /* b's first start ticket makes the start proxies' caller domain (the
+   * default domain's call grant on it): before the APL snapshot. */
+  EXPECT(adopt_b_ticket((gate_fn *)rt_symbol("dipc_gate")) == 1);
   if (!strcmp(dipc_backend(), "none")) {
     apl_copy = malloc(1024 * 1024);
     memcpy(apl_copy, apl, 1024 * 1024);
@@ -538,6 +573,19 @@ static void loader_calls(void) {
 
 /* ---- the API gate's internal operations, reached directly --------------- */
 
+/* A ticket b got is the default domain's to take once, with b's arg and a
+ * proxy into b; a stranger's drop does not drop it. */
+static long adopt_b_ticket(gate_fn *gate) {
+  long t = IN_B(b_spawn, (long)gate, (long)b_run, 0, 0, 0);
+  if (t <= 0)
+    return 100 + t;
+  dipc_thread_spawn_drop(t); /* the default domain's: not b's ticket */
+  void *proxy = NULL, *arg = NULL;
+  if (dipc_thread_adopt(t, &proxy, &arg) != 0 || arg != (void *)7 || !proxy)
+    return 2;
+  return dipc_thread_adopt(t, &proxy, &arg) == -DIPC_EINVAL;
+}
+
 static void gate_ops(void) {
   gate_fn *gate = (gate_fn *)rt_symbol("dipc_gate");
   struct gate_args a;
@@ -569,6 +617,24 @@ static void gate_ops(void) {
   CALL(0, gate(OP_THREAD_RESERVE, &a));
   memset(&a, 0, sizeof a);
   CALL(-DIPC_EPERM, IN_B(b_gate, (long)gate, OP_THREAD_EXIT, 0, 0, 0));
+  /* Start tickets: the default domain gets none (its threads start as
+   * it); forged, dropped-by-a-stranger and twice-taken tickets fail; b
+   * cannot take its own. */
+  CALL(0, dipc_thread_spawn((void *(*)(void *))b_run, NULL));
+  CALL(-DIPC_EINVAL, dipc_thread_adopt(0, &(void *){0}, &(void *){0}));
+  CALL(-DIPC_EINVAL, dipc_thread_adopt(0x10001, &(void *){0}, &(void *){0}));
+  CALL(-DIPC_EPERM, IN_B(b_spawn_adopt, (long)gate, (long)b_run, 0, 0, 0));
+  CALL(1, adopt_b_ticket(gate));
+  /* pthread_exit's value: the default domain's is glibc's; b, in a call
+   * no start proxy made, neither sets one nor takes one. */
+  CALL(-DIPC_EPERM, dipc_thread_exit_value((void *)5));
+  CALL(0, dipc_thread_exit_value_take(&(void *){0}));
+  CALL(-DIPC_EINVAL, IN_B(dipc_thread_exit_value, 5, 0, 0, 0, 0));
+  CALL(-DIPC_EPERM, IN_B(b_gate, (long)gate, OP_THREAD_EXIT_VALUE, 0, 0, 0));
+  /* Callback proxies: the default domain's functions stay as they are;
+   * more than 2 arguments is refused. */
+  CALL((long)b_run, (long)dipc_domain_callback((void *)b_run, 1));
+  CALL(0, IN_B(dipc_domain_callback, (long)b_run, 3, 0, 0, 0));
   /* dipc_forget_object: the default domain's (the loader's), and only for
    * memory no longer mapped: b's pages stay b's. */
   CALL(-DIPC_EPERM, IN_B(dipc_forget_object, (long)unmapped, PAGE, 0, 0, 0));
