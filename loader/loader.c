@@ -274,17 +274,17 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
   return 0;
 }
 
-/* Cross-process calls (docs/cross-process.md) run under `none` only so
- * far: the other process's memory is not yet a domain the backends
- * isolate. */
+/* Cross-process calls (docs/cross-process.md) run under `none` and `sfi`
+ * so far: under `mpk` the other process's memory is not yet mapped under
+ * its domain's key. */
 static int xproc_check_backend(void) {
   const char *listen = getenv("DIPC_LISTEN"), *connect = getenv("DIPC_CONNECT");
-  if ((!listen && !connect) || !strcmp(dipc_backend(), "none"))
+  if ((!listen && !connect) || strcmp(dipc_backend(), "mpk"))
     return 0;
   fprintf(stderr,
-          "dipc-loader: --%s works under --backend=none only for now "
-          "(docs/cross-process.md), not under %s\n",
-          listen ? "listen" : "connect", dipc_backend());
+          "dipc-loader: --%s works under --backend=none and sfi only for now "
+          "(docs/cross-process.md), not under mpk\n",
+          listen ? "listen" : "connect");
   return -1;
 }
 

@@ -77,6 +77,7 @@ struct xproc_export {
 struct xproc_hello {
   uint32_t magic, version;
   pid_t pid;
+  char backend[8]; /* its dipc_backend(): the importer's must match */
   uint32_t nmaps, nexports;
   uintptr_t shared; /* struct xproc_shared, in a MEMFD mapping */
   uintptr_t vdso;   /* its vDSO (AT_SYSINFO_EHDR) */

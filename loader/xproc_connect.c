@@ -30,6 +30,7 @@
 #include <string.h>
 #include <elf.h>
 #include <sys/auxv.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -56,6 +57,11 @@ struct remote {
   char path[108];
   pthread_mutex_t lock;
   pthread_cond_t connected_cond;
+  const struct thunk *asking; /* the first call, which the watcher serves */
+  dom_t owner;                /* of the domain standing for the other */
+  int efd;                    /* requests to the watcher (late mappings) */
+  uint32_t req_index, req_state; /* one request: 1 asked, 2 answered */
+  int req_result;
   int connected;
   int gone; /* its end of the connection closed (the watcher, wait_reply) */
   int sock, conn_id;
@@ -194,8 +200,11 @@ int xproc_connect_setup(void) {
     if (!page || domains_define_remote(remotes[i].domain, page, len, names,
                                        stubs, signatures, count) != 0)
       return -1;
+    remotes[i].owner = domains_handle_named(remotes[i].domain);
+    remotes[i].efd = eventfd(0, EFD_CLOEXEC);
     pthread_t watcher;
-    if (pthread_create(&watcher, NULL, watch, &remotes[i]) != 0) {
+    if (remotes[i].owner < 0 || remotes[i].efd < 0 ||
+        pthread_create(&watcher, NULL, watch, &remotes[i]) != 0) {
       fputs("dipc-loader: --connect: cannot start a thread\n", stderr);
       return -1;
     }
@@ -257,8 +266,25 @@ static int map_one(const struct thunk *t, const struct xproc_map *m) {
   int prot = m->kind == XPROC_MAP_MEMFD || m->kind == XPROC_MAP_LENT
                  ? PROT_READ | PROT_WRITE
                  : (int)m->prot;
-  void *p = mmap((void *)m->lo, m->hi - m->lo, prot, flags, fd, (off_t)offset);
-  int err = errno;
+  void *p;
+  int err = 0;
+  if (m->kind == XPROC_MAP_LENT) {
+    err = -dipc_lend_unsafe_stride((void *)m->lo, fd);
+    p = err ? MAP_FAILED : (void *)m->lo;
+  } else {
+    /* As the domain's pages: its key (mpk), its tag (sfi). A hint only
+     * (dom_mmap never replaces memory): elsewhere is a collision. */
+    p = dom_mmap(r->owner, (void *)m->lo, m->hi - m->lo, prot,
+                 flags & ~MAP_FIXED_NOREPLACE, fd, (off_t)offset);
+    if (dipc_ptr_err(p)) {
+      err = -(int)(intptr_t)p;
+      p = MAP_FAILED;
+    } else if (p != (void *)m->lo) {
+      munmap(p, m->hi - m->lo);
+      err = EEXIST;
+      p = MAP_FAILED;
+    }
+  }
   if (fd >= 0)
     close(fd);
   if (p != (void *)m->lo)
@@ -383,6 +409,11 @@ static void connect_remote(const struct thunk *t) {
   struct xproc_hello *h = r->hello;
   if (h->magic != XPROC_MAGIC || h->version != XPROC_VERSION)
     refuse(t, "the other end does not speak this version of dIPC");
+  h->backend[sizeof h->backend - 1] = 0;
+  if (strcmp(h->backend, dipc_backend()))
+    refuse(t, "it runs under --backend=%s, this process under %s: both "
+              "must use the same",
+           h->backend, dipc_backend());
   if (h->nmaps > XPROC_MAX_MAPS || h->nexports > XPROC_MAX_EXPORTS)
     refuse(t, "a malformed greeting (%u mappings, %u entries)", h->nmaps,
            h->nexports);
@@ -399,8 +430,6 @@ static void connect_remote(const struct thunk *t) {
     refuse(t, "its shared state is not where it said");
   map_vdso_stubs(t, h->vdso);
   trap_syscalls(t);
-  r->connected = 1;
-  pthread_cond_broadcast(&r->connected_cond);
 }
 
 /* The callee's stub of t's entry, with the same signature (P4). */
@@ -440,20 +469,61 @@ static int dead(struct remote *r) {
   return __atomic_load_n(&r->gone, __ATOMIC_ACQUIRE);
 }
 
-/* Started at start (as the default domain: a thread started in a call
- * would start from the calling domain); waits for the connection, sleeps
- * until it closes, then marks the other gone. */
+/* A late mapping the other made, asked for by map_late: its descriptor
+ * from the other, mapped as the domain's pages. */
+static void serve_late_request(struct remote *r) {
+  uint32_t i = r->req_index;
+  const struct xproc_late *m = &r->shared->late[i];
+  uintptr_t lo = m->lo, hi = __atomic_load_n(&m->hi, __ATOMIC_ACQUIRE);
+  int ok = 0;
+  if (hi > lo && write(r->sock, &i, sizeof i) == (ssize_t)sizeof i) {
+    int fd = xproc_recv_fd(r->sock);
+    void *p = fd < 0 ? MAP_FAILED
+                     : dom_mmap(r->owner, (void *)lo, hi - lo,
+                                PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                                (off_t)m->offset);
+    if (fd >= 0)
+      close(fd);
+    ok = p == (void *)lo;
+    if (!ok && p != MAP_FAILED && !dipc_ptr_err(p))
+      munmap(p, hi - lo);
+  }
+  r->req_result = ok ? 0 : -1;
+  __atomic_store_n(&r->req_state, 2, __ATOMIC_RELEASE);
+  xproc_raw(SYS_futex, (long)&r->req_state, FUTEX_WAKE, 1, 0, 0, 0);
+}
+
+/* Started at start, as the default domain, whose handles map the other's
+ * memory as the standing-in domain's (a call runs as that domain). It
+ * connects when the first call asks, then serves the requests for late
+ * mappings (signal handlers post them) and marks the other gone when the
+ * connection closes. */
 static void *watch(void *arg) {
   struct remote *r = arg;
   pthread_mutex_lock(&r->lock);
-  while (!r->connected)
+  while (!r->asking)
     pthread_cond_wait(&r->connected_cond, &r->lock);
   pthread_mutex_unlock(&r->lock);
-  struct pollfd p = {r->sock, POLLRDHUP, 0};
-  while (!(poll(&p, 1, -1) == 1 &&
-           (p.revents & (POLLRDHUP | POLLHUP | POLLERR))))
-    ;
-  __atomic_store_n(&r->gone, 1, __ATOMIC_RELEASE);
+  connect_remote(r->asking); /* stops the process if it cannot */
+  pthread_mutex_lock(&r->lock);
+  __atomic_store_n(&r->connected, 1, __ATOMIC_RELEASE);
+  pthread_cond_broadcast(&r->connected_cond);
+  pthread_mutex_unlock(&r->lock);
+  struct pollfd p[2] = {{r->sock, POLLRDHUP, 0}, {r->efd, POLLIN, 0}};
+  for (;;) {
+    if (poll(p, 2, -1) < 1)
+      continue;
+    if (p[1].revents & POLLIN) {
+      uint64_t n;
+      if (read(r->efd, &n, sizeof n) == (ssize_t)sizeof n &&
+          __atomic_load_n(&r->req_state, __ATOMIC_ACQUIRE) == 1)
+        serve_late_request(r);
+    }
+    if (p[0].fd >= 0 && (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+      __atomic_store_n(&r->gone, 1, __ATOMIC_RELEASE);
+      p[0].fd = -1; /* requests still get their answer: none */
+    }
+  }
   return NULL;
 }
 
@@ -469,8 +539,12 @@ struct xproc_call *xproc_borrow(uint32_t index) {
   struct remote *r = t->remote;
   if (!__atomic_load_n(&t->target, __ATOMIC_ACQUIRE)) {
     pthread_mutex_lock(&r->lock);
-    if (!r->connected)
-      connect_remote(t);
+    if (!r->asking) {
+      r->asking = t;
+      pthread_cond_broadcast(&r->connected_cond);
+    }
+    while (!r->connected)
+      pthread_cond_wait(&r->connected_cond, &r->lock);
     if (!t->target)
       __atomic_store_n(&t->target, resolve(t), __ATOMIC_RELEASE);
     pthread_mutex_unlock(&r->lock);
@@ -546,27 +620,28 @@ static long wait_reply(struct remote *r, struct xproc_lend *l) {
   return ret;
 }
 
-/* Maps the other's late mapping i here: its descriptor asked for on the
- * connection (one request at a time). 0, or -1. */
+/* Maps the other's late mapping i here: the watcher asks for its
+ * descriptor and maps it (one request at a time; signal handlers ask, so
+ * only raw system calls here). 0, or -1. */
 static int map_late(struct remote *r, uint32_t i) {
-  if (i >= XPROC_MAX_LATE)
-    return -1;
-  const struct xproc_late *m = &r->shared->late[i];
-  uintptr_t lo = m->lo, hi = __atomic_load_n(&m->hi, __ATOMIC_ACQUIRE);
-  if (!hi)
+  if (i >= XPROC_MAX_LATE ||
+      !__atomic_load_n(&r->shared->late[i].hi, __ATOMIC_ACQUIRE))
     return -1;
   lock_mmaps();
-  long sent = xproc_raw(SYS_write, r->sock, (long)&i, sizeof i, 0, 0, 0);
-  int fd = sent == (long)sizeof i ? xproc_recv_fd(r->sock) : -1;
-  long got = fd < 0 ? -EIO
-                    : xproc_raw(SYS_mmap, (long)lo, (long)(hi - lo),
-                                PROT_READ | PROT_WRITE,
-                                MAP_SHARED | MAP_FIXED_NOREPLACE, fd,
-                                (long)m->offset);
-  if (fd >= 0)
-    xproc_raw(SYS_close, fd, 0, 0, 0, 0, 0);
+  r->req_index = i;
+  __atomic_store_n(&r->req_state, 1, __ATOMIC_RELEASE);
+  uint64_t one = 1;
+  xproc_raw(SYS_write, r->efd, (long)&one, sizeof one, 0, 0, 0);
+  struct timespec quarter = {0, 250000000};
+  while (__atomic_load_n(&r->req_state, __ATOMIC_ACQUIRE) != 2 &&
+         !dead(r))
+    xproc_raw(SYS_futex, (long)&r->req_state, FUTEX_WAIT, 1, (long)&quarter,
+              0, 0);
+  int ok = __atomic_load_n(&r->req_state, __ATOMIC_ACQUIRE) == 2 &&
+           r->req_result == 0;
+  __atomic_store_n(&r->req_state, 0, __ATOMIC_RELEASE);
   __atomic_store_n(&mmap_lock, 0, __ATOMIC_RELEASE);
-  return got == (long)lo ? 0 : -1;
+  return ok ? 0 : -1;
 }
 
 int xproc_segv(siginfo_t *info) {

@@ -387,12 +387,8 @@ static char *lent_unsafe_stride(void) {
   uintptr_t at = *(const volatile uintptr_t *)DIPC_VECTOR_UNSAFE_HI -
                  (uintptr_t)(1 + r % RT_UNSAFE_LENT_STRIDES) * RT_UNSAFE_STRIDE;
   int fd = memfd_create("dipc-shared", MFD_CLOEXEC);
-  if (fd < 0 || ftruncate(fd, RT_UNSAFE_STRIDE) != 0)
-    return NULL;
-  long got = xproc_site_syscall(SYS_mmap, (long)at, RT_UNSAFE_STRIDE,
-                                PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-                                fd, 0);
-  if (got != (long)at ||
+  if (fd < 0 || ftruncate(fd, RT_UNSAFE_STRIDE) != 0 ||
+      dipc_lend_unsafe_stride((void *)at, fd) != 0 ||
       add_map(at, at + RT_UNSAFE_STRIDE, PROT_READ | PROT_WRITE,
               XPROC_MAP_LENT, 0, "", fd) != 0)
     return NULL;
@@ -550,6 +546,7 @@ static int start_listening(const char *path) {
                                 .version = XPROC_VERSION,
                                 .pid = getpid(),
                                 .vdso = getauxval(AT_SYSINFO_EHDR)};
+  snprintf(hello->backend, sizeof hello->backend, "%s", dipc_backend());
   domains_each_entry(add_export, NULL);
   int s = open_socket(path);
   if (s < 0)

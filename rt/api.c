@@ -32,6 +32,11 @@ DIPC_EXPORT void *dom_mmap(dom_t dom, void *addr, size_t length, int prot,
   return (void *)dipc_gate(OP_DOM_MMAP, &a);
 }
 
+DIPC_EXPORT int dipc_lend_unsafe_stride(void *addr, int fd) {
+  ARGS((uint64_t)addr, (uint64_t)(int64_t)fd);
+  return (int)dipc_gate(OP_LEND_UNSAFE, &a);
+}
+
 DIPC_EXPORT int dipc_set_fault_hook(void (*hook)(void)) {
   ARGS((uint64_t)hook);
   return (int)dipc_gate(OP_SET_FAULT_HOOK, &a);

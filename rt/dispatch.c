@@ -260,6 +260,8 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_op_set_fault_hook(st, x[0]);
   case OP_FORGET:
     return op_forget(x[0], x[1], st);
+  case OP_LEND_UNSAFE:
+    return dipc_op_lend_unsafe(st, x[0], x[1]);
   case OP_DOM_HEAP: {
     uint32_t d;
     long err = dipc_handle_get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);

@@ -460,6 +460,9 @@ DIPC_HIDDEN int dipc_thread_unsafe_holds(const struct dipc_thread *st,
  * re-keyed: a domain's stacks follow its pages). Under dipc_lock. */
 DIPC_HIDDEN void dipc_thread_rekey_dstacks(uint32_t dom, int key);
 DIPC_HIDDEN void dipc_thread_release(struct dipc_thread *st);
+/* OP_LEND_UNSAFE: fd mapped over the lent unsafe stride at addr. */
+DIPC_HIDDEN long dipc_op_lend_unsafe(const struct dipc_thread *st,
+                                     uint64_t addr, uint64_t fd);
 /* 1 if some live thread runs with an image that lets it touch key. */
 DIPC_HIDDEN int dipc_threads_using_key(int key);
 DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
@@ -605,6 +608,7 @@ enum dipc_op {
   OP_THREAD_SPAWN_DROP,    /* arg: a start ticket no thread will adopt */
   OP_THREAD_EXIT_VALUE,    /* arg: 1, value: pthread_exit in a domain; 0: take it */
   OP_CALLBACK_PROXY,       /* arg: fn, its integer arguments (thread.c) */
+  OP_LEND_UNSAFE,          /* args: a lent unsafe stride, a memfd (thread.c) */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");

@@ -181,6 +181,30 @@ static uintptr_t unsafe_lo(unsigned i) {
 static uintptr_t unsafe_top(unsigned i) {
   return dipc_unsafe_lo + ((uintptr_t)i + 1) * RT_UNSAFE_STRIDE;
 }
+/* A lent stride (layout.h, RT_UNSAFE_LENT_STRIDES): fd's first
+ * RT_UNSAFE_STRIDE bytes mapped there, shared by the processes of a
+ * cross-process call, tagged as the threads' unsafe stacks are. Only the
+ * default domain (the loader) lends. */
+long dipc_op_lend_unsafe(const struct dipc_thread *st, uint64_t addr,
+                         uint64_t fd) {
+  uintptr_t first = dipc_unsafe_lo + (uintptr_t)RT_MAX_THREADS *
+                                         RT_UNSAFE_STRIDE;
+  if (st->cur_dom != 0)
+    return -DIPC_EPERM;
+  if (addr < first || addr >= dipc_unsafe_lo + RT_UNSAFE_REGION_SIZE ||
+      (addr - first) % RT_UNSAFE_STRIDE || fd > INT32_MAX)
+    return -DIPC_EINVAL;
+  long p = dipc_sys(SYS_mmap, (long)addr, RT_UNSAFE_STRIDE,
+                    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, (long)fd);
+  if (p != (long)addr)
+    return p < 0 && p > -4096 ? p : -DIPC_ENOMEM;
+  if (dipc_tag_pages((void *)addr, RT_UNSAFE_STRIDE, PROT_READ | PROT_WRITE,
+                     RT_PKEY_STACK) != 0)
+    return -DIPC_ENOMEM;
+  dipc_sfi_tag(addr, addr + RT_UNSAFE_STRIDE, DIPC_SFI_TAG_SHARED);
+  return 0;
+}
+
 int dipc_in_unsafe_region(uintptr_t addr) {
   return addr >= dipc_unsafe_lo &&
          addr - dipc_unsafe_lo < RT_UNSAFE_REGION_SIZE;

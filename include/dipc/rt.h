@@ -207,6 +207,12 @@ int dipc_serve(void);
 
 /* ---- For the loader ----------------------------------------------------- */
 
+/* Maps fd's first stride over the lent unsafe stride at addr (cross-process
+ * calls, loader/xproc_*.c): shared between processes, accepted by compiled
+ * code as unsafe stacks. Default domain only (-DIPC_EPERM); -DIPC_EINVAL
+ * for an address that is not a lent stride's. */
+int dipc_lend_unsafe_stride(void *addr, int fd);
+
 /* The real-time signal of the time-out timers (SIGRTMAX), which the loader
  * keeps for itself. */
 #define DIPC_TIMEOUT_SIGNAL 64

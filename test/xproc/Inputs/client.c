@@ -1,6 +1,7 @@
 /* client.c - the importing program of the cross-process tests: calls domain
  * db's entries (db.h), which another process defines. argv[1]: that
- * process's pid; argv[2]: what to try (calls, crash, threads, kill). What
+ * process's pid; argv[2]: what to try (calls, crash, threads, kill,
+ * steal). What
  * it prints is computed from what the calls return. */
 #include "db.h"
 
@@ -109,6 +110,15 @@ static int kill_during_call(void) {
   return 0;
 }
 
+/* The attacker: the client reads the server's secret itself. */
+static int steal(void) {
+  const char *secret = db_secret_address();
+  printf("client: reading the server's secret directly...\n");
+  fflush(stdout);
+  printf("client: stole \"%s\"\n", secret);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3)
     return 2;
@@ -119,6 +129,8 @@ int main(int argc, char **argv) {
     return crash();
   if (!strcmp(argv[2], "threads"))
     return threads();
+  if (!strcmp(argv[2], "steal"))
+    return steal();
   if (!strcmp(argv[2], "kill"))
     return kill_during_call();
   return 2;

@@ -26,6 +26,8 @@ __dom("db") __entry long db_sleep(long ms);
 /* clock_gettime(CLOCK_REALTIME) seconds, as the entry's code reads them
  * (through its libc's vDSO). */
 __dom("db") __entry long db_time(void);
+/* The address of a secret of domain db (the server's private data). */
+__dom("db") __entry const char *db_secret_address(void);
 /* Crashes (a null write). */
 __dom("db") __entry long db_crash(void);
 #endif

@@ -4,22 +4,24 @@
 # with the server's pid as its first argument, then stops the server
 # (SIGTERM) and reports how each ended. The two processes' layouts (ASLR)
 # can collide (docs/cross-process.md §2): the client then stops saying so,
-# and the pair runs again with new layouts, at most three times.
+# and the pair runs again with new layouts, at most three times. Both run
+# under $BACKEND (default none).
 set -u
+backend=${BACKEND:-none}
 dipc_run=$1 socket=$2 server=$3 client=$4
 shift 4
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for attempt in 1 2 3; do
   rm -f "$socket"
-  "$dipc_run" --backend=none --listen="$socket" "$server" &
+  "$dipc_run" --backend="$backend" --listen="$socket" "$server" &
   server_pid=$!
   for _ in $(seq 100); do
     [[ -S $socket ]] && break
     sleep 0.1
   done
   [[ -S $socket ]] || { echo "run-pair: the server did not listen"; exit 1; }
-  "$dipc_run" --backend=none --connect=db="$socket" "$client" "$server_pid" "$@" >"$out" 2>&1
+  "$dipc_run" --backend="$backend" --connect=db="$socket" "$client" "$server_pid" "$@" >"$out" 2>&1
   status=$?
   if ((attempt < 3)) && grep -q "the two layouts collide" "$out"; then
     echo "run-pair: attempt $attempt: the layouts collided" >&2

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 enum { ROWS = 1000 };
+static char secret[64] __dom("db") = "server-secret-4711";
 static long *table; /* built in main, read by the entries */
 
 __dom("db") __entry long db_add(long a, long b) { return a + b; }
@@ -59,6 +60,8 @@ __dom("db") __entry long db_time(void) {
   struct timespec t;
   return clock_gettime(CLOCK_REALTIME, &t) == 0 ? (long)t.tv_sec : -1;
 }
+
+__dom("db") __entry const char *db_secret_address(void) { return secret; }
 
 __dom("db") __entry long db_crash(void) {
   *(volatile long *)0 = 1;
