@@ -17,6 +17,7 @@
 #include "rt-symbol.h"
 #include "rt-test.h"
 
+#include <dipc/abi.h>
 #include <errno.h>
 #include <limits.h>
 #include <sys/auxv.h>
@@ -498,6 +499,24 @@ static void loader_calls(void) {
   CALL(-DIPC_EPERM, dipc_import_register(b_read, slot, &s, 0, "x"));
   CALL(-DIPC_EBADF, dipc_import_register(g, slot, &s, 0, "x"));
   CALL(-DIPC_EINVAL, dipc_import_register(def, NULL, &s, 0, "x"));
+  /* dipc_lend_unsafe_stride: the lent strides above the threads' only
+   * (8 MiB each, rt/layout.h), from the default domain only. */
+  {
+    const uintptr_t stride = 8u << 20;
+    uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_UNSAFE_LO,
+              hi = *(const volatile uintptr_t *)DIPC_VECTOR_UNSAFE_HI;
+    int fd = memfd_create("misuse", MFD_CLOEXEC);
+    EXPECT(fd >= 0 && ftruncate(fd, (off_t)stride) == 0);
+    void *lent = (void *)(hi - stride);
+    CALL(-DIPC_EINVAL, dipc_lend_unsafe_stride((char *)lent + 4096, fd));
+    CALL(-DIPC_EINVAL, dipc_lend_unsafe_stride((void *)lo, fd));
+    CALL(-DIPC_EINVAL, dipc_lend_unsafe_stride((void *)hi, fd));
+    CALL(-DIPC_EINVAL, dipc_lend_unsafe_stride(local, fd));
+    CALL(-DIPC_EINVAL, dipc_lend_unsafe_stride(lent, -1));
+    CALL(-DIPC_EPERM, IN_B(dipc_lend_unsafe_stride, (long)lent, fd, 0, 0, 0));
+    CALL(0, dipc_lend_unsafe_stride(lent, fd));
+    close(fd);
+  }
   CALL(-DIPC_EINVAL,
        dipc_import_register(def, (void **)((char *)slot + 4), &s, 0, "x"));
   CALL(-DIPC_EINVAL, dipc_import_register(def, slot, NULL, 0, "x"));
