@@ -50,6 +50,7 @@
 
 void xproc_enter(void);
 void xproc_dead(void);
+extern void *xproc_set_fs; /* xproc_enter.S */
 
 /* A listening process this one imports from. */
 struct remote {
@@ -63,7 +64,7 @@ struct remote {
   uint32_t req_index, req_state; /* one request: 1 asked, 2 answered */
   int req_result;
   int connected;
-  int gone; /* its end of the connection closed (the watcher, wait_reply) */
+  int gone; /* its end of the connection closed (set by the watcher) */
   int sock, conn_id;
   pid_t pid;
   struct xproc_shared *shared;
@@ -81,6 +82,7 @@ struct thunk {
 };
 
 static struct remote remotes[MAX_REMOTES];
+static struct xproc_hello hellos[MAX_REMOTES]; /* each remote's greeting */
 static unsigned num_remotes;
 static struct thunk thunks[MAX_THUNKS];
 static unsigned num_thunks;
@@ -151,6 +153,14 @@ static void *make_thunks(unsigned first, unsigned count, size_t *len) {
     return NULL;
   uintptr_t *enter = (uintptr_t *)(page + *len - 8);
   *enter = (uintptr_t)xproc_enter;
+  /* `wrfsbase rax; ret` (xproc_set_fs), after int3 padding: made here so
+   * that the loader's own code has no WRFSBASE (rt/codescan.c). */
+  static const uint8_t set_fs[] = {0xf3, 0x48, 0x0f, 0xae, 0xd0, 0xc3};
+  uint8_t *routine = page + *len - 32;
+  memset(routine - 8, 0xcc, 8);
+  memcpy(routine, set_fs, sizeof set_fs);
+  if (!xproc_set_fs)
+    xproc_set_fs = routine;
   for (unsigned k = 0; k < count; k++) {
     uint8_t *t = page + k * THUNK_BYTES;
     uint32_t index = first + k;
@@ -182,7 +192,7 @@ int xproc_connect_setup(void) {
       return -1;
     if (count == 0)
       continue; /* nothing imported from it: never connected */
-    if (count > (DIPC_PAGE_SIZE - 8) / THUNK_BYTES) {
+    if (count > (DIPC_PAGE_SIZE - 48) / THUNK_BYTES) {
       fprintf(stderr, "dipc-loader: --connect: too many entries of '%s'\n",
               remotes[i].domain);
       return -1;
@@ -398,9 +408,10 @@ static void connect_remote(const struct thunk *t) {
   r->sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (r->sock < 0 || connect(r->sock, (void *)&sa, sizeof sa) != 0)
     refuse(t, "no process serves it there (%s)", strerror(errno));
-  r->hello = malloc(sizeof *r->hello);
-  if (!r->hello)
-    refuse(t, "out of memory");
+  /* In the loader's own data (runtime memory under sfi), not the heap: the
+   * program's code must not rewrite the entries' addresses before the
+   * first call of each reads them. */
+  r->hello = &hellos[r - remotes];
   if (recv(r->sock, r->hello, sizeof *r->hello, MSG_WAITALL) !=
           (ssize_t)sizeof *r->hello ||
       recv(r->sock, &r->conn_id, sizeof r->conn_id, MSG_WAITALL) !=
@@ -449,16 +460,8 @@ static uintptr_t resolve(const struct thunk *t) {
 }
 
 /* The other process is gone (or no longer serves): its end of the
- * connection closed, which the kernel does as it exits, zombie or not.
- * Polled once: a call asks the watcher's flag instead. */
-static int closed(struct remote *r) {
-  struct pollfd p = {r->sock, POLLRDHUP, 0};
-  if (xproc_raw(SYS_poll, (long)&p, 1, 0, 0, 0, 0) == 1 &&
-      (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
-    __atomic_store_n(&r->gone, 1, __ATOMIC_RELEASE);
-  return __atomic_load_n(&r->gone, __ATOMIC_ACQUIRE);
-}
-
+ * connection closed, which the kernel does as it exits, zombie or not; the
+ * watcher, which alone holds the connection, says so. */
 /* The other's count, which it may change: bounded by the table's size. */
 static unsigned lends_of(const struct remote *r) {
   unsigned n = __atomic_load_n(&r->shared->nlends, __ATOMIC_RELAXED);
@@ -500,6 +503,15 @@ static void serve_late_request(struct remote *r) {
  * connection closes. */
 static void *watch(void *arg) {
   struct remote *r = arg;
+  /* The connection and the descriptors that come on it live in this
+   * thread's own descriptor table: the program's code, which may be the
+   * attacker, can neither ask the other process for its memory on it nor
+   * map what it sent. */
+  if (unshare(CLONE_FILES) != 0) {
+    fprintf(stderr, "dipc-loader: --connect: unshare(CLONE_FILES): %s\n",
+            strerror(errno));
+    _exit(DIPC_EXIT_REFUSED);
+  }
   pthread_mutex_lock(&r->lock);
   while (!r->asking)
     pthread_cond_wait(&r->connected_cond, &r->lock);
@@ -612,7 +624,7 @@ static long wait_reply(struct remote *r, struct xproc_lend *l) {
     xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAIT, XPROC_REQUEST,
               (long)&quarter, 0, 0);
     if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY &&
-        closed(r))
+        dead(r))
       return XPROC_DEAD;
   }
   long ret = l->ret;
@@ -723,6 +735,6 @@ void xproc_crash_fixup(void) {
   struct xproc_call *c = &calls[(gs - lo) / RT_THREAD_STRIDE];
   if (fs == own || c->tcb != fs)
     return;
-  __asm__ volatile("wrfsbase %0" ::"r"(own));
+  __asm__ volatile("call *%1" ::"a"(own), "r"(xproc_set_fs) : "memory");
   xproc_return(c);
 }

@@ -4,7 +4,7 @@
  * callee domain's stack, with the entry's arguments in registers (entries
  * with stack arguments are refused at start). This borrows a shadow thread
  * of the callee process, runs the callee's stub with that thread's TCB
- * (wrfsbase), call stack and unsafe stack, all in the callee's shared
+ * (xproc_set_fs), call stack and unsafe stack, all in the callee's shared
  * memory, and gives back the caller's. */
 #include <dipc/abi.h>
 
@@ -61,17 +61,18 @@ xproc_enter:
         mov rax, [r12 + 24]             /* call.unsafe_top */
         mov qword ptr gs:[DIPC_USP_GS_OFFSET], rax
         mov rax, [r12 + 8]              /* call.tcb */
-        wrfsbase rax
+        call [rip + xproc_set_fs]
         xor eax, eax
         call [r12]                      /* call.target: the callee's stub */
-        wrfsbase r13
         mov rsp, rbx
-        mov qword ptr gs:[DIPC_USP_GS_OFFSET], r14
         sub rsp, 48                     /* the result registers */
         mov [rsp], rax
         mov [rsp + 8], rdx
         movdqu [rsp + 16], xmm0
         movdqu [rsp + 32], xmm1
+        mov rax, r13
+        call [rip + xproc_set_fs]
+        mov qword ptr gs:[DIPC_USP_GS_OFFSET], r14
         mov rdi, r12
         call xproc_return
         mov rax, [rsp]
@@ -86,6 +87,18 @@ xproc_enter:
         pop rbp
         ret
         .size xproc_enter, . - xproc_enter
+
+/* void (*xproc_set_fs)(rax = the fs base): `wrfsbase rax; ret`, written
+ * by xproc_connect.c into the thunk page at start, with --connect only: the
+ * loader's own code has no WRFSBASE, which the mpk backend's scan of loaded
+ * code refuses (rt/codescan.c). Keeps every other register. */
+        .data
+        .globl xproc_set_fs
+        .hidden xproc_set_fs
+        .p2align 3
+xproc_set_fs:
+        .quad 0
+        .text
 
 /* The target of calls to a process that is gone: a crash of the callee. */
         .globl xproc_dead

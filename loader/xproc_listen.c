@@ -552,6 +552,9 @@ static int start_listening(const char *path) {
   if (s < 0)
     return -1;
   late_area_init();
+  /* Not dumpable: processes of the same user cannot read this one's memory
+   * through /proc/PID/mem or ptrace, around the importers' isolation. */
+  prctl(PR_SET_DUMPABLE, 0);
   /* Before any thread of ours: a futex waiter keeps its page's old key. */
   if (share_memory() != 0 || trap_late_mappings() != 0 ||
       start_shadow_threads() != 0) {

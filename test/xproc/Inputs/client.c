@@ -1,7 +1,7 @@
 /* client.c - the importing program of the cross-process tests: calls domain
  * db's entries (db.h), which another process defines. argv[1]: that
  * process's pid; argv[2]: what to try (calls, crash, threads, kill,
- * steal). What
+ * steal, steal-descriptors). What
  * it prints is computed from what the calls return. */
 #include "db.h"
 
@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,6 +122,36 @@ static int steal(void) {
   return 0;
 }
 
+/* The attacker again: the connection to the server sends the descriptors
+ * of its memory; the client's own code looks for it among its descriptors,
+ * asks for the first late mapping, and maps what comes. */
+static int steal_descriptors(void) {
+  for (int fd = 0; fd < 1024; fd++) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISSOCK(st.st_mode))
+      continue;
+    unsigned want = 0;
+    if (write(fd, &want, sizeof want) != sizeof want)
+      continue;
+    usleep(100000);
+    char control[CMSG_SPACE(sizeof(int))], byte;
+    struct iovec io = {&byte, 1};
+    struct msghdr mh = {.msg_iov = &io, .msg_iovlen = 1,
+                        .msg_control = control,
+                        .msg_controllen = sizeof control};
+    if (recvmsg(fd, &mh, MSG_DONTWAIT) != 1 || !CMSG_FIRSTHDR(&mh))
+      continue;
+    int memfd;
+    memcpy(&memfd, CMSG_DATA(CMSG_FIRSTHDR(&mh)), sizeof memfd);
+    const char *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, memfd, 0);
+    printf("client: got a descriptor of the server's memory on %d: %s\n", fd,
+           p == MAP_FAILED ? "not mappable" : "mapped");
+    return 0;
+  }
+  printf("client: no descriptor of the server's memory among its own\n");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3)
     return 2;
@@ -131,6 +164,10 @@ int main(int argc, char **argv) {
     return threads();
   if (!strcmp(argv[2], "steal"))
     return steal();
+  if (!strcmp(argv[2], "steal-descriptors")) {
+    db_add(1, 2); /* connected */
+    return steal_descriptors();
+  }
   if (!strcmp(argv[2], "kill"))
     return kill_during_call();
   return 2;
