@@ -13,7 +13,18 @@
 #include <sys/types.h>
 
 #define XPROC_MAGIC 0x64697078u /* "dipx" */
-#define XPROC_VERSION 1
+#define XPROC_VERSION 2
+
+/* Where a listening process's later mappings go (its shadow threads, the
+ * anonymous mappings it makes after dipc_serve): one slot of this window,
+ * chosen at random, at 96 TiB up, below where Linux puts any process's
+ * mmap area (within 1 TiB under the top of the address space), so that an
+ * importer's own mappings are not in the way. An importer reserves the
+ * whole slot as the pages of the domain standing for that process, so
+ * its checks know them for the other's before they are mapped here. */
+#define XPROC_LATE_WINDOW 0x600000000000ul
+#define XPROC_LATE_SLOT (16ul << 30)
+#define XPROC_LATE_SLOTS 512
 #define XPROC_MAX_LENDS 32
 #define XPROC_MAX_MAPS 1024
 #define XPROC_MAX_EXPORTS 128
@@ -81,6 +92,7 @@ struct xproc_hello {
   uint32_t nmaps, nexports;
   uintptr_t shared; /* struct xproc_shared, in a MEMFD mapping */
   uintptr_t vdso;   /* its vDSO (AT_SYSINFO_EHDR) */
+  uintptr_t late_lo; /* its slot of XPROC_LATE_WINDOW */
   struct xproc_map maps[XPROC_MAX_MAPS];
   struct xproc_export exports[XPROC_MAX_EXPORTS];
 };

@@ -67,6 +67,7 @@ struct remote {
   int gone; /* its end of the connection closed (set by the watcher) */
   int sock, conn_id;
   pid_t pid;
+  uintptr_t late_lo; /* its slot of the late window, reserved here */
   struct xproc_shared *shared;
   struct xproc_hello *hello;
   unsigned nexec;
@@ -312,6 +313,61 @@ static int map_one(const struct thunk *t, const struct xproc_map *m) {
   return 0;
 }
 
+/* The part [lo, hi) of the other's late slot that no mapping of its
+ * greeting covers, from lo up: reserved (inaccessible) as the pages of the
+ * domain standing for it. */
+static void reserve_gap(const struct thunk *t, uintptr_t lo, uintptr_t hi) {
+  if (lo >= hi)
+    return;
+  void *p = dom_mmap(t->remote->owner, (void *)lo, hi - lo, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == (void *)lo)
+    return;
+  if (!dipc_ptr_err(p))
+    munmap(p, hi - lo);
+  refuse(t,
+         "its late-mapping slot %#lx-%#lx cannot be reserved here (the two "
+         "layouts collide; run either again)",
+         (unsigned long)lo, (unsigned long)hi);
+}
+
+/* The other's later mappings all fall in its slot (xproc.h): reserved
+ * here around what its greeting mapped, so that under sfi every page of
+ * it is the other's before it is mapped here (a check of an access to a
+ * page not mapped yet must not find it this process's own), and so that
+ * nothing of this process lands there. Each later mapping is mapped over
+ * the reservation when first touched (map_late). */
+static void reserve_late_slot(const struct thunk *t) {
+  struct remote *r = t->remote;
+  const struct xproc_hello *h = r->hello;
+  uintptr_t lo = h->late_lo, hi = lo + XPROC_LATE_SLOT;
+  if (lo < XPROC_LATE_WINDOW || (lo - XPROC_LATE_WINDOW) % XPROC_LATE_SLOT ||
+      lo >= XPROC_LATE_WINDOW + XPROC_LATE_SLOTS * XPROC_LATE_SLOT)
+    refuse(t, "a malformed greeting (late slot %#lx)", (unsigned long)lo);
+  /* The greeting's mappings in the slot, in address order. */
+  for (uintptr_t at = lo; at < hi;) {
+    const struct xproc_map *next = NULL;
+    for (uint32_t i = 0; i < h->nmaps; i++) {
+      const struct xproc_map *m = &h->maps[i];
+      if (m->hi > at && m->lo < hi && (!next || m->lo < next->lo))
+        next = m;
+    }
+    if (!next) {
+      reserve_gap(t, at, hi);
+      break;
+    }
+    reserve_gap(t, at, next->lo > at ? next->lo : at);
+    at = (next->hi + DIPC_PAGE_SIZE - 1) & -(uintptr_t)DIPC_PAGE_SIZE;
+  }
+  r->late_lo = lo;
+}
+
+/* Whether [lo, hi) lies in the other's late slot (reserved here). */
+static int in_late_slot(const struct remote *r, uintptr_t lo, uintptr_t hi) {
+  return r->late_lo && lo >= r->late_lo && hi > lo &&
+         hi <= r->late_lo + XPROC_LATE_SLOT;
+}
+
 /* The other's libc calls its vDSO by address (clock_gettime, time, ...),
  * which is not mapped here (a vDSO cannot be): at that address, stubs make
  * the same calls as system calls, here (time is the same in both). One
@@ -439,6 +495,7 @@ static void connect_remote(const struct thunk *t) {
   if (r->shared->magic != XPROC_MAGIC ||
       r->shared->nlends > XPROC_MAX_LENDS)
     refuse(t, "its shared state is not where it said");
+  reserve_late_slot(t);
   map_vdso_stubs(t, h->vdso);
   trap_syscalls(t);
 }
@@ -481,10 +538,14 @@ static void serve_late_request(struct remote *r) {
   int ok = 0;
   if (hi > lo && write(r->sock, &i, sizeof i) == (ssize_t)sizeof i) {
     int fd = xproc_recv_fd(r->sock);
-    void *p = fd < 0 ? MAP_FAILED
-                     : dom_mmap(r->owner, (void *)lo, hi - lo,
-                                PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-                                (off_t)m->offset);
+    void *p = MAP_FAILED;
+    if (fd >= 0 && in_late_slot(r, lo, hi)) /* over the reservation */
+      p = (void *)xproc_raw(SYS_mmap, (long)lo, (long)(hi - lo),
+                            PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                            fd, (long)m->offset);
+    else if (fd >= 0) /* a MAP_FIXED mapping of the other's, elsewhere */
+      p = dom_mmap(r->owner, (void *)lo, hi - lo, PROT_READ | PROT_WRITE,
+                   MAP_SHARED, fd, (off_t)m->offset);
     if (fd >= 0)
       close(fd);
     ok = p == (void *)lo;
@@ -705,8 +766,12 @@ int xproc_sigsys(siginfo_t *info, void *uc) {
   long ret = wait_reply(r, l);
   if (ret == XPROC_DEAD)
     return 2; /* the call is unwound like a crash of the callee */
-  /* What changed the other's memory map changes this one's. */
-  if (nr == SYS_munmap && ret == 0)
+  /* What changed the other's memory map changes this one's; its slot
+   * stays reserved. */
+  if (nr == SYS_munmap && ret == 0 && in_late_slot(r, a[0], a[0] + a[1]))
+    xproc_raw(SYS_mmap, a[0], a[1], PROT_NONE,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  else if (nr == SYS_munmap && ret == 0)
     xproc_raw(nr, a[0], a[1], 0, 0, 0, 0);
   if (is_mmap && (unsigned long)ret < -4095UL && l->new_map >= 0 &&
       map_late(r, (uint32_t)l->new_map) != 0) {
@@ -731,10 +796,12 @@ void xproc_crash_fixup(void) {
             hi = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_HI;
   if (gs < lo || gs >= hi)
     return;
-  uintptr_t own = *(const volatile uintptr_t *)(gs + DIPC_FSBASE_GS_OFFSET);
+  /* The runtime's own record of the thread's TCB, not the public copy. */
+  uintptr_t own = *(const volatile uintptr_t *)(gs + ST_FSBASE);
   struct xproc_call *c = &calls[(gs - lo) / RT_THREAD_STRIDE];
   if (fs == own || c->tcb != fs)
     return;
   __asm__ volatile("call *%1" ::"a"(own), "r"(xproc_set_fs) : "memory");
+  *(volatile uintptr_t *)(gs + ST_LENT_FS) = 0;
   xproc_return(c);
 }

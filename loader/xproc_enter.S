@@ -7,6 +7,7 @@
  * (xproc_set_fs), call stack and unsafe stack, all in the callee's shared
  * memory, and gives back the caller's. */
 #include <dipc/abi.h>
+#include "../rt/layout.h"
 
         .intel_syntax noprefix
         .text
@@ -61,6 +62,7 @@ xproc_enter:
         mov rax, [r12 + 24]             /* call.unsafe_top */
         mov qword ptr gs:[DIPC_USP_GS_OFFSET], rax
         mov rax, [r12 + 8]              /* call.tcb */
+        mov qword ptr gs:[ST_LENT_FS], rax /* the runtime's checks: ours */
         call [rip + xproc_set_fs]
         xor eax, eax
         call [r12]                      /* call.target: the callee's stub */
@@ -72,6 +74,7 @@ xproc_enter:
         movdqu [rsp + 32], xmm1
         mov rax, r13
         call [rip + xproc_set_fs]
+        mov qword ptr gs:[ST_LENT_FS], 0
         mov qword ptr gs:[DIPC_USP_GS_OFFSET], r14
         mov rdi, r12
         call xproc_return

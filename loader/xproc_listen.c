@@ -141,33 +141,36 @@ static int make_shared(uintptr_t lo, uintptr_t hi, unsigned prot) {
 }
 
 /* Where the memory this process shares later goes (shadow threads, new
- * mappings): from a random 8 GiB-aligned base at 96 TiB up, below where
- * Linux puts any process's mmap area (within 1 TiB under the top of the
- * address space), so that an importer's own mappings are not in the way. */
-#define LATE_AREA_LO 0x600000000000ul
-#define LATE_AREA_BASES 1024
-#define LATE_AREA_ALIGN (8ul << 30)
-static uintptr_t late_cursor;
+ * mappings): its slot of the late window (xproc.h), filled upwards. */
+static uintptr_t late_lo, late_cursor;
 
 static void late_area_init(void) {
   uint32_t r = 0;
   if (getrandom(&r, sizeof r, 0) != sizeof r)
     r = (uint32_t)getpid();
-  late_cursor = LATE_AREA_LO + (r % LATE_AREA_BASES) * LATE_AREA_ALIGN;
+  late_lo = XPROC_LATE_WINDOW + (r % XPROC_LATE_SLOTS) * XPROC_LATE_SLOT;
+  late_cursor = late_lo;
 }
 
-/* An address for len bytes in that area (never given twice). */
+/* An address for len bytes in the slot (never given twice), or 0 once
+ * the slot is full. */
 static uintptr_t late_place(size_t len) {
   size_t step = (len + (2ul << 20) - 1) & -(2ul << 20);
-  return __atomic_fetch_add(&late_cursor, step, __ATOMIC_RELAXED);
+  uintptr_t at = __atomic_fetch_add(&late_cursor, step, __ATOMIC_RELAXED);
+  return step <= XPROC_LATE_SLOT && at - late_lo <= XPROC_LATE_SLOT - step
+             ? at
+             : 0;
 }
 
-/* mmap of fd at a fresh place of the area. */
+/* mmap of fd at a fresh place of the slot. */
 static long map_in_area(long len, long prot, long flags, int fd) {
   long ret = -EEXIST;
-  for (int tries = 0; ret == -EEXIST && tries < 8; tries++)
-    ret = xproc_site_syscall(SYS_mmap, (long)late_place((size_t)len), len,
-                             prot, flags | MAP_FIXED_NOREPLACE, fd, 0);
+  for (int tries = 0; ret == -EEXIST && tries < 8; tries++) {
+    uintptr_t at = late_place((size_t)len);
+    ret = at ? xproc_site_syscall(SYS_mmap, (long)at, len, prot,
+                                  flags | MAP_FIXED_NOREPLACE, fd, 0)
+             : -ENOMEM;
+  }
   return ret;
 }
 
@@ -552,6 +555,7 @@ static int start_listening(const char *path) {
   if (s < 0)
     return -1;
   late_area_init();
+  hello->late_lo = late_lo;
   /* Not dumpable: processes of the same user cannot read this one's memory
    * through /proc/PID/mem or ptrace, around the importers' isolation. */
   prctl(PR_SET_DUMPABLE, 0);

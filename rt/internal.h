@@ -103,6 +103,9 @@ struct dipc_thread {
   uint32_t dcs_base, dcs_top;
   uintptr_t saved_rsp, saved_ret;
   uint64_t call_seq; /* bumped by proxies for each outermost call */
+  /* The TCB a cross-process call borrowed (the loader's xproc_enter.S),
+   * 0 outside one: the thread's own while it runs the other's code. */
+  uintptr_t lent_fs;
   /* not touched by assembly */
   uintptr_t own_lo, own_hi; /* the thread's own stack */
   uint32_t index, live;
@@ -183,6 +186,7 @@ DIPC_OFFSET_IS(struct dipc_thread, in_gate, ST_IN_GATE);
 DIPC_OFFSET_IS(struct dipc_thread, dcs_base, ST_DCS_BASE);
 DIPC_OFFSET_IS(struct dipc_thread, dcs_top, ST_DCS_TOP);
 DIPC_OFFSET_IS(struct dipc_thread, saved_rsp, ST_SAVED_RSP);
+DIPC_OFFSET_IS(struct dipc_thread, lent_fs, ST_LENT_FS);
 DIPC_OFFSET_IS(struct dipc_thread, saved_ret, ST_SAVED_RET);
 DIPC_OFFSET_IS(struct dipc_thread, call_seq, ST_CALL_SEQ);
 DIPC_OFFSET_IS(struct dipc_dstack, lo, DS_LO);

@@ -130,6 +130,7 @@
 #define ST_SAVED_RSP 112 /* user rsp while a slow path runs */
 #define ST_SAVED_RET 120 /* where a slow path returns to */
 #define ST_CALL_SEQ 128  /* u64: outermost calls made (time-outs) */
+#define ST_LENT_FS 136   /* TCB of another process the thread runs with */
 
 /* struct dipc_dstack: a per-thread callee stack of one domain */
 #define DS_LO 0

@@ -149,7 +149,9 @@ void dipc_sfi_init(void) {
 /* ---- the slow path ------------------------------------------------------ */
 
 /* This thread's state, as the gates find it (gate.S CHECK_THREAD): gs
- * leads to a slot of the thread region that belongs to this TCB. */
+ * leads to a slot of the thread region that belongs to this TCB, or to
+ * the TCB of another process it borrowed for a call (a cross-process
+ * call runs the other's code as the domain standing for it). */
 struct dipc_thread *dipc_sfi_thread(void) {
   uintptr_t self, fs;
   __asm__ volatile("mov %%gs:0, %0" : "=r"(self));
@@ -157,7 +159,7 @@ struct dipc_thread *dipc_sfi_thread(void) {
     return NULL;
   __asm__ volatile("mov %%fs:0, %0" : "=r"(fs));
   struct dipc_thread *st = (struct dipc_thread *)self;
-  return st->fsbase == fs ? st : NULL;
+  return st->fsbase == fs || (st->lent_fs && st->lent_fs == fs) ? st : NULL;
 }
 
 static int cap_covers(const struct dipc_thread *st, uintptr_t lo,

@@ -27,9 +27,11 @@ static int calls(void) {
                                                    : "another");
   long fd = db_open();
   printf("db_open: %s\n", fd >= 0 ? "opened" : "failed");
+  long same = 0;
+  for (int i = 0; i < 3; i++)
+    same += db_status_pid(fd) == server;
   printf("the file read through db's descriptor: %s\n",
-         db_status_pid(fd) == server ? "the server's status"
-                                     : "not the server's");
+         same == 3 ? "the server's status" : "not the server's");
   printf("db's descriptor in the client's table: %s\n",
          fcntl((int)fd, F_GETFD) >= 0 ? "open" : "not open");
   int own = open("/dev/null", O_RDONLY);
