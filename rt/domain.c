@@ -481,3 +481,32 @@ int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr, size_t size) {
     return dipc_for_each_mapping(addr, hi, move_piece, &c);
   return carve(src, addr, hi, &c);
 }
+
+uint32_t dipc_domain_reserved_owner(uintptr_t lo, uintptr_t hi) {
+  uint32_t d = 0;
+  for (uintptr_t at = lo; at < hi;) {
+    unsigned i;
+    for (i = 0; i < nranges; i++)
+      if (at >= ranges[i].lo && at < ranges[i].hi)
+        break;
+    if (i == nranges || ranges[i].dom == 0 || ranges[i].prot != PROT_NONE ||
+        (d && ranges[i].dom != d))
+      return 0;
+    d = ranges[i].dom;
+    at = ranges[i].hi;
+  }
+  return d;
+}
+
+int dipc_domain_key_copy(uintptr_t copy, uintptr_t lo, uintptr_t hi,
+                         int prot) {
+  for (unsigned i = 0; i < nranges; i++) {
+    uintptr_t a = ranges[i].lo > lo ? ranges[i].lo : lo,
+              b = ranges[i].hi < hi ? ranges[i].hi : hi;
+    if (ranges[i].dom != 0 && a < b &&
+        dipc_tag_pages((void *)(copy + (a - lo)), b - a, prot,
+                       key_for_pages(ranges[i].dom)) != 0)
+      return -1;
+  }
+  return 0;
+}
