@@ -68,6 +68,7 @@ struct remote {
   uint64_t req_offset;           /* read it (mpk: the other's memory) */
   int req_result;
   int connected;
+  int claimed; /* the watcher may map over the reservation (1) or not (-1) */
   int gone; /* its end of the connection closed (set by the watcher) */
   int sock, conn_id;
   pid_t pid;
@@ -186,10 +187,32 @@ static void *make_thunks(unsigned first, unsigned count, size_t *len) {
 
 static void *watch(void *arg);
 
+/* Only the watchers, which claimed it, may map the other's late mappings
+ * over their reservation (dipc_share_map): sealed before the program's
+ * code runs. */
+static int seal_claims(void) {
+  for (unsigned i = 0; i < num_remotes; i++) {
+    struct remote *r = &remotes[i];
+    if (!r->efd)
+      continue; /* no watcher */
+    pthread_mutex_lock(&r->lock);
+    while (!r->claimed)
+      pthread_cond_wait(&r->connected_cond, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+  }
+  if (dipc_share_map(NULL, 0, 0, -2, 0, 0) != 0) {
+    fputs("dipc-loader: --connect: cannot seal the mapping claims\n", stderr);
+    return -1;
+  }
+  return 0;
+}
+
 int xproc_connect_setup(void) {
   const char *setting = getenv("DIPC_CONNECT");
-  if (!setting || !*setting)
+  if (!setting)
     return 0;
+  if (!*setting)
+    return seal_claims();
   if (parse_connect(setting) != 0)
     return -1;
   xproc_mpk = !strcmp(dipc_backend(), "mpk");
@@ -229,7 +252,7 @@ int xproc_connect_setup(void) {
     }
     pthread_detach(watcher);
   }
-  return 0;
+  return seal_claims();
 }
 
 /* ---- the first call: connecting ------------------------------------------ */
@@ -639,7 +662,10 @@ static void *watch(void *arg) {
             strerror(errno));
     _exit(DIPC_EXIT_REFUSED);
   }
+  int claim = dipc_share_map(NULL, 0, 0, -1, 0, 0);
   pthread_mutex_lock(&r->lock);
+  r->claimed = claim == 0 ? 1 : -1;
+  pthread_cond_broadcast(&r->connected_cond);
   while (!r->asking)
     pthread_cond_wait(&r->connected_cond, &r->lock);
   pthread_mutex_unlock(&r->lock);

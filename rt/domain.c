@@ -510,3 +510,20 @@ int dipc_domain_key_copy(uintptr_t copy, uintptr_t lo, uintptr_t hi,
   }
   return 0;
 }
+
+int dipc_domain_set_prot(uintptr_t lo, uintptr_t hi, int prot) {
+  for (unsigned i = 0; i < nranges; i++) {
+    struct range r = ranges[i];
+    if (r.dom == 0 || r.hi <= lo || r.lo >= hi || r.prot == prot)
+      continue;
+    if (nranges + 2 > RT_MAX_RANGES)
+      return -1;
+    uintptr_t a = r.lo > lo ? r.lo : lo, b = r.hi < hi ? r.hi : hi;
+    ranges[i] = (struct range){a, b, r.dom, prot};
+    if (r.lo < a)
+      ranges[nranges++] = (struct range){r.lo, a, r.dom, r.prot};
+    if (b < r.hi)
+      ranges[nranges++] = (struct range){b, r.hi, r.dom, r.prot};
+  }
+  return 0;
+}

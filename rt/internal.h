@@ -482,6 +482,9 @@ DIPC_HIDDEN uint32_t dipc_domain_reserved_owner(uintptr_t lo, uintptr_t hi);
  * the pages of [lo, hi), with prot; 0 or -1 (domain.c). */
 DIPC_HIDDEN int dipc_domain_key_copy(uintptr_t copy, uintptr_t lo,
                                      uintptr_t hi, int prot);
+/* The domains' pages in [lo, hi) are recorded with prot (what a re-key
+ * applies); 0, or -1 when the range table is full (domain.c). */
+DIPC_HIDDEN int dipc_domain_set_prot(uintptr_t lo, uintptr_t hi, int prot);
 /* 1 if some live thread runs with an image that lets it touch key. */
 DIPC_HIDDEN int dipc_threads_using_key(int key);
 DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);

@@ -140,6 +140,32 @@ long dipc_op_memory_call(const uint64_t *x, uint32_t dom) {
 /* Cross-process roles, as dipc-run started the process (read at init, not
  * later: the program may change its environment): dipc_share_map. */
 static uint8_t listening, connecting;
+/* The threads (slots) that may map over a reservation (copy = 0): those
+ * that claimed it before the loader sealed the claims, at start, before
+ * the program's code runs (the loader's watcher threads). */
+#define MAX_SHARE_THREADS 8
+static uint32_t share_threads[MAX_SHARE_THREADS], num_share_threads;
+static uint8_t share_sealed;
+
+static long share_claim(const struct dipc_thread *st, int seal) {
+  if (!connecting || share_sealed)
+    return -DIPC_EPERM;
+  if (seal) {
+    share_sealed = 1;
+    return 0;
+  }
+  if (num_share_threads == MAX_SHARE_THREADS)
+    return -DIPC_ENOSPC;
+  share_threads[num_share_threads++] = st->index;
+  return 0;
+}
+
+static int share_thread(const struct dipc_thread *st) {
+  for (uint32_t i = 0; i < num_share_threads; i++)
+    if (share_threads[i] == st->index)
+      return 1;
+  return 0;
+}
 
 void dipc_share_map_init(void) {
   listening = getenv("DIPC_LISTEN") != NULL;
@@ -155,11 +181,16 @@ long dipc_op_share_map(const struct dipc_thread *st, const uint64_t *x) {
   int prot = (int)x[2], copy = (int)x[5];
   if (st->cur_dom != 0)
     return -DIPC_EPERM;
+  if (x[0] == 0 && x[1] == 0 && x[5] == 0 && (x[3] == (uint64_t)-1 ||
+                                             x[3] == (uint64_t)-2))
+    return share_claim(st, x[3] == (uint64_t)-2);
   if ((lo | x[1] | x[4]) & (RT_PAGE - 1) || x[1] == 0 || hi < lo ||
       (copy < 2 && x[2] & ~(uint64_t)(PROT_READ | PROT_WRITE)) ||
       x[3] > INT32_MAX || x[5] > 2)
     return -DIPC_EINVAL;
-  if (copy ? !listening : !connecting || !dipc_domain_reserved_owner(lo, hi))
+  if (copy ? !listening
+           : !connecting || !share_thread(st) ||
+                 !dipc_domain_reserved_owner(lo, hi))
     return -DIPC_EPERM;
   if (dipc_runtime_owned(lo, hi) || dipc_unsafe_overlaps(lo, hi) ||
       (lo < RT_WINDOW_HI && RT_WINDOW_LO < hi))
@@ -185,5 +216,6 @@ long dipc_op_share_map(const struct dipc_thread *st, const uint64_t *x) {
     dipc_sys(SYS_munmap, (long)at, (long)(hi - lo), 0, 0, 0);
     return -DIPC_ENOMEM;
   }
-  return 0;
+  /* Mapped over once: what a re-key applies, and never again this way. */
+  return copy || dipc_domain_set_prot(lo, hi, prot) == 0 ? 0 : -DIPC_ENOSPC;
 }

@@ -230,8 +230,11 @@ const void *dipc_runtime_syscall_site(void);
  * [addr, addr + len) are first written to fd at offset, so the process
  * keeps them. copy = 0 (a process run with --connect): [addr, addr + len)
  * must be the pages of one domain, reserved (PROT_NONE when they were
- * given to it). copy = 2 (--listen): the contents are only written to fd
- * (code, which importers copy). Never the runtime's memory. */
+ * given to it, and not mapped over since), and the calling thread one that
+ * claimed the right (addr NULL, len 0, fd -1, copy 0) before the claims
+ * were sealed (the same with fd -2): the loader's, at start. copy = 2
+ * (--listen): the contents are only written to fd (code, which importers
+ * copy). Never the runtime's memory. */
 int dipc_share_map(void *addr, size_t len, int prot, int fd, off_t offset,
                    int copy);
 

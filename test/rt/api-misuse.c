@@ -542,6 +542,10 @@ static void loader_calls(void) {
     for (int copy = 0; copy <= 2; copy++) /* neither --listen nor --connect */
       CALL(-DIPC_EPERM, dipc_share_map(page, 4096, PROT_READ, fd, 0, copy));
     CALL(-DIPC_EPERM, dipc_share_map(page_of(&victim), 4096, PROT_READ, fd, 0, 0));
+    /* claiming the mapping right (fd -1) and sealing it (fd -2): --connect
+     * only */
+    CALL(-DIPC_EPERM, dipc_share_map(NULL, 0, 0, -1, 0, 0));
+    CALL(-DIPC_EPERM, dipc_share_map(NULL, 0, 0, -2, 0, 0));
     CALL_INT(-DIPC_EPERM, IN_B(dipc_share_map, (long)page, 4096, PROT_READ,
                                fd, 0));
     close(fd);

@@ -1,9 +1,11 @@
 /* client.c - the importing program of the cross-process tests: calls domain
  * db's entries (db.h), which another process defines. argv[1]: that
  * process's pid; argv[2]: what to try (calls, crash, threads, kill,
- * steal, steal-descriptors). What
+ * steal, steal-descriptors, claim-mapping). What
  * it prints is computed from what the calls return. */
 #include "db.h"
+
+#include <dipc/rt.h>
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -154,6 +156,19 @@ static int steal_descriptors(void) {
   return 0;
 }
 
+/* The attacker once more: the runtime maps the server's later mappings
+ * over their reservation under the key (tag) of the domain standing for
+ * it, for the loader's watcher; the client's code asks for that right, to
+ * map memory of its own there as the server's. */
+static int claim_mapping(void) {
+  db_add(1, 2); /* connected */
+  int claim = dipc_share_map(NULL, 0, 0, -1, 0, 0);
+  printf("client: claiming the right to map over the server's "
+         "reservation: %s\n",
+         claim == -DIPC_EPERM ? "refused" : claim == 0 ? "granted" : "error");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3)
     return 2;
@@ -172,5 +187,7 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[2], "kill"))
     return kill_during_call();
+  if (!strcmp(argv[2], "claim-mapping"))
+    return claim_mapping();
   return 2;
 }
