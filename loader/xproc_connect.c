@@ -634,10 +634,18 @@ struct xproc_call *xproc_borrow(uint32_t index) {
   }
   for (unsigned spin = 0; !l; spin++) {
     for (unsigned i = 0; i < lends_of(r) && !l; i++) {
-      uint32_t free_ = 0;
-      if (__atomic_compare_exchange_n(&r->shared->lends[i].busy, &free_, 1, 0,
+      struct xproc_lend *m = &r->shared->lends[i];
+      uint32_t free_ = 0, yes = 1;
+      if (__atomic_compare_exchange_n(&m->busy, &free_, 1, 0,
                                       __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-        l = &r->shared->lends[i];
+        l = m;
+      else if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) == XPROC_REPLY &&
+               __atomic_compare_exchange_n(&m->abandoned, &yes, 0, 0,
+                                           __ATOMIC_ACQ_REL,
+                                           __ATOMIC_RELAXED)) {
+        __atomic_store_n(&m->state, XPROC_IDLE, __ATOMIC_RELEASE);
+        l = m; /* its timed-out borrower's reply came: ours now */
+      }
     }
     if (!l && dead(r))
       return xproc_borrow(index);
@@ -677,16 +685,21 @@ static void lock_mmaps(void) {
 }
 
 /* Waits for the shadow thread's reply; XPROC_DEAD once its process is
- * gone (checked every quarter second). */
+ * gone, XPROC_TIMEDOUT once the thread's call ran past its time-out
+ * (checked every 50 ms). */
 #define XPROC_DEAD (-4096L)
+#define XPROC_TIMEDOUT (-4097L)
 static long wait_reply(struct remote *r, struct xproc_lend *l) {
-  struct timespec quarter = {0, 250000000};
+  struct timespec tick = {0, 50000000};
   while (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY) {
     xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAIT, XPROC_REQUEST,
-              (long)&quarter, 0, 0);
-    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY &&
-        dead(r))
+              (long)&tick, 0, 0);
+    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == XPROC_REPLY)
+      break;
+    if (dead(r))
       return XPROC_DEAD;
+    if (__dipc_timeout_due())
+      return XPROC_TIMEDOUT;
   }
   long ret = l->ret;
   __atomic_store_n(&l->state, XPROC_IDLE, __ATOMIC_RELEASE);
@@ -766,6 +779,13 @@ int xproc_sigsys(siginfo_t *info, void *uc) {
   long ret = wait_reply(r, l);
   if (ret == XPROC_DEAD)
     return 2; /* the call is unwound like a crash of the callee */
+  if (ret == XPROC_TIMEDOUT) {
+    /* The shadow thread still runs the system call: it stays lent until
+     * its reply comes (xproc_borrow takes it back then). */
+    __atomic_store_n(&l->abandoned, 1, __ATOMIC_RELEASE);
+    calls[thread_slot()].lend = NULL;
+    return 3;
+  }
   /* What changed the other's memory map changes this one's; its slot
    * stays reserved. */
   if (nr == SYS_munmap && ret == 0 && in_late_slot(r, a[0], a[0] + a[1]))
@@ -786,22 +806,57 @@ int xproc_sigsys(siginfo_t *info, void *uc) {
   return 1;
 }
 
-void xproc_crash_fixup(void) {
+/* The cross-process call of a thread that runs the other's code now (its
+ * fs base is the borrowed TCB), with the thread's state (its gs base) and
+ * own TCB; NULL otherwise. */
+static struct xproc_call *migrant(uintptr_t *gs, uintptr_t *own) {
   if (!num_remotes)
-    return;
-  uintptr_t fs, gs;
+    return NULL;
+  uintptr_t fs;
   __asm__ volatile("rdfsbase %0" : "=r"(fs));
-  __asm__ volatile("rdgsbase %0" : "=r"(gs));
+  __asm__ volatile("rdgsbase %0" : "=r"(*gs));
   uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_LO,
             hi = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_HI;
-  if (gs < lo || gs >= hi)
-    return;
+  if (*gs < lo || *gs >= hi)
+    return NULL;
   /* The runtime's own record of the thread's TCB, not the public copy. */
-  uintptr_t own = *(const volatile uintptr_t *)(gs + ST_FSBASE);
-  struct xproc_call *c = &calls[(gs - lo) / RT_THREAD_STRIDE];
-  if (fs == own || c->tcb != fs)
-    return;
-  __asm__ volatile("call *%1" ::"a"(own), "r"(xproc_set_fs) : "memory");
+  *own = *(const volatile uintptr_t *)(*gs + ST_FSBASE);
+  struct xproc_call *c = &calls[(*gs - lo) / RT_THREAD_STRIDE];
+  return fs != *own && c->tcb == fs ? c : NULL;
+}
+
+static void set_fs(uintptr_t fs) {
+  __asm__ volatile("call *%1" ::"a"(fs), "r"(xproc_set_fs) : "memory");
+}
+
+/* The thread is back on its own TCB, out of its call. */
+static void leave_call(struct xproc_call *c, uintptr_t gs, uintptr_t own) {
+  set_fs(own);
   *(volatile uintptr_t *)(gs + ST_LENT_FS) = 0;
   xproc_return(c);
+}
+
+void xproc_crash_fixup(void) {
+  uintptr_t gs, own;
+  struct xproc_call *c = migrant(&gs, &own);
+  if (c)
+    leave_call(c, gs, own);
+}
+
+void xproc_timeout_tick(void *uc) {
+  uintptr_t gs, own;
+  struct xproc_call *c = migrant(&gs, &own);
+  if (!c) {
+    /* Between borrowing and the switch, or back but not yet given back:
+     * the next tick unwinds the call, with nothing borrowed. */
+    uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    if (pc < (uintptr_t)xproc_enter || pc >= (uintptr_t)xproc_enter_end)
+      __dipc_timeout_tick(uc);
+    return;
+  }
+  set_fs(own); /* the runtime's gates know the thread by its own TCB */
+  if (__dipc_timeout_tick(uc))
+    leave_call(c, gs, own); /* unwound: the caller resumes */
+  else
+    set_fs(c->tcb);
 }

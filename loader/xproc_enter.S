@@ -89,6 +89,9 @@ xproc_enter:
         pop rbx
         pop rbp
         ret
+        .globl xproc_enter_end
+        .hidden xproc_enter_end
+xproc_enter_end:
         .size xproc_enter, . - xproc_enter
 
 /* void (*xproc_set_fs)(rax = the fs base): `wrfsbase rax; ret`, written

@@ -244,6 +244,15 @@ void dipc_timeout_release(struct dipc_thread *st) {
   st->timeout_ns = 0;
 }
 
+DIPC_EXPORT int __dipc_timeout_due(void) {
+  /* The thread's state, as the sfi checks find it: also on a thread that
+   * borrowed another process's TCB (the loader's xproc_enter.S). */
+  const struct dipc_thread *st = dipc_sfi_thread();
+  return st && st->timeout_ns && st->kcs_top != st->kcs_base &&
+         st->call_seq == st->watch_seq &&
+         now_ns() - st->watch_since >= st->timeout_ns;
+}
+
 DIPC_HIDDEN int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc);
 int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc) {
   if (!uc || !st->timeout_ns || st->kcs_top == st->kcs_base)
@@ -258,8 +267,13 @@ int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc) {
     return 0;
   /* Not now (the next tick tries again): in the runtime, or in a signal
    * handler (the loader's or the program's, which may call across
-   * domains itself). */
-  if ((uc->uc_stack.ss_flags & SS_ONSTACK) || !dipc_context_usable(st, uc))
+   * domains itself). Handlers run on the alternate stack, whose bounds
+   * the kernel saved in uc (its ss_flags do not say whether the
+   * interrupted code was on it). */
+  uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+  if ((uc->uc_stack.ss_flags & SS_ONSTACK) ||
+      sp - (uintptr_t)uc->uc_stack.ss_sp < uc->uc_stack.ss_size ||
+      !dipc_context_usable(st, uc))
     return 0;
   for (struct dipc_kcs_entry *e = st->kcs_top - 1; e >= st->kcs_base; e--)
     if (is_mark(e))

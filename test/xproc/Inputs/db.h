@@ -23,6 +23,8 @@ __dom("db") __entry long db_lookup(long key);
 /* Sleeps ms milliseconds (nanosleep, a system call of the entry's
  * process); 0. */
 __dom("db") __entry long db_sleep(long ms);
+/* Spins ms milliseconds in the entry's code, without a system call; 0. */
+__dom("db") __entry long db_spin(long ms);
 /* clock_gettime(CLOCK_REALTIME) seconds, as the entry's code reads them
  * (through its libc's vDSO). */
 __dom("db") __entry long db_time(void);
