@@ -122,6 +122,7 @@ void xproc_timeout_tick(void *uc);
 struct xproc_call {
   uintptr_t target, tcb, stack_top, unsafe_top;
   struct xproc_lend *lend;
+  uint64_t stack_bytes; /* the entry's stack arguments, copied over */
 };
 struct xproc_call *xproc_borrow(uint32_t index);
 extern const char xproc_enter_end[]; /* xproc_enter.S: xproc_enter ends */

@@ -131,13 +131,11 @@ struct missing {
 static void add_thunk(const char *name, const struct dipc_signature *signature,
                       void *arg) {
   struct missing *m = arg;
-  if (num_thunks == MAX_THUNKS || signature->stack_bytes) {
+  if (num_thunks == MAX_THUNKS) {
     fprintf(stderr,
             "dipc-loader: --connect: cannot import entry '%s' of domain "
-            "'%s' from another process: %s\n",
-            name, m->remote->domain,
-            signature->stack_bytes ? "it takes stack arguments (not yet)"
-                                   : "too many imported entries");
+            "'%s' from another process: too many imported entries\n",
+            name, m->remote->domain);
     m->refused = 1;
     return;
   }
@@ -629,7 +627,7 @@ struct xproc_call *xproc_borrow(uint32_t index) {
     l = &r->shared->lends[0];
     struct xproc_call *c = &calls[thread_slot()];
     *c = (struct xproc_call){(uintptr_t)xproc_dead, l->tcb, l->stack_top,
-                             l->unsafe_top, NULL};
+                             l->unsafe_top, NULL, 0};
     return c;
   }
   for (unsigned spin = 0; !l; spin++) {
@@ -654,7 +652,9 @@ struct xproc_call *xproc_borrow(uint32_t index) {
   }
   l->conn = r->conn_id;
   struct xproc_call *c = &calls[thread_slot()];
-  *c = (struct xproc_call){t->target, l->tcb, l->stack_top, l->unsafe_top, l};
+  *c = (struct xproc_call){t->target,     l->tcb, l->stack_top,
+                           l->unsafe_top, l,
+                           t->signature.stack_bytes};
   return c;
 }
 

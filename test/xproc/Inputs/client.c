@@ -23,6 +23,12 @@ static long server;
 
 static int calls(void) {
   printf("db_add(2, 3) = %ld\n", db_add(2, 3));
+  long w = db_weigh10(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+  printf("db_weigh10(1, ..., 10) = %ld, %s\n", w,
+         w == 1 * 1 + 2 * 2 + 3 * 3 + 4 * 4 + 5 * 5 + 6 * 6 + 7 * 7 + 8 * 8 +
+                      9 * 9 + 10 * 10
+             ? "right"
+             : "wrong");
   long pid = db_pid();
   printf("getpid() in db: %s\n", pid == server    ? "the server's"
                                  : pid == getpid() ? "the client's"

@@ -9,6 +9,9 @@ __dom("db") __entry long db_add(long a, double b);
 #else
 __dom("db") __entry long db_add(long a, long b);
 #endif
+/* a + 2b + 3c + ... + 10j: the last four arguments on the stack. */
+__dom("db") __entry long db_weigh10(long a, long b, long c, long d, long e,
+                                    long f, long g, long h, long i, long j);
 /* getpid() as the entry's code sees it. */
 __dom("db") __entry long db_pid(void);
 /* Opens a file in the entry's process; its descriptor number. */

@@ -16,6 +16,12 @@ static long *table; /* built in main, read by the entries */
 
 __dom("db") __entry long db_add(long a, long b) { return a + b; }
 
+__dom("db") __entry long db_weigh10(long a, long b, long c, long d, long e,
+                                    long f, long g, long h, long i, long j) {
+  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + 9 * i +
+         10 * j;
+}
+
 __dom("db") __entry long db_pid(void) { return getpid(); }
 
 __dom("db") __entry long db_open(void) {
