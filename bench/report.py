@@ -319,6 +319,41 @@ def ladder_section(runs):
     return lines
 
 
+def xproc_section(runs):
+    """dIPC + proc: what crossing processes adds to a Low call, per backend
+    (docs/cross-process.md §4, §5)."""
+    local = {r.backend: r for r in find_runs(runs, "dipc/low")}
+    lines = []
+    for run in sorted(find_runs(runs, "dipc_proc/low"),
+                      key=lambda r: r.backend or ""):
+        low, syscall, tls, getppid = (run.mean(n) for n in (
+            "dipc_proc/low", "dipc_proc/syscall", "dipc_proc/tls_switch",
+            "baseline/syscall_getppid"))
+        other = local.get(run.backend)
+        in_one = other.mean("dipc/low") if other else None
+        rows = [
+            ("dIPC Low, both domains in one process "
+             f"(`{other.label() if other else '—'}`)", in_one, False),
+            ("dIPC + proc Low", low, False),
+            ("… crossing processes adds: borrowing a shadow thread, the TLS "
+             "switch, the callee process's stacks",
+             low - in_one if None not in (low, in_one) else None, True),
+            ("… of which the TLS switch (two `WRFSBASE`, timed alone)", tls,
+             True),
+            ("A system call of the callee's code, run by the callee process "
+             "(process tracking: trap, mailbox, futex wake-ups): the Low "
+             "call with one `getppid` in the callee − the Low call",
+             syscall - low if None not in (syscall, low) else None, True),
+            ("… that system call made directly", getppid, False),
+        ]
+        lines += [f"| part (`{run.backend}`) | time |", "|---|---:|"]
+        lines += [f"| {label} | "
+                  f"{(fmt_added(t) if added else fmt_time(t)) if t is not None else '—'} |"
+                  for label, t, added in rows]
+        lines.append("")
+    return lines
+
+
 def breakdown_section(runs):
     """Figure 2 for dIPC: what each part of a Low and a High call costs,
     per backend, each part measured in the same process by calling the
@@ -705,6 +740,14 @@ def main():
                "`DIPC_SHARED_STACKS=1` (`none` only); the locked "
                "exchanges are timed alone, outside any call.", ""]
         md += breakdown_lines
+        xproc = xproc_section(runs)
+        if xproc:
+            md += ["### dIPC + proc: what crossing processes adds", "",
+                   "The cross-process program (`dipc-bench-xproc`) "
+                   "measures its calls and the TLS switch alone; the "
+                   "in-process Low call comes from another program of "
+                   "this run, so their difference carries both programs' "
+                   "noise.", ""] + xproc
         ladder = ladder_section(runs)
         if ladder:
             md += ["### Inside the proxy (a model)", "",

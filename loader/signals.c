@@ -118,8 +118,12 @@ static void signal_handler(int sig, siginfo_t *info, void *uc) {
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
   if (sig == SIGSYS) {
     int delegated = xproc_sigsys(info, uc); /* a callee process's call */
-    if (delegated == 2) { /* that process is gone: unwound as a crash */
+    if (delegated == 2 || delegated == 3) {
       xproc_crash_fixup();
+      /* 3: the call ran past its time-out while that process ran the
+       * system call; 2: that process is gone, unwound as a crash. */
+      if (delegated == 3 && __dipc_timeout_tick(uc))
+        return;
       if (recover_fault && recover_fault(uc))
         return;
     }
@@ -140,7 +144,7 @@ static void crash_handler(int sig, siginfo_t *info, void *uc) {
 /* The time-out timers' signal (rt/timeout.c); never the program's. */
 static void timeout_handler(int sig, siginfo_t *info, void *uc) {
   (void)sig, (void)info;
-  __dipc_timeout_tick(uc);
+  xproc_timeout_tick(uc);
 }
 
 int signals_install(fault_recovery_fn recover, fault_report_fn report) {

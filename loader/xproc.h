@@ -41,8 +41,10 @@
  * listening process's shared memory. */
 enum { XPROC_IDLE, XPROC_REQUEST, XPROC_REPLY };
 struct xproc_lend {
-  uint32_t busy;  /* borrowed */
-  uint32_t state; /* the mailbox, a shared futex */
+  uint32_t busy;      /* borrowed */
+  uint32_t state;     /* the mailbox, a shared futex */
+  uint32_t abandoned; /* its borrower timed out in a system call it runs:
+                         free again once the reply came */
   long nr, args[6], ret;
   int32_t new_map; /* late index of a mapping the call made, or -1 */
   int32_t conn;    /* the borrower's connection (its descriptors go there) */
@@ -123,11 +125,17 @@ int xproc_sigsys(siginfo_t *info, void *uc);
 /* A crash on a borrowed thread: the caller's TCB back, the shadow thread
  * returned, before the runtime unwinds the call. No TLS. */
 void xproc_crash_fixup(void);
+/* The time-out timer's signal (rt/timeout.c), on any thread: on one that
+ * runs another process's code, the runtime judges it with the thread's
+ * own TCB, and the borrowed thread is given back if the call is unwound.
+ * No TLS. */
+void xproc_timeout_tick(void *uc);
 
 /* Called by xproc_enter (xproc_enter.S). */
 struct xproc_call {
   uintptr_t target, tcb, stack_top, unsafe_top;
   struct xproc_lend *lend;
+  uint64_t stack_bytes; /* the entry's stack arguments, copied over */
   /* mpk: what a signal handler sent the thread to xproc_resume for:
    * XPROC_RESUME_SYSCALL (number nr) or _FAULT (at addr), and where the
    * thread goes on (the instruction after the system call, or the one
@@ -138,6 +146,7 @@ struct xproc_call {
 };
 enum { XPROC_RESUME_NONE, XPROC_RESUME_SYSCALL, XPROC_RESUME_FAULT };
 struct xproc_call *xproc_borrow(uint32_t index);
+extern const char xproc_enter_end[]; /* xproc_enter.S: xproc_enter ends */
 void xproc_return(struct xproc_call *call);
 
 /* A SIGSEGV at an address of a listening process's late mapping: mapped

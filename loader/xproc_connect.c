@@ -136,13 +136,11 @@ struct missing {
 static void add_thunk(const char *name, const struct dipc_signature *signature,
                       void *arg) {
   struct missing *m = arg;
-  if (num_thunks == MAX_THUNKS || signature->stack_bytes) {
+  if (num_thunks == MAX_THUNKS) {
     fprintf(stderr,
             "dipc-loader: --connect: cannot import entry '%s' of domain "
-            "'%s' from another process: %s\n",
-            name, m->remote->domain,
-            signature->stack_bytes ? "it takes stack arguments (not yet)"
-                                   : "too many imported entries");
+            "'%s' from another process: too many imported entries\n",
+            name, m->remote->domain);
     m->refused = 1;
     return;
   }
@@ -724,15 +722,23 @@ struct xproc_call *xproc_borrow(uint32_t index) {
     l = &r->shared->lends[0];
     struct xproc_call *c = &calls[thread_slot()];
     *c = (struct xproc_call){(uintptr_t)xproc_dead, l->tcb, l->stack_top,
-                             l->unsafe_top, NULL, 0, 0, 0, 0};
+                             l->unsafe_top, NULL, 0, 0, 0, 0, 0};
     return c;
   }
   for (unsigned spin = 0; !l; spin++) {
     for (unsigned i = 0; i < lends_of(r) && !l; i++) {
-      uint32_t free_ = 0;
-      if (__atomic_compare_exchange_n(&r->shared->lends[i].busy, &free_, 1, 0,
+      struct xproc_lend *m = &r->shared->lends[i];
+      uint32_t free_ = 0, yes = 1;
+      if (__atomic_compare_exchange_n(&m->busy, &free_, 1, 0,
                                       __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-        l = &r->shared->lends[i];
+        l = m;
+      else if (__atomic_load_n(&m->state, __ATOMIC_ACQUIRE) == XPROC_REPLY &&
+               __atomic_compare_exchange_n(&m->abandoned, &yes, 0, 0,
+                                           __ATOMIC_ACQ_REL,
+                                           __ATOMIC_RELAXED)) {
+        __atomic_store_n(&m->state, XPROC_IDLE, __ATOMIC_RELEASE);
+        l = m; /* its timed-out borrower's reply came: ours now */
+      }
     }
     if (!l && dead(r))
       return xproc_borrow(index);
@@ -741,8 +747,16 @@ struct xproc_call *xproc_borrow(uint32_t index) {
   }
   l->conn = r->conn_id;
   struct xproc_call *c = &calls[thread_slot()];
-  *c = (struct xproc_call){t->target, l->tcb, l->stack_top, l->unsafe_top,
-                           l, 0, 0, 0, 0};
+  *c = (struct xproc_call){t->target,
+                           l->tcb,
+                           l->stack_top,
+                           l->unsafe_top,
+                           l,
+                           t->signature.stack_bytes,
+                           0,
+                           0,
+                           0,
+                           0};
   return c;
 }
 
@@ -787,16 +801,22 @@ static void lock_mmaps(void) {
 }
 
 /* Waits for the shadow thread's reply; XPROC_DEAD once its process is
- * gone (checked every quarter second). */
+ * gone, XPROC_TIMEDOUT once the thread's call ran past its time-out
+ * (checked every 50 ms). */
 #define XPROC_DEAD (-4096L)
+#define XPROC_TIMEDOUT (-4097L)
 static long wait_reply(struct remote *r, struct xproc_lend *l) {
-  struct timespec quarter = {0, 250000000};
+  struct timespec tick = {0, 50000000};
   while (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY) {
     xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAIT, XPROC_REQUEST,
-              (long)&quarter, 0, 0);
-    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) != XPROC_REPLY &&
-        dead(r))
+              (long)&tick, 0, 0);
+    if (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) == XPROC_REPLY)
+      break;
+    if (dead(r))
       return XPROC_DEAD;
+    /* (Not under mpk: the thread's state is the runtime key's.) */
+    if (!xproc_mpk && __dipc_timeout_due())
+      return XPROC_TIMEDOUT;
   }
   long ret = l->ret;
   __atomic_store_n(&l->state, XPROC_IDLE, __ATOMIC_RELEASE);
@@ -913,6 +933,13 @@ static long delegate(struct remote *r, long nr, const long a[6]) {
   long ret = wait_reply(r, l);
   if (ret == XPROC_DEAD)
     return ret;
+  if (ret == XPROC_TIMEDOUT) {
+    /* The shadow thread still runs the system call: it stays lent until
+     * its reply comes (xproc_borrow takes it back then). */
+    __atomic_store_n(&l->abandoned, 1, __ATOMIC_RELEASE);
+    calls[thread_slot()].lend = NULL;
+    return ret;
+  }
   /* What changed the other's memory map changes this one's; its slot
    * stays reserved. (Not under mpk yet: the runtime makes these calls
    * only for a domain on its own stack; the pages stay mapped here.) */
@@ -948,6 +975,8 @@ int xproc_sigsys(siginfo_t *info, void *uc) {
   long ret = delegate(r, info->si_syscall, a);
   if (ret == XPROC_DEAD)
     return 2; /* the call is unwound like a crash of the callee */
+  if (ret == XPROC_TIMEDOUT)
+    return 3;
   g[REG_RAX] = ret;
   return 1;
 }
@@ -958,7 +987,9 @@ struct xproc_regs {
 };
 
 /* In xproc_resume: what a handler left to do, done; where the thread goes
- * on, or 0 to crash (the runtime then unwinds the call). */
+ * on, or 0 to crash (the runtime then unwinds the call: a call whose
+ * time-out passed during a delegated system call returns DIPC_EFAULT under
+ * mpk, not DIPC_ETIMEDOUT). */
 uintptr_t xproc_resume_work(struct xproc_regs *x);
 uintptr_t xproc_resume_work(struct xproc_regs *x) {
   struct xproc_call *c = &calls[thread_slot()];
@@ -974,31 +1005,81 @@ uintptr_t xproc_resume_work(struct xproc_regs *x) {
     return 0;
   long a[6] = {x->rdi, x->rsi, x->rdx, x->r10, x->r8, x->r9};
   long ret = delegate(r, c->nr, a);
-  if (ret == XPROC_DEAD)
+  if (ret == XPROC_DEAD || ret == XPROC_TIMEDOUT)
     return 0;
   x->rax = ret;
   return ip;
+}
+
+/* The cross-process call of a thread that runs the other's code now (its
+ * fs base is the borrowed TCB), with the thread's state (its gs base) and
+ * own TCB; NULL otherwise. */
+static struct xproc_call *migrant(uintptr_t *gs, uintptr_t *own) {
+  if (!num_remotes)
+    return NULL;
+  uintptr_t fs;
+  __asm__ volatile("rdfsbase %0" : "=r"(fs));
+  __asm__ volatile("rdgsbase %0" : "=r"(*gs));
+  uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_LO,
+            hi = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_HI;
+  if (*gs < lo || *gs >= hi)
+    return NULL;
+  /* The runtime's own record of the thread's TCB, not the public copy. */
+  *own = *(const volatile uintptr_t *)(*gs + ST_FSBASE);
+  struct xproc_call *c = &calls[(*gs - lo) / RT_THREAD_STRIDE];
+  return fs != *own && c->tcb == fs ? c : NULL;
+}
+
+static void set_fs(uintptr_t fs) {
+  __asm__ volatile("call *%1" ::"a"(fs), "r"(xproc_set_fs) : "memory");
+}
+
+/* The thread is back on its own TCB, out of its call. */
+static void leave_call(struct xproc_call *c, uintptr_t gs, uintptr_t own) {
+  set_fs(own);
+  *(volatile uintptr_t *)(gs + ST_LENT_FS) = 0;
+  xproc_return(c);
 }
 
 void xproc_crash_fixup(void) {
   /* Under mpk the runtime gives the thread its TCB back as it unwinds the
    * call (dipc_lent_fs), and the next call returns the shadow thread
    * (xproc_borrow): a handler reaches neither. */
-  if (!num_remotes || xproc_mpk)
+  if (xproc_mpk)
     return;
-  uintptr_t fs, gs;
-  __asm__ volatile("rdfsbase %0" : "=r"(fs));
-  __asm__ volatile("rdgsbase %0" : "=r"(gs));
-  uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_LO,
-            hi = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_HI;
-  if (gs < lo || gs >= hi)
+  uintptr_t gs, own;
+  struct xproc_call *c = migrant(&gs, &own);
+  if (c)
+    leave_call(c, gs, own);
+}
+
+void xproc_timeout_tick(void *uc) {
+  if (xproc_mpk) {
+    /* A handler cannot read the thread's state here: a thread that runs
+     * the other's code (calls[], the loader's) is not cut (time-outs
+     * across processes are not enforced under mpk yet). */
+    struct xproc_call *c = handler_call();
+    uintptr_t fs;
+    __asm__ volatile("rdfsbase %0" : "=r"(fs));
+    uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    if ((!c || !c->lend || c->tcb != fs) &&
+        (pc < (uintptr_t)xproc_enter || pc >= (uintptr_t)xproc_enter_end))
+      __dipc_timeout_tick(uc);
     return;
-  /* The runtime's own record of the thread's TCB, not the public copy. */
-  uintptr_t own = *(const volatile uintptr_t *)(gs + ST_FSBASE);
-  struct xproc_call *c = &calls[(gs - lo) / RT_THREAD_STRIDE];
-  if (fs == own || c->tcb != fs)
+  }
+  uintptr_t gs, own;
+  struct xproc_call *c = migrant(&gs, &own);
+  if (!c) {
+    /* Between borrowing and the switch, or back but not yet given back:
+     * the next tick unwinds the call, with nothing borrowed. */
+    uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    if (pc < (uintptr_t)xproc_enter || pc >= (uintptr_t)xproc_enter_end)
+      __dipc_timeout_tick(uc);
     return;
-  __asm__ volatile("call *%1" ::"a"(own), "r"(xproc_set_fs) : "memory");
-  *(volatile uintptr_t *)(gs + ST_LENT_FS) = 0;
-  xproc_return(c);
+  }
+  set_fs(own); /* the runtime's gates know the thread by its own TCB */
+  if (__dipc_timeout_tick(uc))
+    leave_call(c, gs, own); /* unwound: the caller resumes */
+  else
+    set_fs(c->tcb);
 }

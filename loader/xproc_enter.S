@@ -1,8 +1,9 @@
 /* xproc_enter.S - the callee side of a cross-process call, in the importer
  * (docs/cross-process.md §4). The proxy calls an imported process entry's
  * thunk (xproc_connect.c: `mov r11d, index; jmp [xproc_enter]`) on the
- * callee domain's stack, with the entry's arguments in registers (entries
- * with stack arguments are refused at start). This borrows a shadow thread
+ * callee domain's stack, with the entry's arguments in registers and above
+ * the return address (copied to the shadow thread's stack, where the
+ * callee's stub finds them at the same place). This borrows a shadow thread
  * of the callee process, runs the callee's stub with that thread's TCB
  * (xproc_set_fs), call stack and unsafe stack, all in the callee's shared
  * memory, and gives back the caller's. */
@@ -49,6 +50,13 @@ xproc_enter:
         mov rdi, [r12 + 8]              /* call.tcb */
         call xproc_mpk_set_fs
 1:
+        mov rcx, [r12 + 40]             /* call.stack_bytes */
+        mov rax, [r12 + 16]             /* call.stack_top */
+        sub rax, rcx
+        and rax, -16                    /* the ABI's alignment at the call */
+        mov rdi, rax
+        lea rsi, [rbp + 16]             /* the caller's stack arguments */
+        rep movsb
         mov rdi, [rsp]
         mov rsi, [rsp + 8]
         mov rdx, [rsp + 16]
@@ -66,7 +74,7 @@ xproc_enter:
         add rsp, 176
         mov r14, qword ptr gs:[DIPC_USP_GS_OFFSET]
         mov rbx, rsp
-        mov rsp, [r12 + 16]             /* call.stack_top */
+        mov rsp, rax                    /* below the copied arguments */
         mov rax, [r12 + 24]             /* call.unsafe_top */
         mov qword ptr gs:[DIPC_USP_GS_OFFSET], rax
         cmp byte ptr [rip + xproc_mpk], 0
@@ -107,6 +115,9 @@ xproc_enter:
         pop rbx
         pop rbp
         ret
+        .globl xproc_enter_end
+        .hidden xproc_enter_end
+xproc_enter_end:
         .size xproc_enter, . - xproc_enter
 
 /* void (*xproc_set_fs)(rax = the fs base): `wrfsbase rax; ret`, written

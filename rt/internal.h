@@ -267,6 +267,9 @@ DIPC_HIDDEN int dipc_tag_pages(void *addr, size_t len, int prot, int key);
 DIPC_HIDDEN int dipc_seal_runtime_code(void *addr, size_t len);
 DIPC_HIDDEN void dipc_lock(void);
 DIPC_HIDDEN void dipc_unlock(void);
+/* dipc_lock for signal handlers: -1 (not taken) when the interrupted code
+ * of this thread holds it; 0 once taken. */
+DIPC_HIDDEN int dipc_lock_unless_mine(void);
 DIPC_HIDDEN void dipc_publish_image(uint32_t dom, uint32_t image);
 
 /* ---- sys.c, seccomp.c, exec.c: the kernel boundary (mpk) ---------------- */

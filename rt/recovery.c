@@ -194,7 +194,11 @@ int dipc_context_usable(struct dipc_thread *st, void *ucv) {
   ucontext_t *uc = ucv;
   if (!uc || st->in_gate)
     return 0; /* a handler that only wants the thread's image; trusted code */
-  dipc_lock();
+  /* The runtime's lock held by the interrupted code (a gate's slow path
+   * before it marked the thread in the gate, or fork's prepare and parent
+   * gates): trusted code. */
+  if (dipc_lock_unless_mine() != 0)
+    return 0;
   int ok = context_ok(uc);
   dipc_unlock();
   if (!ok)

@@ -44,14 +44,36 @@ static int handler_stack(const ucontext_t *uc, uintptr_t *lo, uintptr_t *hi) {
          dipc_right_on(0, *lo, *hi, 1) == DIPC_PERM_OWNER;
 }
 
+/* A signal's handler entering or leaving its frame marks the thread in a
+ * gate meanwhile: a signal arriving then (its handler nested in this one)
+ * finds the KCS half-written and is not framed. */
+static void frame_work_begin(struct dipc_thread *st) {
+  st->in_gate = 1;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static int frame_work_end(struct dipc_thread *st, int framed) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  st->in_gate = 0;
+  return framed;
+}
+
+static int signal_enter(struct dipc_thread *st, ucontext_t *uc);
+
 DIPC_HIDDEN int dipc_signal_enter(struct dipc_thread *st, ucontext_t *uc);
 int dipc_signal_enter(struct dipc_thread *st, ucontext_t *uc) {
-  uintptr_t lo, hi;
   /* Interrupted inside a gate or slow path (its trusted stack and saved
    * return are in use): the handler cannot call across domains. */
   if (!uc || st->in_gate || st->kcs_top + 2 > st->kcs_limit)
     return 0;
-  dipc_lock();
+  frame_work_begin(st);
+  return frame_work_end(st, signal_enter(st, uc));
+}
+
+static int signal_enter(struct dipc_thread *st, ucontext_t *uc) {
+  uintptr_t lo, hi;
+  if (dipc_lock_unless_mine() != 0) /* it interrupted the runtime */
+    return 0;
   int ok = handler_stack(uc, &lo, &hi);
   dipc_unlock();
   if (!ok)
@@ -117,6 +139,7 @@ DIPC_HIDDEN int dipc_signal_leave(struct dipc_thread *st, ucontext_t *uc);
 int dipc_signal_leave(struct dipc_thread *st, ucontext_t *uc) {
   if (!uc || st->in_gate)
     return 0;
+  frame_work_begin(st);
   struct dipc_kcs_entry *m = st->kcs_top - 1;
   DIPC_CHECK(st->kcs_top - st->kcs_base >= 2 && is_mark(m) &&
                  m->caller_rsp == (uintptr_t)uc->uc_mcontext.gregs[REG_RSP],
@@ -126,7 +149,7 @@ int dipc_signal_leave(struct dipc_thread *st, ucontext_t *uc) {
   dipc_domain_make_resident(st->cur_dom);
   st->cur_pkru = dipc_machine.pkru_rw[st->cur_dom];
   dipc_unlock();
-  return 1;
+  return frame_work_end(st, 1);
 }
 
 /* ---- jumps -------------------------------------------------------------- */
@@ -244,6 +267,15 @@ void dipc_timeout_release(struct dipc_thread *st) {
   st->timeout_ns = 0;
 }
 
+DIPC_EXPORT int __dipc_timeout_due(void) {
+  /* The thread's state, as the sfi checks find it: also on a thread that
+   * borrowed another process's TCB (the loader's xproc_enter.S). */
+  const struct dipc_thread *st = dipc_sfi_thread();
+  return st && st->timeout_ns && st->kcs_top != st->kcs_base &&
+         st->call_seq == st->watch_seq &&
+         now_ns() - st->watch_since >= st->timeout_ns;
+}
+
 DIPC_HIDDEN int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc);
 int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc) {
   if (!uc || !st->timeout_ns || st->kcs_top == st->kcs_base)
@@ -258,8 +290,13 @@ int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc) {
     return 0;
   /* Not now (the next tick tries again): in the runtime, or in a signal
    * handler (the loader's or the program's, which may call across
-   * domains itself). */
-  if ((uc->uc_stack.ss_flags & SS_ONSTACK) || !dipc_context_usable(st, uc))
+   * domains itself). Handlers run on the alternate stack, whose bounds
+   * the kernel saved in uc (its ss_flags do not say whether the
+   * interrupted code was on it). */
+  uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+  if ((uc->uc_stack.ss_flags & SS_ONSTACK) ||
+      sp - (uintptr_t)uc->uc_stack.ss_sp < uc->uc_stack.ss_size ||
+      !dipc_context_usable(st, uc))
     return 0;
   for (struct dipc_kcs_entry *e = st->kcs_top - 1; e >= st->kcs_base; e--)
     if (is_mark(e))

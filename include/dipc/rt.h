@@ -251,6 +251,10 @@ int __dipc_signal_leave(void *ucontext);
 /* The time-out timer's signal: unwinds a call past its bound (rewrites
  * the context, 1) or does nothing (0). */
 int __dipc_timeout_tick(void *ucontext);
+/* Whether the calling thread's outermost call has run past its time-out
+ * (1) or not (0): the loader asks while the thread waits for a system
+ * call another process makes for it, where no tick can unwind the call. */
+int __dipc_timeout_due(void);
 /* Before a longjmp-family jump to a frame whose stack pointer is sp: pops
  * the cross-domain calls and signal frames it leaves. 0: jump;
  * -DIPC_EPERM: refused, the calling domain may not leave its call that

@@ -1,7 +1,7 @@
 /* client.c - the importing program of the cross-process tests: calls domain
  * db's entries (db.h), which another process defines. argv[1]: that
  * process's pid; argv[2]: what to try (calls, crash, threads, kill,
- * steal, steal-descriptors, claim-mapping). What
+ * timeouts, steal, steal-descriptors, claim-mapping). What
  * it prints is computed from what the calls return. */
 #include "db.h"
 
@@ -23,6 +23,12 @@ static long server;
 
 static int calls(void) {
   printf("db_add(2, 3) = %ld\n", db_add(2, 3));
+  long w = db_weigh10(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+  printf("db_weigh10(1, ..., 10) = %ld, %s\n", w,
+         w == 1 * 1 + 2 * 2 + 3 * 3 + 4 * 4 + 5 * 5 + 6 * 6 + 7 * 7 + 8 * 8 +
+                      9 * 9 + 10 * 10
+             ? "right"
+             : "wrong");
   long pid = db_pid();
   printf("getpid() in db: %s\n", pid == server    ? "the server's"
                                  : pid == getpid() ? "the client's"
@@ -117,6 +123,28 @@ static int kill_during_call(void) {
   return 0;
 }
 
+/* A call running past the thread's time-out returns DIPC_ETIMEDOUT,
+ * whether it spins in the other's code or waits in a system call the
+ * other's process makes for it; later calls work. */
+static int timeouts(void) {
+  if (dipc_set_call_timeout(200 * 1000 * 1000) != 0)
+    return 1;
+  const char *what[] = {"db_spin(10 s)", "db_sleep(10 s)"};
+  for (int i = 0; i < 2; i++) {
+    double then = now();
+    long r = i == 0 ? db_spin(10000) : db_sleep(10000);
+    double took = now() - then;
+    printf("%s returned %ld with dipc_errno %s, %s a second\n", what[i], r,
+           dipc_errno == DIPC_ETIMEDOUT ? "DIPC_ETIMEDOUT"
+                                        : "not DIPC_ETIMEDOUT",
+           took < 1.0 ? "within" : "after more than");
+    long sum = db_add(2, 3);
+    printf("then db_add(2, 3) = %ld, dipc_errno %d\n", sum, dipc_errno);
+  }
+  printf("and db_pid(): %s\n", db_pid() == server ? "the server's" : "not");
+  return 0;
+}
+
 /* The attacker: the client reads the server's secret itself. */
 static int steal(void) {
   const char *secret = db_secret_address();
@@ -189,5 +217,7 @@ int main(int argc, char **argv) {
     return kill_during_call();
   if (!strcmp(argv[2], "claim-mapping"))
     return claim_mapping();
+  if (!strcmp(argv[2], "timeouts"))
+    return timeouts();
   return 2;
 }

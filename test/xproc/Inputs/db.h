@@ -9,6 +9,9 @@ __dom("db") __entry long db_add(long a, double b);
 #else
 __dom("db") __entry long db_add(long a, long b);
 #endif
+/* a + 2b + 3c + ... + 10j: the last four arguments on the stack. */
+__dom("db") __entry long db_weigh10(long a, long b, long c, long d, long e,
+                                    long f, long g, long h, long i, long j);
 /* getpid() as the entry's code sees it. */
 __dom("db") __entry long db_pid(void);
 /* Opens a file in the entry's process; its descriptor number. */
@@ -23,6 +26,8 @@ __dom("db") __entry long db_lookup(long key);
 /* Sleeps ms milliseconds (nanosleep, a system call of the entry's
  * process); 0. */
 __dom("db") __entry long db_sleep(long ms);
+/* Spins ms milliseconds in the entry's code, without a system call; 0. */
+__dom("db") __entry long db_spin(long ms);
 /* clock_gettime(CLOCK_REALTIME) seconds, as the entry's code reads them
  * (through its libc's vDSO). */
 __dom("db") __entry long db_time(void);

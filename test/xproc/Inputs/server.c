@@ -16,6 +16,12 @@ static long *table; /* built in main, read by the entries */
 
 __dom("db") __entry long db_add(long a, long b) { return a + b; }
 
+__dom("db") __entry long db_weigh10(long a, long b, long c, long d, long e,
+                                    long f, long g, long h, long i, long j) {
+  return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + 9 * i +
+         10 * j;
+}
+
 __dom("db") __entry long db_pid(void) { return getpid(); }
 
 __dom("db") __entry long db_open(void) {
@@ -58,6 +64,16 @@ __dom("db") __entry long db_lookup(long key) {
 __dom("db") __entry long db_sleep(long ms) {
   struct timespec t = {ms / 1000, ms % 1000 * 1000000};
   return nanosleep(&t, NULL);
+}
+
+__dom("db") __entry long db_spin(long ms) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0); /* the vDSO: no system call */
+  do
+    clock_gettime(CLOCK_MONOTONIC, &t);
+  while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 <
+         ms);
+  return 0;
 }
 
 __dom("db") __entry long db_time(void) {
