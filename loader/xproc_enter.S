@@ -216,7 +216,10 @@ xproc_resume:
         pop rbp
         popfq
         ret 128
-5:
+5:      /* a crash the runtime unwinds: a fault, as a crash of the other's
+         * code would be (not an illegal instruction, whose handling looks
+         * further at the thread, whose fs is the other's TCB) */
+        mov byte ptr [0], 0
         ud2
         .size xproc_resume, . - xproc_resume
 
@@ -241,6 +244,7 @@ xproc_mpk_set_fs:
         .hidden xproc_dead
         .type xproc_dead, @function
 xproc_dead:
+        mov byte ptr [0], 0             /* a fault, as in xproc_resume */
         ud2
         .size xproc_dead, . - xproc_dead
 

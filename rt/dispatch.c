@@ -69,6 +69,8 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
   dipc_domain_make_resident(st->cur_dom);
   st->cur_pkru = dipc_machine.pkru_rw[st->cur_dom];
   dipc_unlock();
+  if (op == OP_LENT_FS && r == 0)
+    dipc_lent_fs_apply(st);
   if (op != OP_THREAD_EXIT)
     memcpy(user->out, a.base.out, sizeof a.base.out);
   if (op == OP_ENTRY_REQUEST && r >= 0)

@@ -473,6 +473,10 @@ DIPC_HIDDEN long dipc_op_lend_unsafe(const struct dipc_thread *st,
 /* OP_LENT_FS: the fs base becomes tcb, in the running domain's pages (not
  * the default domain's); 0: the thread's own again. */
 DIPC_HIDDEN long dipc_op_lent_fs(struct dipc_thread *st, uint64_t tcb);
+/* After OP_LENT_FS, out of the runtime's lock (an error-checking mutex
+ * knows its owner by the TID in the TCB fs points at): fs becomes the
+ * lent TCB, or the thread's own. */
+DIPC_HIDDEN void dipc_lent_fs_apply(struct dipc_thread *st);
 /* OP_SHARE_MAP (mmcall.c): args of dipc_share_map. */
 DIPC_HIDDEN long dipc_op_share_map(const struct dipc_thread *st,
                                    const uint64_t *x);

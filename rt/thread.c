@@ -213,23 +213,19 @@ long dipc_op_lend_unsafe(const struct dipc_thread *st, uint64_t addr,
 }
 
 long dipc_op_lent_fs(struct dipc_thread *st, uint64_t tcb) {
-  if (tcb == 0) {
-    if (!st->lent_fs)
-      return 0;
-    if (dipc_sys(SYS_arch_prctl, ARCH_SET_FS, (long)st->fsbase, 0, 0, 0) != 0)
-      return -DIPC_EINVAL;
-    st->lent_fs = 0;
-    return 0;
-  }
   /* A TCB in the running domain's own pages, never the default domain's:
    * the domain standing for another process runs with that process's. */
-  if (st->cur_dom == 0 || tcb + 4096 < tcb ||
-      !dipc_domain_owns(st->cur_dom, tcb, tcb + 4096))
+  if (tcb && (st->cur_dom == 0 || tcb + 4096 < tcb ||
+              !dipc_domain_owns(st->cur_dom, tcb, tcb + 4096)))
     return -DIPC_EPERM;
-  if (dipc_sys(SYS_arch_prctl, ARCH_SET_FS, (long)tcb, 0, 0, 0) != 0)
-    return -DIPC_EINVAL;
-  st->lent_fs = tcb;
+  st->lent_fs = tcb; /* installed by dipc_lent_fs_apply */
   return 0;
+}
+
+void dipc_lent_fs_apply(struct dipc_thread *st) {
+  uintptr_t fs = st->lent_fs ? st->lent_fs : st->fsbase;
+  DIPC_CHECK(dipc_sys(SYS_arch_prctl, ARCH_SET_FS, (long)fs, 0, 0, 0) == 0,
+             "cannot switch the fs base");
 }
 
 int dipc_in_unsafe_region(uintptr_t addr) {
