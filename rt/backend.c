@@ -25,27 +25,6 @@ uintptr_t dipc_shadow_lo;
 uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 uintptr_t *dipc_anycall_rw;
 
-/* Error-checking: a signal handler entering the runtime can tell that the
- * code it interrupted holds the lock (EDEADLK), instead of waiting for
- * itself. */
-static pthread_mutex_t big_lock = PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP;
-void dipc_lock(void) {
-  DIPC_CHECK(pthread_mutex_lock(&big_lock) == 0,
-             "the runtime's lock taken again by its holder");
-}
-void dipc_unlock(void) { pthread_mutex_unlock(&big_lock); }
-int dipc_lock_unless_mine(void) {
-  return pthread_mutex_lock(&big_lock) == 0 ? 0 : -1;
-}
-/* A fork child's copy was held by the forking thread, under another tid. */
-void dipc_lock_reinit(void) {
-  pthread_mutexattr_t attr;
-  pthread_mutexattr_init(&attr);
-  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
-  pthread_mutex_init(&big_lock, &attr);
-  pthread_mutexattr_destroy(&attr);
-}
-
 /* XCR0 bit 9: the OS saves PKRU, so WRPKRU works (gate.S checks the same).
  * DIPC_NO_PKU=1 makes the runtime act as on a CPU without it, so that a
  * PKU machine tests that path too. */

@@ -375,9 +375,6 @@ DIPC_HIDDEN void dipc_sfi_row_init(uint32_t dom);
 DIPC_HIDDEN void dipc_sfi_row_set(uint32_t dom, uint32_t tag, uint8_t perm);
 DIPC_HIDDEN int dipc_sfi_trap_fixup(void *uc, struct dipc_sfi_undo *undo);
 DIPC_HIDDEN void dipc_sfi_trap_undo(void *uc, const struct dipc_sfi_undo *undo);
-/* This thread's state as gs leads to it, or NULL (gs not a slot of this
- * thread's: a state inherited through clone(), or none yet). */
-DIPC_HIDDEN struct dipc_thread *dipc_sfi_thread(void);
 /* The control-flow slow paths (sfi_cfi.c; sfi.S calls them). */
 DIPC_HIDDEN void dipc_sfi_cfi_init(void);
 
@@ -495,6 +492,12 @@ DIPC_HIDDEN int dipc_domain_set_prot(uintptr_t lo, uintptr_t hi, int prot);
 /* 1 if some live thread runs with an image that lets it touch key. */
 DIPC_HIDDEN int dipc_threads_using_key(int key);
 DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
+/* This thread's state as the gates find it (gate.S CHECK_THREAD): gs leads
+ * to a live slot whose TCB is the one fs points at, or the TCB of another
+ * process the thread borrowed for a call; else NULL (a state inherited
+ * through clone(), or none yet). With FSGSBASE it reads nothing unless gs
+ * is a live slot; without, gs must not be 0 (dipc_lock does not ask). */
+DIPC_HIDDEN struct dipc_thread *dipc_current_thread(void);
 /* Slot i's state if a live thread owns it, else NULL. */
 DIPC_HIDDEN const struct dipc_thread *dipc_thread_live(unsigned i);
 

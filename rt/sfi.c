@@ -148,20 +148,6 @@ void dipc_sfi_init(void) {
 
 /* ---- the slow path ------------------------------------------------------ */
 
-/* This thread's state, as the gates find it (gate.S CHECK_THREAD): gs
- * leads to a slot of the thread region that belongs to this TCB, or to
- * the TCB of another process it borrowed for a call (a cross-process
- * call runs the other's code as the domain standing for it). */
-struct dipc_thread *dipc_sfi_thread(void) {
-  uintptr_t self, fs;
-  __asm__ volatile("mov %%gs:0, %0" : "=r"(self));
-  if (self < dipc_threads_lo || self >= dipc_threads_hi)
-    return NULL;
-  __asm__ volatile("mov %%fs:0, %0" : "=r"(fs));
-  struct dipc_thread *st = (struct dipc_thread *)self;
-  return st->fsbase == fs || (st->lent_fs && st->lent_fs == fs) ? st : NULL;
-}
-
 static int cap_covers(const struct dipc_thread *st, uintptr_t lo,
                       uintptr_t hi, uint32_t write) {
   for (unsigned i = 0; i < DIPC_CAP_REGS; ++i) {
@@ -181,7 +167,7 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
                                  uint32_t write) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI || size == 0)
     return 1;
-  struct dipc_thread *st = dipc_sfi_thread();
+  struct dipc_thread *st = dipc_current_thread();
   uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
   uintptr_t hi = addr + size;
   uintptr_t bad = addr;
@@ -213,7 +199,7 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
 DIPC_EXPORT int __dipc_sfi_may_replace(uintptr_t addr, uint64_t len) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI)
     return 1;
-  struct dipc_thread *st = dipc_sfi_thread();
+  struct dipc_thread *st = dipc_current_thread();
   uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
   const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
   uintptr_t hi = addr + len;
@@ -257,7 +243,7 @@ DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
                                       int *write, uint32_t *running,
                                       uint32_t *owner_tag, uint32_t *kind,
                                       uintptr_t *expected) {
-  struct dipc_thread *st = dipc_sfi_thread();
+  struct dipc_thread *st = dipc_current_thread();
   if (dipc_machine.backend != DIPC_BACKEND_SFI || !st)
     return 0;
   *addr = st->sfi_fault.addr;

@@ -24,7 +24,7 @@
 static int enforced(void) { return dipc_machine.backend == DIPC_BACKEND_SFI; }
 
 static int refuse(uint32_t kind, uintptr_t where, uintptr_t expected) {
-  struct dipc_thread *st = dipc_sfi_thread();
+  struct dipc_thread *st = dipc_current_thread();
   if (st)
     st->sfi_fault = (__typeof__(st->sfi_fault)){
         .addr = where,

@@ -41,3 +41,28 @@ int dipc_threads_using_key(int key) {
   }
   return 0;
 }
+
+static struct dipc_thread *matching_tcb(struct dipc_thread *st,
+                                        uintptr_t fs) {
+  return st->fsbase == fs || (st->lent_fs && st->lent_fs == fs) ? st : NULL;
+}
+
+struct dipc_thread *dipc_current_thread(void) {
+  uintptr_t gs, fs;
+  if (!dipc_machine.fast_errno) { /* no RDGSBASE: through gs and fs */
+    __asm__ volatile("mov %%gs:0, %0" : "=r"(gs));
+    if (gs < dipc_threads_lo || gs >= dipc_threads_hi)
+      return NULL;
+    __asm__ volatile("mov %%fs:0, %0" : "=r"(fs));
+    return matching_tcb((struct dipc_thread *)gs, fs);
+  }
+  __asm__ volatile("rdgsbase %0" : "=r"(gs));
+  if (gs < dipc_threads_lo || gs >= dipc_threads_hi ||
+      (gs - dipc_threads_lo) % RT_THREAD_STRIDE != 0)
+    return NULL;
+  unsigned i = (unsigned)((gs - dipc_threads_lo) / RT_THREAD_STRIDE);
+  if (i >= dipc_max_threads || dipc_slot_state[i] != SLOT_LIVE)
+    return NULL;
+  __asm__ volatile("rdfsbase %0" : "=r"(fs));
+  return matching_tcb((struct dipc_thread *)gs, fs);
+}

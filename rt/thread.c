@@ -728,6 +728,8 @@ void dipc_fork_parent(void) {
  * their slots free; reservations belonged to pthread_create calls of
  * other threads. The forking thread keeps its state under its new tid. */
 void dipc_fork_child(struct dipc_thread *self) {
+  /* First: the lock knows its holder by this tid. */
+  self->tid = (pid_t)syscall(SYS_gettid);
   dipc_lock_reinit();
   dipc_lock();
   for (unsigned i = 0; i < dipc_max_threads; i++) {
@@ -740,7 +742,6 @@ void dipc_fork_child(struct dipc_thread *self) {
   n_free = dipc_max_threads - 1;
   n_exited = 0;
   reserved = 0;
-  self->tid = (pid_t)syscall(SYS_gettid);
   self->timer = 0; /* timers are not inherited */
   self->timeout_ns = 0;
   dipc_domain_heaps_release(0);

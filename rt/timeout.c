@@ -267,26 +267,32 @@ void dipc_timeout_release(struct dipc_thread *st) {
   st->timeout_ns = 0;
 }
 
+/* Whether st's outermost call, watched since the last tick, has run past
+ * the time-out; a new outermost call starts being watched (when `watch`). */
+static int call_overdue(struct dipc_thread *st, int watch) {
+  if (!st->timeout_ns || st->kcs_top == st->kcs_base)
+    return 0;
+  uint64_t now = now_ns();
+  if (st->call_seq != st->watch_seq) { /* a new outermost call */
+    if (watch) {
+      st->watch_seq = st->call_seq;
+      st->watch_since = now;
+    }
+    return 0;
+  }
+  return now - st->watch_since >= st->timeout_ns;
+}
+
 DIPC_EXPORT int __dipc_timeout_due(void) {
-  /* The thread's state, as the sfi checks find it: also on a thread that
+  /* The thread's state as the gates find it: also on a thread that
    * borrowed another process's TCB (the loader's xproc_enter.S). */
-  const struct dipc_thread *st = dipc_sfi_thread();
-  return st && st->timeout_ns && st->kcs_top != st->kcs_base &&
-         st->call_seq == st->watch_seq &&
-         now_ns() - st->watch_since >= st->timeout_ns;
+  struct dipc_thread *st = dipc_current_thread();
+  return st && call_overdue(st, 0);
 }
 
 DIPC_HIDDEN int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc);
 int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc) {
-  if (!uc || !st->timeout_ns || st->kcs_top == st->kcs_base)
-    return 0;
-  uint64_t now = now_ns();
-  if (st->call_seq != st->watch_seq) { /* a new outermost call */
-    st->watch_seq = st->call_seq;
-    st->watch_since = now;
-    return 0;
-  }
-  if (now - st->watch_since < st->timeout_ns)
+  if (!uc || !call_overdue(st, 1))
     return 0;
   /* Not now (the next tick tries again): in the runtime, or in a signal
    * handler (the loader's or the program's, which may call across

@@ -17,7 +17,10 @@ bash "$root/scripts/build.sh"
 machine=$(bash "$root/bench/machine.sh")
 results=$root/bench/results
 raw=$results/$machine # this run's JSON, kept next to its report
-rm -rf "$raw"
+# Only this script's results: scripts/bench-workloads.sh keeps its samples
+# (workloads.jsonl) in the same folder.
+mkdir -p "$raw"
+rm -f "$raw"/*.json "$raw/not-measured.txt" "$raw/not-built.txt"
 
 # 5 repetitions of at least 0.2 s each: mean and σ for every figure.
 status=0
