@@ -20,7 +20,7 @@ for attempt in 1 2 3; do
   rm -f "$socket"
   "$dipc_run" --backend="$backend" --listen="$socket" "$server" &
   server_pid=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     [[ -S $socket ]] && break
     sleep 0.1
   done
