@@ -400,8 +400,15 @@ static void reserve_gap(const struct thunk *t, uintptr_t lo, uintptr_t hi) {
     return;
   void *p = dom_mmap(t->remote->owner, (void *)lo, hi - lo, PROT_NONE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == (void *)lo)
+  if (p == (void *)lo) {
+    /* The runtime learns that the owner stands for the other process (it
+     * may then run with the other's TCBs: dipc_lent_fs). */
+    int err = dipc_share_map(p, hi - lo, 0, -3, 0, 0);
+    if (err != 0)
+      refuse(t, "the runtime refused its standing-in domain (dIPC error %d)",
+             -err);
     return;
+  }
   if (!dipc_ptr_err(p))
     munmap(p, hi - lo);
   refuse(t,

@@ -527,3 +527,19 @@ int dipc_domain_set_prot(uintptr_t lo, uintptr_t hi, int prot) {
   }
   return 0;
 }
+
+/* The domains standing for another process (a watcher said so of their
+ * reservation for its memory). Only they may run with a TCB of their own
+ * pages (dipc_lent_fs): an ordinary domain with a TCB of its making would
+ * steer libc's thread state (errno, malloc's cache) while the runtime
+ * runs for it. */
+static uint8_t foreign_dom[RT_MAX_DOMAINS];
+
+void dipc_domain_set_foreign(uint32_t dom) {
+  if (dom < RT_MAX_DOMAINS)
+    foreign_dom[dom] = 1;
+}
+
+int dipc_domain_is_foreign(uint32_t dom) {
+  return dom < RT_MAX_DOMAINS && foreign_dom[dom];
+}

@@ -467,16 +467,19 @@ DIPC_HIDDEN void dipc_thread_release(struct dipc_thread *st);
 /* OP_LEND_UNSAFE: fd mapped over the lent unsafe stride at addr. */
 DIPC_HIDDEN long dipc_op_lend_unsafe(const struct dipc_thread *st,
                                      uint64_t addr, uint64_t fd);
-/* OP_LENT_FS: the fs base becomes tcb, in the running domain's pages (not
- * the default domain's); 0: the thread's own again. */
+/* OP_LENT_FS: the fs base becomes tcb, in the pages of the running domain,
+ * which must stand for another process; 0: the thread's own again. */
 DIPC_HIDDEN long dipc_op_lent_fs(struct dipc_thread *st, uint64_t tcb);
-/* After OP_LENT_FS, out of the runtime's lock (an error-checking mutex
- * knows its owner by the TID in the TCB fs points at): fs becomes the
- * lent TCB, or the thread's own. */
+/* After OP_LENT_FS, out of the runtime's lock: fs becomes the lent TCB,
+ * or the thread's own. */
 DIPC_HIDDEN void dipc_lent_fs_apply(struct dipc_thread *st);
 /* OP_SHARE_MAP (mmcall.c): args of dipc_share_map. */
 DIPC_HIDDEN long dipc_op_share_map(const struct dipc_thread *st,
                                    const uint64_t *x);
+/* Whether dom stands for another process: a watcher said so of its
+ * reservation for that process's memory (dipc_share_map; domain.c). */
+DIPC_HIDDEN int dipc_domain_is_foreign(uint32_t dom);
+DIPC_HIDDEN void dipc_domain_set_foreign(uint32_t dom);
 /* At init: the process's cross-process roles (mmcall.c). */
 DIPC_HIDDEN void dipc_share_map_init(void);
 /* The domain owning all of [lo, hi), none of it the default domain's,

@@ -146,7 +146,6 @@ static uint8_t listening, connecting;
 #define MAX_SHARE_THREADS 8
 static uint32_t share_threads[MAX_SHARE_THREADS], num_share_threads;
 static uint8_t share_sealed;
-
 static long share_claim(const struct dipc_thread *st, int seal) {
   if (!connecting || share_sealed)
     return -DIPC_EPERM;
@@ -184,13 +183,19 @@ long dipc_op_share_map(const struct dipc_thread *st, const uint64_t *x) {
   if (x[0] == 0 && x[1] == 0 && x[5] == 0 && (x[3] == (uint64_t)-1 ||
                                              x[3] == (uint64_t)-2))
     return share_claim(st, x[3] == (uint64_t)-2);
+  if (x[3] == (uint64_t)-3 && x[5] == 0) { /* the domain stands for another */
+    uint32_t owner = dipc_domain_reserved_owner(lo, hi);
+    if (!connecting || !share_thread(st) || !owner || hi <= lo)
+      return -DIPC_EPERM;
+    dipc_domain_set_foreign(owner);
+    return 0;
+  }
   if ((lo | x[1] | x[4]) & (RT_PAGE - 1) || x[1] == 0 || hi < lo ||
       (copy < 2 && x[2] & ~(uint64_t)(PROT_READ | PROT_WRITE)) ||
       x[3] > INT32_MAX || x[5] > 2)
     return -DIPC_EINVAL;
-  if (copy ? !listening
-           : !connecting || !share_thread(st) ||
-                 !dipc_domain_reserved_owner(lo, hi))
+  uint32_t owner = copy ? 0 : dipc_domain_reserved_owner(lo, hi);
+  if (copy ? !listening : !connecting || !share_thread(st) || !owner)
     return -DIPC_EPERM;
   if (dipc_runtime_owned(lo, hi) || dipc_unsafe_overlaps(lo, hi) ||
       (lo < RT_WINDOW_HI && RT_WINDOW_LO < hi))
@@ -216,6 +221,8 @@ long dipc_op_share_map(const struct dipc_thread *st, const uint64_t *x) {
     dipc_sys(SYS_munmap, (long)at, (long)(hi - lo), 0, 0, 0);
     return -DIPC_ENOMEM;
   }
+  if (copy)
+    return 0;
   /* Mapped over once: what a re-key applies, and never again this way. */
-  return copy || dipc_domain_set_prot(lo, hi, prot) == 0 ? 0 : -DIPC_ENOSPC;
+  return dipc_domain_set_prot(lo, hi, prot) == 0 ? 0 : -DIPC_ENOSPC;
 }

@@ -213,9 +213,9 @@ long dipc_op_lend_unsafe(const struct dipc_thread *st, uint64_t addr,
 }
 
 long dipc_op_lent_fs(struct dipc_thread *st, uint64_t tcb) {
-  /* A TCB in the running domain's own pages, never the default domain's:
-   * the domain standing for another process runs with that process's. */
-  if (tcb && (st->cur_dom == 0 || tcb + 4096 < tcb ||
+  /* A TCB in the running domain's own pages, and only for a domain
+   * standing for another process, which runs with that process's. */
+  if (tcb && (!dipc_domain_is_foreign(st->cur_dom) || tcb + 4096 < tcb ||
               !dipc_domain_owns(st->cur_dom, tcb, tcb + 4096)))
     return -DIPC_EPERM;
   st->lent_fs = tcb; /* installed by dipc_lent_fs_apply */

@@ -517,8 +517,13 @@ static void loader_calls(void) {
     CALL(0, dipc_lend_unsafe_stride(lent, fd));
     close(fd);
   }
-  /* dipc_lent_fs: a TCB in the running domain's own pages, never from the
-   * default domain; 0 (the thread's own) is always accepted. */
+  /* dipc_lent_fs: a TCB in the running domain's own pages, and only for a
+   * domain standing for another process (none here): not the default
+   * domain, nor b with a TCB of its making in its own page, which would
+   * steer libc's thread state while the runtime runs for b. 0 (the
+   * thread's own) is always accepted. */
+  CALL_INT(-DIPC_EPERM, IN_B(dipc_lent_fs, (long)page_of(b_victim), 0, 0, 0,
+                             0));
   CALL(-DIPC_EPERM, dipc_lent_fs((uintptr_t)local));
   CALL(-DIPC_EPERM, dipc_lent_fs((uintptr_t)page_of(&victim)));
   CALL(0, dipc_lent_fs(0));
