@@ -420,6 +420,23 @@ int domains_define_remote(const char *domain, void *code, size_t len,
   }
   ranges[num_ranges++] =
       (typeof(ranges[0])){(uintptr_t)code, (uintptr_t)code + len, d};
+  /* Under mpk the loader runs on the other's behalf in calls to it (the
+   * thunks' xproc_enter, the delegation of its system calls), as that
+   * domain: it may write the default domain's memory, the loader's. The
+   * importer trusts the other process as a library it loads
+   * (docs/cross-process.md §8); not the other way round. */
+  if (!strcmp(dipc_backend(), "mpk")) {
+    dom_t access = dom_copy(dom_default(), DIPC_PERM_WRITE);
+    long gerr = access < 0 ? access
+                           : grant_create(domains[d].owner, access);
+    if (access >= 0)
+      dipc_handle_close(access);
+    if (gerr < 0) {
+      fprintf(stderr, "dipc-loader: %s: cannot let domain '%s' write the "
+              "default domain's memory (error %ld)\n", who, domain, -gerr);
+      goto out;
+    }
+  }
   for (unsigned k = 0; k < count; ++k) {
     struct dipc_entry_desc desc = {stubs[k], signatures[k], 0};
     entry_t set = entry_register(domains[d].owner, 1, &desc);
@@ -447,6 +464,25 @@ int domains_define_remote(const char *domain, void *code, size_t len,
     m->bound = 1;
   }
 out:
+  pthread_mutex_unlock(&lock);
+  return status;
+}
+
+int domains_open_to_default(void) {
+  int status = 0;
+  pthread_mutex_lock(&lock);
+  for (unsigned d = 0; d < num_domains && status == 0; ++d) {
+    dom_t access = dom_copy(domains[d].owner, DIPC_PERM_WRITE);
+    long err = access < 0 ? access : grant_create(dom_default(), access);
+    if (access >= 0)
+      dipc_handle_close(access);
+    if (err < 0) {
+      fprintf(stderr, "dipc-loader: --listen: cannot let the default "
+              "domain write domain '%s' (error %ld)\n", domains[d].name,
+              -err);
+      status = -1;
+    }
+  }
   pthread_mutex_unlock(&lock);
   return status;
 }

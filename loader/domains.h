@@ -52,6 +52,11 @@ typedef void (*domains_missing_fn)(const char *name,
 void domains_each_missing_entry(const char *domain, domains_missing_fn fn,
                                 void *arg);
 
+/* A listening process under mpk: its default domain, whose threads run the
+ * system calls importers delegate (their pointers into any of its
+ * memory), may write every domain's pages. 0, or -1 after printing why. */
+int domains_open_to_default(void);
+
 /* Defines count entries of domain (created if new) whose callee stubs are
  * stubs[k], thunks in the page(s) [code, code + len) given to it, and binds
  * the imports that name them. 0, or -1 after printing why. */

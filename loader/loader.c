@@ -231,6 +231,8 @@ static void report(int sig, const siginfo_t *info) {
   if (sig != SIGSEGV || info->si_code != SEGV_PKUERR)
     return;
   const char *owner = domains_owner_of((uintptr_t)info->si_addr);
+  if (!owner) /* another process's memory, its standing-in domain's */
+    owner = xproc_owner_of((uintptr_t)info->si_addr);
   char line[256];
   int n = snprintf(line, sizeof line,
                    "dipc: protection-key fault: access to %p (key %u, "
@@ -274,25 +276,10 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
   return 0;
 }
 
-/* Cross-process calls (docs/cross-process.md) run under `none` and `sfi`
- * so far: under `mpk` the other process's memory is not yet mapped under
- * its domain's key. */
-static int xproc_check_backend(void) {
-  const char *listen = getenv("DIPC_LISTEN"), *connect = getenv("DIPC_CONNECT");
-  if ((!listen && !connect) || strcmp(dipc_backend(), "mpk"))
-    return 0;
-  fprintf(stderr,
-          "dipc-loader: --%s works under --backend=none and sfi only for now "
-          "(docs/cross-process.md), not under mpk\n",
-          listen ? "listen" : "connect");
-  return -1;
-}
-
 __attribute__((constructor)) static void loader_init(void) {
   sfi_code_start();
   sfi_next_resolve_all(); /* no interceptor writes loader data later */
-  if (load_new_objects() != 0 || domains_check_settings() != 0 ||
-      xproc_check_backend() != 0)
+  if (load_new_objects() != 0 || domains_check_settings() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);
   if (signals_install(recover, report) != 0 || xproc_connect_setup() != 0)

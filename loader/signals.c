@@ -133,7 +133,7 @@ static void crash_handler(int sig, siginfo_t *info, void *uc) {
       forward_to_program(sig, info, uc);
     return;
   }
-  if (sig == SIGSEGV && xproc_segv(info))
+  if (sig == SIGSEGV && xproc_segv(info, uc))
     return; /* another process's mapping, mapped here now */
   xproc_crash_fixup(); /* a crash in another process's code: our TCB */
   if (recover_fault && recover_fault(uc))

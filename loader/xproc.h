@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #define XPROC_MAGIC 0x64697078u /* "dipx" */
-#define XPROC_VERSION 2
+#define XPROC_VERSION 3
 
 /* Where a listening process's later mappings go (its shadow threads, the
  * anonymous mappings it makes after dipc_serve): one slot of this window,
@@ -26,6 +26,10 @@
 #define XPROC_LATE_SLOT (16ul << 30)
 #define XPROC_LATE_SLOTS 512
 #define XPROC_MAX_LENDS 32
+/* The data of the mpk runtime's seccomp traps (rt/internal.h
+ * DIPC_SECCOMP_TRAP_DATA): a trap of the listening process's own filter
+ * handed on to the runtime carries it. */
+#define XPROC_RUNTIME_TRAP_DATA 0xd1c
 #define XPROC_MAX_MAPS 1024
 #define XPROC_MAX_EXPORTS 128
 #define XPROC_NAME_MAX 128
@@ -68,7 +72,16 @@ struct xproc_shared {
 /* A mapping of the listening process. kind: XPROC_MAP_MEMFD (its memfd
  * follows on the socket, in order), _FILE (code: the importer maps path at
  * offset), _NONE (inaccessible: reserved). */
-enum { XPROC_MAP_MEMFD, XPROC_MAP_FILE, XPROC_MAP_NONE, XPROC_MAP_LENT };
+enum {
+  XPROC_MAP_MEMFD,
+  XPROC_MAP_FILE,
+  XPROC_MAP_NONE,
+  XPROC_MAP_LENT,
+  XPROC_MAP_CODE
+};
+/* XPROC_MAP_CODE (mpk): code, its bytes in a memfd that follows (the
+ * listening process's checked copy); the importer copies them into its
+ * own memory, which its runtime checks as it makes it executable. */
 /* XPROC_MAP_LENT: a memfd too, the unsafe stacks of the shadow threads, in
  * a lent stride of the unsafe-stack region (rt/layout.h), which the
  * importer has reserved at the same place: mapped over it. */
@@ -123,14 +136,25 @@ struct xproc_call {
   uintptr_t target, tcb, stack_top, unsafe_top;
   struct xproc_lend *lend;
   uint64_t stack_bytes; /* the entry's stack arguments, copied over */
+  /* mpk: what a signal handler sent the thread to xproc_resume for:
+   * XPROC_RESUME_SYSCALL (number nr) or _FAULT (at addr), and where the
+   * thread goes on (the instruction after the system call, or the one
+   * that faulted). */
+  uint32_t resume_kind;
+  long nr;
+  uintptr_t addr, resume_ip;
 };
+enum { XPROC_RESUME_NONE, XPROC_RESUME_SYSCALL, XPROC_RESUME_FAULT };
 struct xproc_call *xproc_borrow(uint32_t index);
 extern const char xproc_enter_end[]; /* xproc_enter.S: xproc_enter ends */
 void xproc_return(struct xproc_call *call);
 
 /* A SIGSEGV at an address of a listening process's late mapping: mapped
  * here too; 1 if it was one. No TLS. */
-int xproc_segv(siginfo_t *info);
+int xproc_segv(siginfo_t *info, void *uc);
+/* The domain standing for the process whose memory (as its greeting or
+ * late slot said) holds addr, or NULL. For reports; no TLS. */
+const char *xproc_owner_of(uintptr_t addr);
 /* SIGSYS of the listening process's own filter (an anonymous mapping made
  * shareable); 1 if it was one. */
 int xproc_listen_sigsys(siginfo_t *info, void *uc);

@@ -50,7 +50,9 @@
 
 void xproc_enter(void);
 void xproc_dead(void);
+void xproc_resume(void);
 extern void *xproc_set_fs; /* xproc_enter.S */
+extern uint8_t xproc_mpk;
 
 /* A listening process this one imports from. */
 struct remote {
@@ -62,8 +64,11 @@ struct remote {
   dom_t owner;                /* of the domain standing for the other */
   int efd;                    /* requests to the watcher (late mappings) */
   uint32_t req_index, req_state; /* one request: 1 asked, 2 answered */
+  uintptr_t req_lo, req_hi;      /* the mapping asked for, as the asker */
+  uint64_t req_offset;           /* read it (mpk: the other's memory) */
   int req_result;
   int connected;
+  int claimed; /* the watcher may map over the reservation (1) or not (-1) */
   int gone; /* its end of the connection closed (set by the watcher) */
   int sock, conn_id;
   pid_t pid;
@@ -154,11 +159,14 @@ static void *make_thunks(unsigned first, unsigned count, size_t *len) {
   *enter = (uintptr_t)xproc_enter;
   /* `wrfsbase rax; ret` (xproc_set_fs), after int3 padding: made here so
    * that the loader's own code has no WRFSBASE (rt/codescan.c). */
+  /* Under mpk the runtime switches fs (dipc_lent_fs), and would refuse
+   * the page. */
   static const uint8_t set_fs[] = {0xf3, 0x48, 0x0f, 0xae, 0xd0, 0xc3};
   uint8_t *routine = page + *len - 32;
   memset(routine - 8, 0xcc, 8);
-  memcpy(routine, set_fs, sizeof set_fs);
-  if (!xproc_set_fs)
+  if (!xproc_mpk)
+    memcpy(routine, set_fs, sizeof set_fs);
+  if (!xproc_set_fs && !xproc_mpk)
     xproc_set_fs = routine;
   for (unsigned k = 0; k < count; k++) {
     uint8_t *t = page + k * THUNK_BYTES;
@@ -177,12 +185,35 @@ static void *make_thunks(unsigned first, unsigned count, size_t *len) {
 
 static void *watch(void *arg);
 
+/* Only the watchers, which claimed it, may map the other's late mappings
+ * over their reservation (dipc_share_map): sealed before the program's
+ * code runs. */
+static int seal_claims(void) {
+  for (unsigned i = 0; i < num_remotes; i++) {
+    struct remote *r = &remotes[i];
+    if (!r->efd)
+      continue; /* no watcher */
+    pthread_mutex_lock(&r->lock);
+    while (!r->claimed)
+      pthread_cond_wait(&r->connected_cond, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+  }
+  if (dipc_share_map(NULL, 0, 0, -2, 0, 0) != 0) {
+    fputs("dipc-loader: --connect: cannot seal the mapping claims\n", stderr);
+    return -1;
+  }
+  return 0;
+}
+
 int xproc_connect_setup(void) {
   const char *setting = getenv("DIPC_CONNECT");
-  if (!setting || !*setting)
+  if (!setting)
     return 0;
+  if (!*setting)
+    return seal_claims();
   if (parse_connect(setting) != 0)
     return -1;
+  xproc_mpk = !strcmp(dipc_backend(), "mpk");
   for (unsigned i = 0; i < num_remotes; i++) {
     struct missing m = {&remotes[i], num_thunks, 0};
     domains_each_missing_entry(remotes[i].domain, add_thunk, &m);
@@ -219,7 +250,7 @@ int xproc_connect_setup(void) {
     }
     pthread_detach(watcher);
   }
-  return 0;
+  return seal_claims();
 }
 
 /* ---- the first call: connecting ------------------------------------------ */
@@ -242,6 +273,52 @@ static _Noreturn void refuse(const struct thunk *t, const char *fmt, ...) {
   _exit(DIPC_EXIT_REFUSED);
 }
 
+static void add_exec(const struct thunk *t, const struct xproc_map *m) {
+  struct remote *r = t->remote;
+  if (r->nexec == MAX_EXEC)
+    refuse(t, "more than %d code mappings", MAX_EXEC);
+  r->exec_lo[r->nexec] = m->lo;
+  r->exec_hi[r->nexec++] = m->hi;
+}
+
+/* Code of the other's made here (its copy, the vDSO stubs) is given to
+ * the domain standing for it (mpk): under key 0 the default domain could
+ * make it writable, change it, and have it run as that domain. */
+static void give_code(const struct thunk *t, void *p, size_t len) {
+  int err = dom_remap(t->remote->owner, dom_default(), p, len);
+  if (err)
+    refuse(t, "cannot give its code %p (%zu bytes) to its domain (error %d)",
+           p, len, -err);
+}
+
+/* The other's code under mpk (XPROC_MAP_CODE): its bytes copied into
+ * this process's memory at its address, which this runtime makes
+ * executable after checking them (no PKRU or fs/gs-base write at any
+ * offset: rt/exec.c), as for any code this process maps, then given to
+ * the domain standing for it. */
+static void map_code(const struct thunk *t, const struct xproc_map *m,
+                     int fd) {
+  size_t len = m->hi - m->lo;
+  void *p = mmap((void *)m->lo, len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p != (void *)m->lo) {
+    if (p != MAP_FAILED)
+      munmap(p, len);
+    refuse(t,
+           "its code %#lx-%#lx cannot be mapped at the same address here: "
+           "%s (the two layouts collide; run either again)",
+           (unsigned long)m->lo, (unsigned long)m->hi, strerror(errno));
+  }
+  if (pread(fd, p, len, 0) != (ssize_t)len)
+    refuse(t, "cannot read its code %#lx-%#lx", (unsigned long)m->lo,
+           (unsigned long)m->hi);
+  if (mprotect(p, len, (int)m->prot & (PROT_READ | PROT_EXEC)) != 0)
+    refuse(t, "its code %#lx-%#lx is refused here: %s", (unsigned long)m->lo,
+           (unsigned long)m->hi, strerror(errno));
+  give_code(t, p, len);
+  add_exec(t, m);
+}
+
 static int map_one(const struct thunk *t, const struct xproc_map *m) {
   struct remote *r = t->remote;
   int fd = -1, flags = MAP_FIXED_NOREPLACE;
@@ -261,6 +338,13 @@ static int map_one(const struct thunk *t, const struct xproc_map *m) {
     if (fd < 0)
       refuse(t, "the connection ended while receiving its memory");
     flags |= MAP_SHARED;
+  } else if (m->kind == XPROC_MAP_CODE) {
+    fd = xproc_recv_fd(r->sock);
+    if (fd < 0)
+      refuse(t, "the connection ended while receiving its memory");
+    map_code(t, m, fd);
+    close(fd);
+    return 0;
   } else if (m->kind == XPROC_MAP_FILE) {
     fd = open(m->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -274,7 +358,8 @@ static int map_one(const struct thunk *t, const struct xproc_map *m) {
    * that process changes it (glibc grows its arenas so) without telling. */
   int prot = m->kind == XPROC_MAP_MEMFD || m->kind == XPROC_MAP_LENT
                  ? PROT_READ | PROT_WRITE
-                 : (int)m->prot;
+             : m->kind == XPROC_MAP_NONE ? PROT_NONE
+                                         : (int)m->prot;
   void *p;
   int err = 0;
   if (m->kind == XPROC_MAP_LENT) {
@@ -302,12 +387,8 @@ static int map_one(const struct thunk *t, const struct xproc_map *m) {
            "here: %s (the two layouts collide; run either again)",
            (unsigned long)m->lo, (unsigned long)m->hi,
            m->path[0] ? m->path : "anonymous", strerror(err));
-  if ((m->prot & PROT_EXEC) && r->nexec < MAX_EXEC) {
-    r->exec_lo[r->nexec] = m->lo;
-    r->exec_hi[r->nexec++] = m->hi;
-  } else if (m->prot & PROT_EXEC) {
-    refuse(t, "more than %d code mappings", MAX_EXEC);
-  }
+  if (m->prot & PROT_EXEC)
+    add_exec(t, m);
   return 0;
 }
 
@@ -319,8 +400,15 @@ static void reserve_gap(const struct thunk *t, uintptr_t lo, uintptr_t hi) {
     return;
   void *p = dom_mmap(t->remote->owner, (void *)lo, hi - lo, PROT_NONE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == (void *)lo)
+  if (p == (void *)lo) {
+    /* The runtime learns that the owner stands for the other process (it
+     * may then run with the other's TCBs: dipc_lent_fs). */
+    int err = dipc_share_map(p, hi - lo, 0, -3, 0, 0);
+    if (err != 0)
+      refuse(t, "the runtime refused its standing-in domain (dIPC error %d)",
+             -err);
     return;
+  }
   if (!dipc_ptr_err(p))
     munmap(p, hi - lo);
   refuse(t,
@@ -423,6 +511,8 @@ static void map_vdso_stubs(const struct thunk *t, uintptr_t theirs) {
   }
   if (mprotect(stubs, len, PROT_READ | PROT_EXEC) != 0)
     refuse(t, "cannot make its vDSO stubs executable: %s", strerror(errno));
+  if (xproc_mpk)
+    give_code(t, stubs, len);
 }
 
 /* A system call made from the other's code traps (SIGSYS): one test per
@@ -490,8 +580,9 @@ static void connect_remote(const struct thunk *t) {
   r->pid = h->pid;
   if ((uintptr_t)r->shared == 0)
     refuse(t, "it sent no shared state");
-  if (r->shared->magic != XPROC_MAGIC ||
-      r->shared->nlends > XPROC_MAX_LENDS)
+  /* (Under mpk this thread, the default domain's, cannot read it.) */
+  if (!xproc_mpk && (r->shared->magic != XPROC_MAGIC ||
+                     r->shared->nlends > XPROC_MAX_LENDS))
     refuse(t, "its shared state is not where it said");
   reserve_late_slot(t);
   map_vdso_stubs(t, h->vdso);
@@ -531,19 +622,24 @@ static int dead(struct remote *r) {
  * from the other, mapped as the domain's pages. */
 static void serve_late_request(struct remote *r) {
   uint32_t i = r->req_index;
-  const struct xproc_late *m = &r->shared->late[i];
-  uintptr_t lo = m->lo, hi = __atomic_load_n(&m->hi, __ATOMIC_ACQUIRE);
+  uintptr_t lo = r->req_lo, hi = r->req_hi;
   int ok = 0;
   if (hi > lo && write(r->sock, &i, sizeof i) == (ssize_t)sizeof i) {
     int fd = xproc_recv_fd(r->sock);
     void *p = MAP_FAILED;
-    if (fd >= 0 && in_late_slot(r, lo, hi)) /* over the reservation */
+    if (fd >= 0 && in_late_slot(r, lo, hi) && xproc_mpk) {
+      /* over the reservation, with the domain's key from the start */
+      p = dipc_share_map((void *)lo, hi - lo, PROT_READ | PROT_WRITE, fd,
+                         (off_t)r->req_offset, 0) == 0
+              ? (void *)lo
+              : MAP_FAILED;
+    } else if (fd >= 0 && in_late_slot(r, lo, hi)) /* over the reservation */
       p = (void *)xproc_raw(SYS_mmap, (long)lo, (long)(hi - lo),
                             PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-                            fd, (long)m->offset);
+                            fd, (long)r->req_offset);
     else if (fd >= 0) /* a MAP_FIXED mapping of the other's, elsewhere */
       p = dom_mmap(r->owner, (void *)lo, hi - lo, PROT_READ | PROT_WRITE,
-                   MAP_SHARED, fd, (off_t)m->offset);
+                   MAP_SHARED, fd, (off_t)r->req_offset);
     if (fd >= 0)
       close(fd);
     ok = p == (void *)lo;
@@ -571,7 +667,10 @@ static void *watch(void *arg) {
             strerror(errno));
     _exit(DIPC_EXIT_REFUSED);
   }
+  int claim = dipc_share_map(NULL, 0, 0, -1, 0, 0);
   pthread_mutex_lock(&r->lock);
+  r->claimed = claim == 0 ? 1 : -1;
+  pthread_cond_broadcast(&r->connected_cond);
   while (!r->asking)
     pthread_cond_wait(&r->connected_cond, &r->lock);
   pthread_mutex_unlock(&r->lock);
@@ -608,6 +707,9 @@ static unsigned thread_slot(void) {
 struct xproc_call *xproc_borrow(uint32_t index) {
   struct thunk *t = &thunks[index];
   struct remote *r = t->remote;
+  /* A call of this thread that crashed under mpk, whose shadow thread the
+   * signal handler could not return (the other's memory) */
+  xproc_return(&calls[thread_slot()]);
   if (!__atomic_load_n(&t->target, __ATOMIC_ACQUIRE)) {
     pthread_mutex_lock(&r->lock);
     if (!r->asking) {
@@ -627,7 +729,7 @@ struct xproc_call *xproc_borrow(uint32_t index) {
     l = &r->shared->lends[0];
     struct xproc_call *c = &calls[thread_slot()];
     *c = (struct xproc_call){(uintptr_t)xproc_dead, l->tcb, l->stack_top,
-                             l->unsafe_top, NULL, 0};
+                             l->unsafe_top, NULL, 0, 0, 0, 0, 0};
     return c;
   }
   for (unsigned spin = 0; !l; spin++) {
@@ -652,9 +754,16 @@ struct xproc_call *xproc_borrow(uint32_t index) {
   }
   l->conn = r->conn_id;
   struct xproc_call *c = &calls[thread_slot()];
-  *c = (struct xproc_call){t->target,     l->tcb, l->stack_top,
-                           l->unsafe_top, l,
-                           t->signature.stack_bytes};
+  *c = (struct xproc_call){t->target,
+                           l->tcb,
+                           l->stack_top,
+                           l->unsafe_top,
+                           l,
+                           t->signature.stack_bytes,
+                           0,
+                           0,
+                           0,
+                           0};
   return c;
 }
 
@@ -663,6 +772,20 @@ void xproc_return(struct xproc_call *call) {
   call->lend = NULL;
   if (l)
     __atomic_store_n(&l->busy, 0, __ATOMIC_RELEASE);
+}
+
+const char *xproc_owner_of(uintptr_t addr) {
+  for (unsigned i = 0; i < num_remotes; i++) {
+    const struct remote *r = &remotes[i];
+    if (!__atomic_load_n(&r->connected, __ATOMIC_ACQUIRE))
+      continue;
+    if (in_late_slot(r, addr, addr + 1))
+      return r->domain;
+    for (uint32_t j = 0; j < r->hello->nmaps; j++)
+      if (addr >= r->hello->maps[j].lo && addr < r->hello->maps[j].hi)
+        return r->domain;
+  }
+  return NULL;
 }
 
 /* ---- on a borrowed thread: no TLS ---------------------------------------- */
@@ -698,7 +821,8 @@ static long wait_reply(struct remote *r, struct xproc_lend *l) {
       break;
     if (dead(r))
       return XPROC_DEAD;
-    if (__dipc_timeout_due())
+    /* (Not under mpk: the thread's state is the runtime key's.) */
+    if (!xproc_mpk && __dipc_timeout_due())
       return XPROC_TIMEDOUT;
   }
   long ret = l->ret;
@@ -714,6 +838,10 @@ static int map_late(struct remote *r, uint32_t i) {
       !__atomic_load_n(&r->shared->late[i].hi, __ATOMIC_ACQUIRE))
     return -1;
   lock_mmaps();
+  const struct xproc_late *m = &r->shared->late[i];
+  r->req_lo = m->lo;
+  r->req_offset = m->offset;
+  r->req_hi = __atomic_load_n(&m->hi, __ATOMIC_ACQUIRE);
   r->req_index = i;
   __atomic_store_n(&r->req_state, 1, __ATOMIC_RELEASE);
   uint64_t one = 1;
@@ -730,8 +858,9 @@ static int map_late(struct remote *r, uint32_t i) {
   return ok ? 0 : -1;
 }
 
-int xproc_segv(siginfo_t *info) {
-  uintptr_t addr = (uintptr_t)info->si_addr;
+/* The late mapping of some remote holding addr, mapped here now: 1, or 0
+ * if there is none. Reads the other's shared state. */
+static int late_fault(uintptr_t addr) {
   for (unsigned i = 0; i < num_remotes; i++) {
     struct remote *r = &remotes[i];
     if (!__atomic_load_n(&r->connected, __ATOMIC_ACQUIRE))
@@ -746,30 +875,62 @@ int xproc_segv(siginfo_t *info) {
   return 0;
 }
 
-int xproc_sigsys(siginfo_t *info, void *uc) {
-  if (info->si_code != SYS_SECCOMP_CODE)
-    return 0;
-  struct remote *r = remote_of_code((uintptr_t)info->si_call_addr);
-  if (!r)
+/* The slot of this thread (gs), without the runtime's vector, which a
+ * signal handler under mpk cannot read. */
+static struct xproc_call *handler_call(void) {
+  uintptr_t gs;
+  __asm__ volatile("rdgsbase %0" : "=r"(gs));
+  uintptr_t i = (gs - RT_THREADS_ADDR) / RT_THREAD_STRIDE;
+  return gs >= RT_THREADS_ADDR && i < RT_MAX_THREADS ? &calls[i] : NULL;
+}
+
+/* Under mpk a handler runs with key 0 only: the thread goes on in
+ * xproc_resume, in the interrupted context, which reads the other's
+ * shared state as the domain standing for it. */
+static int resume_later(void *uc, uint32_t kind, long nr, uintptr_t addr) {
+  struct xproc_call *c = handler_call();
+  if (!c)
     return 0;
   greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+  c->nr = nr;
+  c->addr = addr;
+  c->resume_ip = (uintptr_t)g[REG_RIP];
+  c->resume_kind = kind;
+  g[REG_RIP] = (greg_t)xproc_resume;
+  return 1;
+}
+
+int xproc_segv(siginfo_t *info, void *uc) {
+  uintptr_t addr = (uintptr_t)info->si_addr;
+  if (!xproc_mpk)
+    return late_fault(addr);
+  /* Under mpk: a page of the other's slot not mapped yet is inaccessible
+   * to the domain standing for it (SEGV_ACCERR); a protection-key fault
+   * is someone else's touching the other's memory, never this. */
+  if (info->si_code == SEGV_PKUERR)
+    return 0;
+  for (unsigned i = 0; i < num_remotes; i++)
+    if (__atomic_load_n(&remotes[i].connected, __ATOMIC_ACQUIRE) &&
+        in_late_slot(&remotes[i], addr, addr + 1))
+      return resume_later(uc, XPROC_RESUME_FAULT, 0, addr);
+  return 0;
+}
+
+/* System call nr(a) of the other's code on a borrowed thread (fs: the
+ * borrowed TCB), run by its shadow thread: its result, or XPROC_DEAD. */
+static long delegate(struct remote *r, long nr, const long a[6]) {
   uintptr_t fs;
   __asm__ volatile("rdfsbase %0" : "=r"(fs));
   struct xproc_lend *l = NULL;
   for (unsigned i = 0; i < lends_of(r) && !l; i++)
     if (r->shared->lends[i].tcb == fs)
       l = &r->shared->lends[i];
-  long nr = info->si_syscall;
   /* Not the callee's to do in this thread: end it, fork it, or move its
    * TCB (docs/cross-process.md §5). */
   if (!l || nr == SYS_exit || nr == SYS_exit_group || nr == SYS_clone ||
       nr == SYS_clone3 || nr == SYS_fork || nr == SYS_vfork ||
-      nr == SYS_execve || nr == SYS_execveat || nr == SYS_arch_prctl) {
-    g[REG_RAX] = -ENOSYS;
-    return 1;
-  }
-  long a[6] = {g[REG_RDI], g[REG_RSI], g[REG_RDX],
-               g[REG_R10], g[REG_R8],  g[REG_R9]};
+      nr == SYS_execve || nr == SYS_execveat || nr == SYS_arch_prctl)
+    return -ENOSYS;
   int is_mmap = nr == SYS_mmap && (a[3] & MAP_ANONYMOUS);
   l->nr = nr;
   for (int i = 0; i < 6; i++)
@@ -778,20 +939,22 @@ int xproc_sigsys(siginfo_t *info, void *uc) {
   xproc_raw(SYS_futex, (long)&l->state, FUTEX_WAKE, 1, 0, 0, 0);
   long ret = wait_reply(r, l);
   if (ret == XPROC_DEAD)
-    return 2; /* the call is unwound like a crash of the callee */
+    return ret;
   if (ret == XPROC_TIMEDOUT) {
     /* The shadow thread still runs the system call: it stays lent until
      * its reply comes (xproc_borrow takes it back then). */
     __atomic_store_n(&l->abandoned, 1, __ATOMIC_RELEASE);
     calls[thread_slot()].lend = NULL;
-    return 3;
+    return ret;
   }
   /* What changed the other's memory map changes this one's; its slot
-   * stays reserved. */
-  if (nr == SYS_munmap && ret == 0 && in_late_slot(r, a[0], a[0] + a[1]))
+   * stays reserved. (Not under mpk yet: the runtime makes these calls
+   * only for a domain on its own stack; the pages stay mapped here.) */
+  if (!xproc_mpk && nr == SYS_munmap && ret == 0 &&
+      in_late_slot(r, a[0], a[0] + a[1]))
     xproc_raw(SYS_mmap, a[0], a[1], PROT_NONE,
               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-  else if (nr == SYS_munmap && ret == 0)
+  else if (!xproc_mpk && nr == SYS_munmap && ret == 0)
     xproc_raw(nr, a[0], a[1], 0, 0, 0, 0);
   if (is_mmap && (unsigned long)ret < -4095UL && l->new_map >= 0 &&
       map_late(r, (uint32_t)l->new_map) != 0) {
@@ -802,8 +965,57 @@ int xproc_sigsys(siginfo_t *info, void *uc) {
     wait_reply(r, l);
     ret = -ENOMEM;
   }
+  return ret;
+}
+
+int xproc_sigsys(siginfo_t *info, void *uc) {
+  if (info->si_code != SYS_SECCOMP_CODE)
+    return 0;
+  struct remote *r = remote_of_code((uintptr_t)info->si_call_addr);
+  if (!r)
+    return 0;
+  if (xproc_mpk)
+    return resume_later(uc, XPROC_RESUME_SYSCALL, info->si_syscall, 0);
+  greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
+  long a[6] = {g[REG_RDI], g[REG_RSI], g[REG_RDX],
+               g[REG_R10], g[REG_R8],  g[REG_R9]};
+  long ret = delegate(r, info->si_syscall, a);
+  if (ret == XPROC_DEAD)
+    return 2; /* the call is unwound like a crash of the callee */
+  if (ret == XPROC_TIMEDOUT)
+    return 3;
   g[REG_RAX] = ret;
   return 1;
+}
+
+/* The registers xproc_resume keeps (xproc_enter.S). */
+struct xproc_regs {
+  long rax, rcx, rdx, rsi, rdi, r8, r9, r10, r11;
+};
+
+/* In xproc_resume: what a handler left to do, done; where the thread goes
+ * on, or 0 to crash (the runtime then unwinds the call: a call whose
+ * time-out passed during a delegated system call returns DIPC_EFAULT under
+ * mpk, not DIPC_ETIMEDOUT). */
+uintptr_t xproc_resume_work(struct xproc_regs *x);
+uintptr_t xproc_resume_work(struct xproc_regs *x) {
+  struct xproc_call *c = &calls[thread_slot()];
+  uint32_t kind = c->resume_kind;
+  uintptr_t ip = c->resume_ip;
+  c->resume_kind = XPROC_RESUME_NONE;
+  if (kind == XPROC_RESUME_FAULT)
+    return late_fault(c->addr) ? ip : 0;
+  if (kind != XPROC_RESUME_SYSCALL)
+    return 0;
+  struct remote *r = remote_of_code(ip);
+  if (!r)
+    return 0;
+  long a[6] = {x->rdi, x->rsi, x->rdx, x->r10, x->r8, x->r9};
+  long ret = delegate(r, c->nr, a);
+  if (ret == XPROC_DEAD || ret == XPROC_TIMEDOUT)
+    return 0;
+  x->rax = ret;
+  return ip;
 }
 
 /* The cross-process call of a thread that runs the other's code now (its
@@ -837,6 +1049,11 @@ static void leave_call(struct xproc_call *c, uintptr_t gs, uintptr_t own) {
 }
 
 void xproc_crash_fixup(void) {
+  /* Under mpk the runtime gives the thread its TCB back as it unwinds the
+   * call (dipc_lent_fs), and the next call returns the shadow thread
+   * (xproc_borrow): a handler reaches neither. */
+  if (xproc_mpk)
+    return;
   uintptr_t gs, own;
   struct xproc_call *c = migrant(&gs, &own);
   if (c)
@@ -844,6 +1061,19 @@ void xproc_crash_fixup(void) {
 }
 
 void xproc_timeout_tick(void *uc) {
+  if (xproc_mpk) {
+    /* A handler cannot read the thread's state here: a thread that runs
+     * the other's code (calls[], the loader's) is not cut (time-outs
+     * across processes are not enforced under mpk yet). */
+    struct xproc_call *c = handler_call();
+    uintptr_t fs;
+    __asm__ volatile("rdfsbase %0" : "=r"(fs));
+    uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+    if ((!c || !c->lend || c->tcb != fs) &&
+        (pc < (uintptr_t)xproc_enter || pc >= (uintptr_t)xproc_enter_end))
+      __dipc_timeout_tick(uc);
+    return;
+  }
   uintptr_t gs, own;
   struct xproc_call *c = migrant(&gs, &own);
   if (!c) {

@@ -41,6 +41,15 @@ xproc_enter:
         mov edi, r11d
         call xproc_borrow               /* struct xproc_call *: never NULL */
         mov r12, rax
+        rdfsbase r13                    /* the caller's TCB */
+        /* mpk: the runtime switches fs (and records the lent TCB) while
+         * this thread is still on the domain's stack, which its API gate
+         * wants; the loader has no WRFSBASE it would let run. */
+        cmp byte ptr [rip + xproc_mpk], 0
+        je 1f
+        mov rdi, [r12 + 8]              /* call.tcb */
+        call xproc_mpk_set_fs
+1:
         mov rcx, [r12 + 40]             /* call.stack_bytes */
         mov rax, [r12 + 16]             /* call.stack_top */
         sub rax, rcx
@@ -63,15 +72,17 @@ xproc_enter:
         movdqu xmm6, [rsp + 144]
         movdqu xmm7, [rsp + 160]
         add rsp, 176
-        rdfsbase r13                    /* the caller's TCB */
         mov r14, qword ptr gs:[DIPC_USP_GS_OFFSET]
         mov rbx, rsp
         mov rsp, rax                    /* below the copied arguments */
         mov rax, [r12 + 24]             /* call.unsafe_top */
         mov qword ptr gs:[DIPC_USP_GS_OFFSET], rax
+        cmp byte ptr [rip + xproc_mpk], 0
+        jne 2f
         mov rax, [r12 + 8]              /* call.tcb */
         mov qword ptr gs:[ST_LENT_FS], rax /* the runtime's checks: ours */
         call [rip + xproc_set_fs]
+2:
         xor eax, eax
         call [r12]                      /* call.target: the callee's stub */
         mov rsp, rbx
@@ -80,9 +91,16 @@ xproc_enter:
         mov [rsp + 8], rdx
         movdqu [rsp + 16], xmm0
         movdqu [rsp + 32], xmm1
+        cmp byte ptr [rip + xproc_mpk], 0
+        je 3f
+        xor edi, edi                    /* the thread's own TCB again */
+        call xproc_mpk_set_fs
+        jmp 4f
+3:
         mov rax, r13
         call [rip + xproc_set_fs]
         mov qword ptr gs:[ST_LENT_FS], 0
+4:
         mov qword ptr gs:[DIPC_USP_GS_OFFSET], r14
         mov rdi, r12
         call xproc_return
@@ -112,13 +130,121 @@ xproc_enter_end:
         .p2align 3
 xproc_set_fs:
         .quad 0
+/* Nonzero under mpk (xproc_connect.c). */
+        .globl xproc_mpk
+        .hidden xproc_mpk
+xproc_mpk:
+        .byte 0
         .text
+
+/* Under mpk, where the loader's SIGSYS and SIGSEGV handlers send a thread
+ * of the other's code (xproc_connect.c): they run with only key 0
+ * accessible, this in the interrupted context (the domain standing for
+ * the other, its stack), so that xproc_resume_work reads the other's
+ * shared state. Every register is kept but what the work changes in the
+ * saved block (rax: a delegated call's result); the red zone below the
+ * interrupted rsp is left alone. Returns to where xproc_resume_work says,
+ * or crashes (ud2) when it says 0: the runtime unwinds the call. */
+        .globl xproc_resume
+        .hidden xproc_resume
+        .type xproc_resume, @function
+        .p2align 4
+xproc_resume:
+        sub rsp, 136                    /* the red zone, the return slot */
+        pushfq
+        push rbp
+        mov rbp, rsp                    /* [rbp + 16]: the return slot */
+        and rsp, -16
+        sub rsp, 80 + 256
+        mov [rsp], rax
+        mov [rsp + 8], rcx
+        mov [rsp + 16], rdx
+        mov [rsp + 24], rsi
+        mov [rsp + 32], rdi
+        mov [rsp + 40], r8
+        mov [rsp + 48], r9
+        mov [rsp + 56], r10
+        mov [rsp + 64], r11
+        movdqu [rsp + 80], xmm0
+        movdqu [rsp + 96], xmm1
+        movdqu [rsp + 112], xmm2
+        movdqu [rsp + 128], xmm3
+        movdqu [rsp + 144], xmm4
+        movdqu [rsp + 160], xmm5
+        movdqu [rsp + 176], xmm6
+        movdqu [rsp + 192], xmm7
+        movdqu [rsp + 208], xmm8
+        movdqu [rsp + 224], xmm9
+        movdqu [rsp + 240], xmm10
+        movdqu [rsp + 256], xmm11
+        movdqu [rsp + 272], xmm12
+        movdqu [rsp + 288], xmm13
+        movdqu [rsp + 304], xmm14
+        movdqu [rsp + 320], xmm15
+        cld
+        mov rdi, rsp
+        call xproc_resume_work
+        test rax, rax
+        jz 5f
+        mov [rbp + 16], rax
+        movdqu xmm0, [rsp + 80]
+        movdqu xmm1, [rsp + 96]
+        movdqu xmm2, [rsp + 112]
+        movdqu xmm3, [rsp + 128]
+        movdqu xmm4, [rsp + 144]
+        movdqu xmm5, [rsp + 160]
+        movdqu xmm6, [rsp + 176]
+        movdqu xmm7, [rsp + 192]
+        movdqu xmm8, [rsp + 208]
+        movdqu xmm9, [rsp + 224]
+        movdqu xmm10, [rsp + 240]
+        movdqu xmm11, [rsp + 256]
+        movdqu xmm12, [rsp + 272]
+        movdqu xmm13, [rsp + 288]
+        movdqu xmm14, [rsp + 304]
+        movdqu xmm15, [rsp + 320]
+        mov rax, [rsp]
+        mov rcx, [rsp + 8]
+        mov rdx, [rsp + 16]
+        mov rsi, [rsp + 24]
+        mov rdi, [rsp + 32]
+        mov r8, [rsp + 40]
+        mov r9, [rsp + 48]
+        mov r10, [rsp + 56]
+        mov r11, [rsp + 64]
+        mov rsp, rbp
+        pop rbp
+        popfq
+        ret 128
+5:      /* a crash the runtime unwinds: a fault, as a crash of the other's
+         * code would be (not an illegal instruction, whose handling looks
+         * further at the thread, whose fs is the other's TCB) */
+        mov byte ptr [0], 0
+        ud2
+        .size xproc_resume, . - xproc_resume
+
+/* void xproc_mpk_set_fs(uintptr_t tcb): dipc_lent_fs, or a crash. */
+        .globl xproc_mpk_set_fs
+        .hidden xproc_mpk_set_fs
+        .type xproc_mpk_set_fs, @function
+        .p2align 4
+xproc_mpk_set_fs:
+        sub rsp, 8
+        call dipc_lent_fs@PLT
+        add rsp, 8
+        test eax, eax
+        jnz 6f
+        ret
+6:
+        ud2
+        .size xproc_mpk_set_fs, . - xproc_mpk_set_fs
 
 /* The target of calls to a process that is gone: a crash of the callee. */
         .globl xproc_dead
         .hidden xproc_dead
         .type xproc_dead, @function
 xproc_dead:
+        mov byte ptr [0], 0             /* a fault, as in xproc_resume */
         ud2
         .size xproc_dead, . - xproc_dead
 

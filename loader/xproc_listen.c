@@ -125,12 +125,29 @@ static int add_map(uintptr_t lo, uintptr_t hi, unsigned prot, unsigned kind,
   return 0;
 }
 
-/* [lo, hi) with its contents becomes a memfd mapping at the same address. */
+static int mpk(void) { return !strcmp(dipc_backend(), "mpk"); }
+
+/* [lo, hi) with its contents becomes a memfd mapping at the same address.
+ * Under mpk the runtime makes it (dipc_share_map): it reads pages of every
+ * key and gives the new ones the keys of the domains owning them; it
+ * refuses its own memory, which stays private here. */
 static int make_shared(uintptr_t lo, uintptr_t hi, unsigned prot) {
   size_t len = hi - lo;
   int fd = memfd_create("dipc-shared", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
     return -1;
+  if (mpk()) {
+    int err = dipc_share_map((void *)lo, len, (int)prot, fd, 0, 1);
+    if (err == -DIPC_EPERM) {
+      close(fd);
+      return 0;
+    }
+    if (err) {
+      errno = -err;
+      return -1;
+    }
+    return add_map(lo, hi, prot, XPROC_MAP_MEMFD, 0, "", fd);
+  }
   if ((prot & PROT_READ) &&
       xproc_raw(SYS_pwrite64, fd, (long)lo, (long)len, 0, 0, 0) != (long)len)
     return -1;
@@ -188,6 +205,28 @@ static void *shared_alloc(size_t len) {
   return p;
 }
 
+/* Code under mpk: the loader replaced every mapping by a checked copy at
+ * start (scan.c), with the system libc's PKRU writes turned into traps;
+ * importers get these bytes (XPROC_MAP_CODE), and their runtime checks
+ * them again as it makes them executable. Not the runtime's own code,
+ * whose gates write PKRU: its code runs in no other process (inaccessible
+ * there), nor does the other's code need it on a borrowed thread. */
+static int share_code(uintptr_t lo, uintptr_t hi, unsigned prot) {
+  if ((uintptr_t)dom_create >= lo && (uintptr_t)dom_create < hi)
+    return add_map(lo, hi, prot, XPROC_MAP_NONE, 0, "", -1);
+  size_t len = hi - lo;
+  int fd = memfd_create("dipc-code", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
+    return -1;
+  /* by the runtime: a domain's code is under its key */
+  int err = dipc_share_map((void *)lo, len, 0, fd, 0, 2);
+  if (err) {
+    errno = -err;
+    return -1;
+  }
+  return add_map(lo, hi, prot, XPROC_MAP_CODE, 0, "", fd);
+}
+
 /* Every mapping but code, the kernel's, the main stack and the runtime's
  * own becomes shared; code is mapped from its file by importers. Read-only
  * file mappings are copied too: RELRO pages hold relocated contents. */
@@ -221,11 +260,12 @@ static int share_memory(void) {
     if (!strncmp(path, "[v", 2) || !strcmp(path, "[stack]") ||
         runtime_private(lo, hi))
       continue;
-    int err = (prot & PROT_EXEC)
-                  ? add_map(lo, hi, prot, path[0] == '/' ? XPROC_MAP_FILE
-                                                         : XPROC_MAP_NONE,
-                            offset, path, -1)
-                  : make_shared(lo, hi, prot);
+    int err = !(prot & PROT_EXEC) ? make_shared(lo, hi, prot)
+              : mpk()                ? share_code(lo, hi, prot)
+                                     : add_map(lo, hi, prot,
+                                               path[0] == '/' ? XPROC_MAP_FILE
+                                                              : XPROC_MAP_NONE,
+                                               offset, path, -1);
     if (err) {
       fprintf(stderr, "dipc: --listen: cannot share %#lx-%#lx %s: %s\n", lo,
               hi, path, strerror(errno));
@@ -300,14 +340,29 @@ static void late_unmapped(uintptr_t lo, uintptr_t hi) {
   }
 }
 
+/* The break when sharing began (it never moves after). */
+static long first_break;
+
 int xproc_listen_sigsys(siginfo_t *info, void *uc) {
-  if (!shared || info->si_code != 1 /* SYS_SECCOMP */)
+  /* Not a trap of this filter (its data is 0): the runtime's (mpk). */
+  if (!shared || info->si_code != 1 /* SYS_SECCOMP */ || info->si_errno)
     return 0;
   greg_t *g = ((ucontext_t *)uc)->uc_mcontext.gregs;
   if (info->si_syscall == SYS_brk) {
     /* the heap cannot grow shared: the old break, which glibc's malloc
      * takes for a failure, and then maps instead */
-    g[REG_RAX] = xproc_site_syscall(SYS_brk, 0, 0, 0, 0, 0, 0);
+    g[REG_RAX] = first_break;
+    return 1;
+  }
+  if (info->si_syscall == SYS_munmap && mpk()) {
+    /* Recorded, then made as the runtime's filter would have had it made:
+     * by the runtime, for the thread's domain (rt/mmcall.c). */
+    late_unmapped((uintptr_t)g[REG_RDI],
+                  (uintptr_t)g[REG_RDI] + (uintptr_t)g[REG_RSI]);
+    siginfo_t as_runtime = *info;
+    as_runtime.si_errno = XPROC_RUNTIME_TRAP_DATA;
+    if (!dipc_syscall_trap(&as_runtime, uc))
+      g[REG_RAX] = -EPERM;
     return 1;
   }
   if (info->si_syscall == SYS_mremap) {
@@ -338,8 +393,14 @@ static int trap_late_mappings(void) {
   const unsigned ip = offsetof(struct seccomp_data, instruction_pointer),
                  nr = offsetof(struct seccomp_data, nr),
                  flags = offsetof(struct seccomp_data, args[3]);
-  uintptr_t site = (uintptr_t)xproc_site;
+  uintptr_t site = (uintptr_t)xproc_site,
+            runtime = (uintptr_t)dipc_runtime_syscall_site();
   struct sock_filter f[] = {
+      /* the runtime's own calls (made with every signal blocked) */
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip + 4),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(runtime >> 32), 0, 2),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)runtime, 12, 0),
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, nr),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_brk, 5, 0),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_munmap, 4, 0),
@@ -456,7 +517,8 @@ static void *serve_connection(void *arg) {
   }
   for (uint32_t i = 0; ok && i < mine->nmaps; i++)
     if (mine->maps[i].kind == XPROC_MAP_MEMFD ||
-        mine->maps[i].kind == XPROC_MAP_LENT)
+        mine->maps[i].kind == XPROC_MAP_LENT ||
+        mine->maps[i].kind == XPROC_MAP_CODE)
       ok = xproc_send_fd(c, map_fds[i]) == 0;
   free(mine);
   /* Requests: the late mapping an importer faulted in. */
@@ -559,6 +621,15 @@ static int start_listening(const char *path) {
   /* Not dumpable: processes of the same user cannot read this one's memory
    * through /proc/PID/mem or ptrace, around the importers' isolation. */
   prctl(PR_SET_DUMPABLE, 0);
+  first_break = (long)sbrk(0);
+  /* The shadow threads (the default domain's) run the system calls of
+   * this process's code on importers' threads, whose buffers may be in
+   * any domain's pages (docs/cross-process.md §8). */
+  if (mpk() && domains_open_to_default() != 0) {
+    close(s);
+    unlink(path);
+    return -1;
+  }
   /* Before any thread of ours: a futex waiter keeps its page's old key. */
   if (share_memory() != 0 || trap_late_mappings() != 0 ||
       start_shadow_threads() != 0) {

@@ -37,6 +37,23 @@ DIPC_EXPORT int dipc_lend_unsafe_stride(void *addr, int fd) {
   return (int)dipc_gate(OP_LEND_UNSAFE, &a);
 }
 
+DIPC_EXPORT const void *dipc_runtime_syscall_site(void) {
+  extern const char dipc_syscall_site[] DIPC_HIDDEN;
+  return dipc_syscall_site;
+}
+
+DIPC_EXPORT int dipc_lent_fs(uintptr_t tcb) {
+  ARGS((uint64_t)tcb);
+  return (int)dipc_gate(OP_LENT_FS, &a);
+}
+
+DIPC_EXPORT int dipc_share_map(void *addr, size_t len, int prot, int fd,
+                               off_t offset, int copy) {
+  ARGS((uint64_t)addr, len, (uint64_t)prot, (uint64_t)(int64_t)fd,
+       (uint64_t)offset, (uint64_t)copy);
+  return (int)dipc_gate(OP_SHARE_MAP, &a);
+}
+
 DIPC_EXPORT int dipc_set_fault_hook(void (*hook)(void)) {
   ARGS((uint64_t)hook);
   return (int)dipc_gate(OP_SET_FAULT_HOOK, &a);

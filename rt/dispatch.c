@@ -69,6 +69,8 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
   dipc_domain_make_resident(st->cur_dom);
   st->cur_pkru = dipc_machine.pkru_rw[st->cur_dom];
   dipc_unlock();
+  if (op == OP_LENT_FS && r == 0)
+    dipc_lent_fs_apply(st);
   if (op != OP_THREAD_EXIT)
     memcpy(user->out, a.base.out, sizeof a.base.out);
   if (op == OP_ENTRY_REQUEST && r >= 0)
@@ -262,6 +264,10 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return op_forget(x[0], x[1], st);
   case OP_LEND_UNSAFE:
     return dipc_op_lend_unsafe(st, x[0], x[1]);
+  case OP_LENT_FS:
+    return dipc_op_lent_fs(st, x[0]);
+  case OP_SHARE_MAP:
+    return dipc_op_share_map(st, x);
   case OP_DOM_HEAP: {
     uint32_t d;
     long err = dipc_handle_get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);

@@ -481,3 +481,65 @@ int dipc_op_dom_remap(uint32_t dst, uint32_t src, uintptr_t addr, size_t size) {
     return dipc_for_each_mapping(addr, hi, move_piece, &c);
   return carve(src, addr, hi, &c);
 }
+
+uint32_t dipc_domain_reserved_owner(uintptr_t lo, uintptr_t hi) {
+  uint32_t d = 0;
+  for (uintptr_t at = lo; at < hi;) {
+    unsigned i;
+    for (i = 0; i < nranges; i++)
+      if (at >= ranges[i].lo && at < ranges[i].hi)
+        break;
+    if (i == nranges || ranges[i].dom == 0 || ranges[i].prot != PROT_NONE ||
+        (d && ranges[i].dom != d))
+      return 0;
+    d = ranges[i].dom;
+    at = ranges[i].hi;
+  }
+  return d;
+}
+
+int dipc_domain_key_copy(uintptr_t copy, uintptr_t lo, uintptr_t hi,
+                         int prot) {
+  for (unsigned i = 0; i < nranges; i++) {
+    uintptr_t a = ranges[i].lo > lo ? ranges[i].lo : lo,
+              b = ranges[i].hi < hi ? ranges[i].hi : hi;
+    if (ranges[i].dom != 0 && a < b &&
+        dipc_tag_pages((void *)(copy + (a - lo)), b - a, prot,
+                       key_for_pages(ranges[i].dom)) != 0)
+      return -1;
+  }
+  return 0;
+}
+
+int dipc_domain_set_prot(uintptr_t lo, uintptr_t hi, int prot) {
+  for (unsigned i = 0; i < nranges; i++) {
+    struct range r = ranges[i];
+    if (r.dom == 0 || r.hi <= lo || r.lo >= hi || r.prot == prot)
+      continue;
+    if (nranges + 2 > RT_MAX_RANGES)
+      return -1;
+    uintptr_t a = r.lo > lo ? r.lo : lo, b = r.hi < hi ? r.hi : hi;
+    ranges[i] = (struct range){a, b, r.dom, prot};
+    if (r.lo < a)
+      ranges[nranges++] = (struct range){r.lo, a, r.dom, r.prot};
+    if (b < r.hi)
+      ranges[nranges++] = (struct range){b, r.hi, r.dom, r.prot};
+  }
+  return 0;
+}
+
+/* The domains standing for another process (a watcher said so of their
+ * reservation for its memory). Only they may run with a TCB of their own
+ * pages (dipc_lent_fs): an ordinary domain with a TCB of its making would
+ * steer libc's thread state (errno, malloc's cache) while the runtime
+ * runs for it. */
+static uint8_t foreign_dom[RT_MAX_DOMAINS];
+
+void dipc_domain_set_foreign(uint32_t dom) {
+  if (dom < RT_MAX_DOMAINS)
+    foreign_dom[dom] = 1;
+}
+
+int dipc_domain_is_foreign(uint32_t dom) {
+  return dom < RT_MAX_DOMAINS && foreign_dom[dom];
+}

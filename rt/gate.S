@@ -46,8 +46,9 @@
 .endm
 
 /* r10 = the state gs points at; jumps to \fail unless it is a state of the
- * thread region belonging to this thread (its TCB): a state inherited
- * through clone() is another thread's. Clobbers rax. */
+ * thread region belonging to this thread (its TCB, or the TCB another
+ * process lent it, which the runtime installed: dipc_lent_fs): a state
+ * inherited through clone() is another thread's. Clobbers rax. */
 .macro CHECK_THREAD fail
         mov r10, gs:[0]
         cmp r10, [rip + dipc_threads_lo]
@@ -56,7 +57,12 @@
         jae \fail
         mov rax, fs:[0]
         cmp rax, [r10 + ST_FSBASE]
+        je 779f
+        cmp qword ptr [r10 + ST_LENT_FS], 0
+        je \fail
+        cmp rax, [r10 + ST_LENT_FS]
         jne \fail
+779:
 .endm
 
 /* r10 = this thread's state, created on first use; clobbers rax, r11.

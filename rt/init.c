@@ -68,6 +68,7 @@ void dipc_runtime_init(void) {
   dipc_sfi_cfi_init();
   dipc_thread_limits_init();
   dipc_domains_init();
+  dipc_share_map_init();
   dipc_proxy_init();
   dipc_recovery_init();
   exec_init();

@@ -467,6 +467,31 @@ DIPC_HIDDEN void dipc_thread_release(struct dipc_thread *st);
 /* OP_LEND_UNSAFE: fd mapped over the lent unsafe stride at addr. */
 DIPC_HIDDEN long dipc_op_lend_unsafe(const struct dipc_thread *st,
                                      uint64_t addr, uint64_t fd);
+/* OP_LENT_FS: the fs base becomes tcb, in the pages of the running domain,
+ * which must stand for another process; 0: the thread's own again. */
+DIPC_HIDDEN long dipc_op_lent_fs(struct dipc_thread *st, uint64_t tcb);
+/* After OP_LENT_FS, out of the runtime's lock: fs becomes the lent TCB,
+ * or the thread's own. */
+DIPC_HIDDEN void dipc_lent_fs_apply(struct dipc_thread *st);
+/* OP_SHARE_MAP (mmcall.c): args of dipc_share_map. */
+DIPC_HIDDEN long dipc_op_share_map(const struct dipc_thread *st,
+                                   const uint64_t *x);
+/* Whether dom stands for another process: a watcher said so of its
+ * reservation for that process's memory (dipc_share_map; domain.c). */
+DIPC_HIDDEN int dipc_domain_is_foreign(uint32_t dom);
+DIPC_HIDDEN void dipc_domain_set_foreign(uint32_t dom);
+/* At init: the process's cross-process roles (mmcall.c). */
+DIPC_HIDDEN void dipc_share_map_init(void);
+/* The domain owning all of [lo, hi), none of it the default domain's,
+ * given to it PROT_NONE (a reservation); else 0 (domain.c). */
+DIPC_HIDDEN uint32_t dipc_domain_reserved_owner(uintptr_t lo, uintptr_t hi);
+/* Gives the copy at `copy` of [lo, hi) the keys of the domains owning
+ * the pages of [lo, hi), with prot; 0 or -1 (domain.c). */
+DIPC_HIDDEN int dipc_domain_key_copy(uintptr_t copy, uintptr_t lo,
+                                     uintptr_t hi, int prot);
+/* The domains' pages in [lo, hi) are recorded with prot (what a re-key
+ * applies); 0, or -1 when the range table is full (domain.c). */
+DIPC_HIDDEN int dipc_domain_set_prot(uintptr_t lo, uintptr_t hi, int prot);
 /* 1 if some live thread runs with an image that lets it touch key. */
 DIPC_HIDDEN int dipc_threads_using_key(int key);
 DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
@@ -619,6 +644,8 @@ enum dipc_op {
   OP_THREAD_EXIT_VALUE,    /* arg: 1, value: pthread_exit in a domain; 0: take it */
   OP_CALLBACK_PROXY,       /* arg: fn, its integer arguments (thread.c) */
   OP_LEND_UNSAFE,          /* args: a lent unsafe stride, a memfd (thread.c) */
+  OP_LENT_FS,              /* arg: a lent TCB, 0 = the thread's own (thread.c) */
+  OP_SHARE_MAP,            /* args: dipc_share_map's (mmcall.c) */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");

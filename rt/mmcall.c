@@ -22,6 +22,7 @@
  * Errors come back as the system call's: EACCES when refused. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -134,4 +135,94 @@ long dipc_op_memory_call(const uint64_t *x, uint32_t dom) {
     return r ? r : result(dipc_sys(nr, (long)x[1], 0, 0, 0, 0));
   }
   return -EPERM;
+}
+
+/* Cross-process roles, as dipc-run started the process (read at init, not
+ * later: the program may change its environment): dipc_share_map. */
+static uint8_t listening, connecting;
+/* The threads (slots) that may map over a reservation (copy = 0): those
+ * that claimed it before the loader sealed the claims, at start, before
+ * the program's code runs (the loader's watcher threads). */
+#define MAX_SHARE_THREADS 8
+static uint32_t share_threads[MAX_SHARE_THREADS], num_share_threads;
+static uint8_t share_sealed;
+static long share_claim(const struct dipc_thread *st, int seal) {
+  if (!connecting || share_sealed)
+    return -DIPC_EPERM;
+  if (seal) {
+    share_sealed = 1;
+    return 0;
+  }
+  if (num_share_threads == MAX_SHARE_THREADS)
+    return -DIPC_ENOSPC;
+  share_threads[num_share_threads++] = st->index;
+  return 0;
+}
+
+static int share_thread(const struct dipc_thread *st) {
+  for (uint32_t i = 0; i < num_share_threads; i++)
+    if (share_threads[i] == st->index)
+      return 1;
+  return 0;
+}
+
+void dipc_share_map_init(void) {
+  listening = getenv("DIPC_LISTEN") != NULL;
+  connecting = getenv("DIPC_CONNECT") != NULL;
+}
+
+/* OP_SHARE_MAP (dipc_share_map, dipc/rt.h). The new mapping is made
+ * elsewhere, given the keys of the domains owning the pages it replaces,
+ * and only then moved into place: no page of a domain is ever under key 0
+ * at its address. */
+long dipc_op_share_map(const struct dipc_thread *st, const uint64_t *x) {
+  uintptr_t lo = x[0], hi = x[0] + x[1];
+  int prot = (int)x[2], copy = (int)x[5];
+  if (st->cur_dom != 0)
+    return -DIPC_EPERM;
+  if (x[0] == 0 && x[1] == 0 && x[5] == 0 && (x[3] == (uint64_t)-1 ||
+                                             x[3] == (uint64_t)-2))
+    return share_claim(st, x[3] == (uint64_t)-2);
+  if (x[3] == (uint64_t)-3 && x[5] == 0) { /* the domain stands for another */
+    uint32_t owner = dipc_domain_reserved_owner(lo, hi);
+    if (!connecting || !share_thread(st) || !owner || hi <= lo)
+      return -DIPC_EPERM;
+    dipc_domain_set_foreign(owner);
+    return 0;
+  }
+  if ((lo | x[1] | x[4]) & (RT_PAGE - 1) || x[1] == 0 || hi < lo ||
+      (copy < 2 && x[2] & ~(uint64_t)(PROT_READ | PROT_WRITE)) ||
+      x[3] > INT32_MAX || x[5] > 2)
+    return -DIPC_EINVAL;
+  uint32_t owner = copy ? 0 : dipc_domain_reserved_owner(lo, hi);
+  if (copy ? !listening : !connecting || !share_thread(st) || !owner)
+    return -DIPC_EPERM;
+  if (dipc_runtime_owned(lo, hi) || dipc_unsafe_overlaps(lo, hi) ||
+      (lo < RT_WINDOW_HI && RT_WINDOW_LO < hi))
+    return -DIPC_EPERM;
+  int fd = (int)x[3];
+  if (copy == 2) /* code: its bytes only (domains' code pages too) */
+    return dipc_sys(SYS_pwrite64, fd, (long)lo, (long)(hi - lo), (long)x[4],
+                    0) == (long)(hi - lo)
+               ? 0
+               : -DIPC_EINVAL;
+  if (copy && (prot & PROT_READ) &&
+      dipc_sys(SYS_pwrite64, fd, (long)lo, (long)(hi - lo), (long)x[4], 0) !=
+          (long)(hi - lo))
+    return -DIPC_EINVAL;
+  void *p = dipc_sys_mmap_for_domain(NULL, hi - lo, prot, MAP_SHARED, fd,
+                                     (int64_t)x[4]);
+  if (p == MAP_FAILED)
+    return -DIPC_ENOMEM;
+  uintptr_t at = (uintptr_t)p;
+  if ((dipc_machine.backend == DIPC_BACKEND_MPK &&
+       dipc_domain_key_copy(at, lo, hi, prot) != 0) ||
+      dipc_sys_move(at, hi - lo, lo) != 0) {
+    dipc_sys(SYS_munmap, (long)at, (long)(hi - lo), 0, 0, 0);
+    return -DIPC_ENOMEM;
+  }
+  if (copy)
+    return 0;
+  /* Mapped over once: what a re-key applies, and never again this way. */
+  return dipc_domain_set_prot(lo, hi, prot) == 0 ? 0 : -DIPC_ENOSPC;
 }

@@ -19,6 +19,7 @@
  * The resumed context gets the caller's PKRU through the signal frame's
  * XSAVE area. __dipc_fault_landed finishes a try-style recovery. */
 #define _GNU_SOURCE
+#include <asm/prctl.h>
 #include <cpuid.h>
 #include <dlfcn.h>
 #include <dipc.h>
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unwind.h>
 
@@ -282,6 +284,11 @@ int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
     r[REG_RDI] = (greg_t)x;
   }
   dipc_domain_heaps_release(st->index + 1);
+  /* A callee running with another process's TCB (dipc_lent_fs): the
+   * caller gets its own back (under sfi and none the loader already did). */
+  if (st->lent_fs &&
+      dipc_sys(SYS_arch_prctl, ARCH_SET_FS, (long)st->fsbase, 0, 0, 0) == 0)
+    st->lent_fs = 0;
   dipc_fault_hook_divert(e, uc);
   uint32_t *pkru = pkru_in_frame(uc);
   if (pkru)

@@ -194,15 +194,38 @@ long dipc_op_lend_unsafe(const struct dipc_thread *st, uint64_t addr,
   if (addr < first || addr >= dipc_unsafe_lo + RT_UNSAFE_REGION_SIZE ||
       (addr - first) % RT_UNSAFE_STRIDE || fd > INT32_MAX)
     return -DIPC_EINVAL;
-  long p = dipc_sys(SYS_mmap, (long)addr, RT_UNSAFE_STRIDE,
-                    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, (long)fd);
-  if (p != (long)addr)
-    return p < 0 && p > -4096 ? p : -DIPC_ENOMEM;
+  /* Mapped elsewhere, then moved: under mpk the cookie takes the
+   * offset's register of the runtime's own mmap. */
+  void *p = dipc_sys_mmap_for_domain(NULL, RT_UNSAFE_STRIDE,
+                                     PROT_READ | PROT_WRITE, MAP_SHARED,
+                                     (int)fd, 0);
+  if (p == MAP_FAILED)
+    return -DIPC_EINVAL;
+  if (dipc_sys_move((uintptr_t)p, RT_UNSAFE_STRIDE, addr) != 0) {
+    dipc_sys(SYS_munmap, (long)p, RT_UNSAFE_STRIDE, 0, 0, 0);
+    return -DIPC_ENOMEM;
+  }
   if (dipc_tag_pages((void *)addr, RT_UNSAFE_STRIDE, PROT_READ | PROT_WRITE,
                      RT_PKEY_STACK) != 0)
     return -DIPC_ENOMEM;
   dipc_sfi_tag(addr, addr + RT_UNSAFE_STRIDE, DIPC_SFI_TAG_SHARED);
   return 0;
+}
+
+long dipc_op_lent_fs(struct dipc_thread *st, uint64_t tcb) {
+  /* A TCB in the running domain's own pages, and only for a domain
+   * standing for another process, which runs with that process's. */
+  if (tcb && (!dipc_domain_is_foreign(st->cur_dom) || tcb + 4096 < tcb ||
+              !dipc_domain_owns(st->cur_dom, tcb, tcb + 4096)))
+    return -DIPC_EPERM;
+  st->lent_fs = tcb; /* installed by dipc_lent_fs_apply */
+  return 0;
+}
+
+void dipc_lent_fs_apply(struct dipc_thread *st) {
+  uintptr_t fs = st->lent_fs ? st->lent_fs : st->fsbase;
+  DIPC_CHECK(dipc_sys(SYS_arch_prctl, ARCH_SET_FS, (long)fs, 0, 0, 0) == 0,
+             "cannot switch the fs base");
 }
 
 int dipc_in_unsafe_region(uintptr_t addr) {

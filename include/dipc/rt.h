@@ -212,6 +212,34 @@ int dipc_serve(void);
  * code as unsafe stacks. Default domain only (-DIPC_EPERM); -DIPC_EINVAL
  * for an address that is not a lent stride's. */
 int dipc_lend_unsafe_stride(void *addr, int fd);
+/* Cross-process calls under mpk (loader/xproc_enter.S): the thread's fs
+ * base becomes tcb, a TCB another process lends, which must lie in the
+ * running domain's pages, and that domain stand for the other process
+ * (the loader's watcher said so: dipc_share_map with fd -3), else
+ * -DIPC_EPERM; 0 gives the thread its own back. */
+int dipc_lent_fs(uintptr_t tcb);
+/* The address after the runtime's own system-call instruction (what a
+ * seccomp filter sees), which another filter of the process must let
+ * through: the runtime makes its calls with every signal blocked, so a
+ * trap there would kill the process (mpk: the runtime's filter checks
+ * them). */
+const void *dipc_runtime_syscall_site(void);
+/* Cross-process memory (loader/xproc_*.c), default domain only
+ * (-DIPC_EPERM): fd at offset is mapped shared over [addr, addr + len),
+ * read/write protections only, each page with the key of the domain that
+ * owns it (mpk). copy = 1 (a process run with --listen): the contents of
+ * [addr, addr + len) are first written to fd at offset, so the process
+ * keeps them. copy = 0 (a process run with --connect): [addr, addr + len)
+ * must be the pages of one domain, reserved (PROT_NONE when they were
+ * given to it, and not mapped over since), and the calling thread one that
+ * claimed the right (addr NULL, len 0, fd -1, copy 0) before the claims
+ * were sealed (the same with fd -2): the loader's, at start. Such a thread
+ * says with fd -3 (prot 0, copy 0) that the domain owning the reservation
+ * [addr, addr + len) stands for another process (dipc_lent_fs). copy = 2
+ * (--listen): the contents are only written to fd (code, which importers
+ * copy). Never the runtime's memory. */
+int dipc_share_map(void *addr, size_t len, int prot, int fd, off_t offset,
+                   int copy);
 
 /* The real-time signal of the time-out timers (SIGRTMAX), which the loader
  * keeps for itself. */

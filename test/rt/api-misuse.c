@@ -517,6 +517,44 @@ static void loader_calls(void) {
     CALL(0, dipc_lend_unsafe_stride(lent, fd));
     close(fd);
   }
+  /* dipc_lent_fs: a TCB in the running domain's own pages, and only for a
+   * domain standing for another process (none here): not the default
+   * domain, nor b with a TCB of its making in its own page, which would
+   * steer libc's thread state while the runtime runs for b. 0 (the
+   * thread's own) is always accepted. */
+  CALL_INT(-DIPC_EPERM, IN_B(dipc_lent_fs, (long)page_of(b_victim), 0, 0, 0,
+                             0));
+  CALL(-DIPC_EPERM, dipc_lent_fs((uintptr_t)local));
+  CALL(-DIPC_EPERM, dipc_lent_fs((uintptr_t)page_of(&victim)));
+  CALL(0, dipc_lent_fs(0));
+  CALL_INT(-DIPC_EPERM, IN_B(dipc_lent_fs, (long)local, 0, 0, 0, 0));
+  CALL_INT(-DIPC_EPERM, IN_B(dipc_lent_fs, (long)state, 0, 0, 0, 0));
+  CALL_INT(0, IN_B(dipc_lent_fs, 0, 0, 0, 0, 0));
+  /* dipc_share_map: default domain only, whole pages, no PROT_EXEC, and
+   * only in a process run with --listen (copy) or --connect (no copy). */
+  {
+    void *page = page_of(local);
+    int fd = memfd_create("misuse", MFD_CLOEXEC);
+    EXPECT(fd >= 0 && ftruncate(fd, 4096) == 0);
+    CALL(-DIPC_EINVAL, dipc_share_map((char *)page + 8, 4096, PROT_READ, fd,
+                                      0, 1));
+    CALL(-DIPC_EINVAL, dipc_share_map(page, 0, PROT_READ, fd, 0, 1));
+    CALL(-DIPC_EINVAL, dipc_share_map(page, 4096, PROT_READ, fd, 8, 1));
+    CALL(-DIPC_EINVAL,
+         dipc_share_map(page, 4096, PROT_READ | PROT_EXEC, fd, 0, 1));
+    CALL(-DIPC_EINVAL, dipc_share_map(page, 4096, PROT_READ, fd, 0, 3));
+    CALL(-DIPC_EINVAL, dipc_share_map(page, 4096, PROT_READ, -1, 0, 1));
+    for (int copy = 0; copy <= 2; copy++) /* neither --listen nor --connect */
+      CALL(-DIPC_EPERM, dipc_share_map(page, 4096, PROT_READ, fd, 0, copy));
+    CALL(-DIPC_EPERM, dipc_share_map(page_of(&victim), 4096, PROT_READ, fd, 0, 0));
+    /* claiming the mapping right (fd -1) and sealing it (fd -2): --connect
+     * only */
+    CALL(-DIPC_EPERM, dipc_share_map(NULL, 0, 0, -1, 0, 0));
+    CALL(-DIPC_EPERM, dipc_share_map(NULL, 0, 0, -2, 0, 0));
+    CALL_INT(-DIPC_EPERM, IN_B(dipc_share_map, (long)page, 4096, PROT_READ,
+                               fd, 0));
+    close(fd);
+  }
   CALL(-DIPC_EINVAL,
        dipc_import_register(def, (void **)((char *)slot + 4), &s, 0, "x"));
   CALL(-DIPC_EINVAL, dipc_import_register(def, slot, NULL, 0, "x"));

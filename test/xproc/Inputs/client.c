@@ -1,7 +1,7 @@
 /* client.c - the importing program of the cross-process tests: calls domain
  * db's entries (db.h), which another process defines. argv[1]: that
  * process's pid; argv[2]: what to try (calls, crash, threads, kill,
- * timeouts, steal, steal-descriptors). What
+ * timeouts, steal, steal-descriptors, claim-mapping). What
  * it prints is computed from what the calls return. */
 #include "db.h"
 
@@ -184,6 +184,19 @@ static int steal_descriptors(void) {
   return 0;
 }
 
+/* The attacker once more: the runtime maps the server's later mappings
+ * over their reservation under the key (tag) of the domain standing for
+ * it, for the loader's watcher; the client's code asks for that right, to
+ * map memory of its own there as the server's. */
+static int claim_mapping(void) {
+  db_add(1, 2); /* connected */
+  int claim = dipc_share_map(NULL, 0, 0, -1, 0, 0);
+  printf("client: claiming the right to map over the server's "
+         "reservation: %s\n",
+         claim == -DIPC_EPERM ? "refused" : claim == 0 ? "granted" : "error");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3)
     return 2;
@@ -202,6 +215,8 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[2], "kill"))
     return kill_during_call();
+  if (!strcmp(argv[2], "claim-mapping"))
+    return claim_mapping();
   if (!strcmp(argv[2], "timeouts"))
     return timeouts();
   return 2;

@@ -5,18 +5,22 @@
 # (SIGTERM) and reports how each ended. The two processes' layouts (ASLR)
 # can collide (docs/cross-process.md §2): the client then stops saying so,
 # and the pair runs again with new layouts, at most three times. Both run
-# under $BACKEND (default none).
+# under $BACKEND (default none). The socket goes in a fresh directory
+# under $TMPDIR with SOCKET's name: the VM lane's shared build directory
+# (9p) cannot hold one.
 set -u
 backend=${BACKEND:-none}
-dipc_run=$1 socket=$2 server=$3 client=$4
+dipc_run=$1 name=$(basename "$2") server=$3 client=$4
 shift 4
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+dir=$(mktemp -d)
+socket=$dir/$name
+trap 'rm -f "$out"; rm -rf "$dir"' EXIT
 for attempt in 1 2 3; do
   rm -f "$socket"
   "$dipc_run" --backend="$backend" --listen="$socket" "$server" &
   server_pid=$!
-  for _ in $(seq 100); do
+  for _ in $(seq 600); do
     [[ -S $socket ]] && break
     sleep 0.1
   done
