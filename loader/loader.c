@@ -243,11 +243,14 @@ static void report(int sig, const siginfo_t *info) {
                  (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 }
 
-/* A thread started by the pthread_create wrapper: its state goes in the
- * slot set aside for it (first, so the reservation is used either way). */
+/* A thread started by the pthread_create wrapper: its alternate signal
+ * stack first, since making its state runs gates (signals.c), then its
+ * state in the slot set aside for it (whether or not the stack could be
+ * had, so the reservation is used either way). */
 static int setup_thread(void) {
+  int failed = signals_setup_thread() != 0;
   dipc_thread_init_reserved();
-  return signals_setup_thread() != 0 ? -1 : 0;
+  return failed ? -1 : 0;
 }
 
 /* /proc/PID/mem writes any page whatever its key or tag: closed to the

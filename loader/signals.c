@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* SIGSYS: the seccomp filter's traps (mpk), rt/exec.c. */
@@ -173,17 +174,75 @@ int signals_install(fault_recovery_fn recover, fault_report_fn report) {
   return signals_setup_thread();
 }
 
+/* Each thread's alternate stack: key-0 memory the loader's handlers run on
+ * whatever stack the thread was on. Under mpk a gate runs on a stack of the
+ * runtime's key (the trusted or bootstrap stack), a call on its domain's:
+ * a signal delivered there without an alternate stack gets its frame on
+ * that stack and its handler, which starts with key 0 only, faults on its
+ * first push; the crash handler's frame goes there too, and so on down
+ * through the runtime's memory. So a thread has its alternate stack before
+ * its first gate (setup_thread, loader.c) and keeps it to the end: its last
+ * gates (the runtime's exit hook, trapped munmaps of later destructors) run
+ * after the key's destructor. A stack is only reused once its thread is
+ * gone. Its record is the page below it, never part of the stack. */
+struct altstack {
+  struct altstack *next; /* retired ones */
+  pid_t tid;             /* the thread it was given to */
+  size_t size;
+};
+#define ALTSTACK_RECORD 4096
+
 static pthread_key_t altstack_key;
 static pthread_once_t altstack_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t altstack_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct altstack *retired;
 
-static void free_altstack(void *stack) {
-  stack_t off = {.ss_flags = SS_DISABLE};
-  sigaltstack(&off, NULL);
-  munmap(stack, SIGSTKSZ * 4);
+/* tid 0: given to no thread. A recycled tid only delays the reuse. */
+static int thread_gone(pid_t tid) {
+  return tid == 0 ||
+         (syscall(SYS_tgkill, getpid(), tid, 0) == -1 && errno == ESRCH);
+}
+
+static void retire_altstack(void *record) {
+  pthread_mutex_lock(&altstack_lock);
+  struct altstack *a = record;
+  a->next = retired;
+  retired = a;
+  pthread_mutex_unlock(&altstack_lock);
+}
+
+/* A fork child must not inherit the lock held by a thread it lacks. */
+static void altstack_lock_take(void) { pthread_mutex_lock(&altstack_lock); }
+static void altstack_lock_give(void) { pthread_mutex_unlock(&altstack_lock); }
+static void altstack_lock_reinit(void) {
+  pthread_mutex_init(&altstack_lock, NULL);
 }
 
 static void make_altstack_key(void) {
-  pthread_key_create(&altstack_key, free_altstack);
+  pthread_key_create(&altstack_key, retire_altstack);
+  pthread_atfork(altstack_lock_take, altstack_lock_give, altstack_lock_reinit);
+}
+
+/* A retired stack whose thread is gone, or a new one. */
+static struct altstack *take_altstack(size_t size) {
+  pthread_mutex_lock(&altstack_lock);
+  struct altstack **p = &retired, *a = NULL;
+  for (; *p; p = &(*p)->next)
+    if ((*p)->size == size && thread_gone((*p)->tid)) {
+      a = *p;
+      *p = a->next;
+      break;
+    }
+  pthread_mutex_unlock(&altstack_lock);
+  if (a)
+    return a;
+  void *m = mmap(NULL, ALTSTACK_RECORD + size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    return NULL;
+  a = m;
+  a->size = size;
+  return a;
 }
 
 int signals_setup_thread(void) {
@@ -191,19 +250,21 @@ int signals_setup_thread(void) {
   if (pthread_getspecific(altstack_key))
     return 0;
   size_t size = SIGSTKSZ * 4;
-  void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (stack == MAP_FAILED) {
+  struct altstack *a = take_altstack(size);
+  if (!a) {
     perror("dipc-loader: alternate signal stack");
     return -1;
   }
-  stack_t ss = {.ss_sp = stack, .ss_size = size};
+  a->tid = (pid_t)syscall(SYS_gettid);
+  stack_t ss = {.ss_sp = (char *)a + ALTSTACK_RECORD, .ss_size = size};
   if (sigaltstack(&ss, NULL) != 0) {
     perror("dipc-loader: sigaltstack");
-    munmap(stack, size);
+    a->tid = 0; /* never given */
+    retire_altstack(a);
     return -1;
   }
-  pthread_setspecific(altstack_key, stack);
+  /* No allocation: the key, made at start, is one of glibc's first 32. */
+  pthread_setspecific(altstack_key, a);
   return 0;
 }
 

@@ -5,9 +5,7 @@
 // from children that exit at once and a 20 µs SIGALRM timer hit that
 // window often; 2000 forks (fewer on a slow machine, said so). A watchdog
 // thread reports a hang instead of the test timing out.
-// Under mpk (the VM lane) this signal storm still crashes the program
-// about one run in six (SIGSEGV, no report): an open bug, not run here
-// until it is found (the session note of stop 25).
+// Under mpk: fork-signal-while-runtime-locked-under-mpk.c.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t -lpthread
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2000 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi -lpthread
