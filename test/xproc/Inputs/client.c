@@ -194,6 +194,15 @@ static int claim_mapping(void) {
   printf("client: claiming the right to map over the server's "
          "reservation: %s\n",
          claim == -DIPC_EPERM ? "refused" : claim == 0 ? "granted" : "error");
+  /* And a domain of its own declared the server's stand-in, which could
+   * then run with a TCB of its making while the runtime runs for it
+   * (dipc_lent_fs). */
+  dom_t mine = dom_create();
+  void *res = dom_mmap(mine, NULL, 4096, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  int mark = dipc_ptr_err(res) ? 1 : dipc_share_map(res, 4096, 0, -3, 0, 0);
+  printf("client: declaring a domain of its own the server's stand-in: %s\n",
+         mark == -DIPC_EPERM ? "refused" : mark == 0 ? "accepted" : "error");
   return 0;
 }
 
