@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "interpose.h"
+#include "signals.h"
 
 typedef void (*jump_fn)(struct __jmp_buf_tag *, int)
     __attribute__((noreturn));
@@ -33,7 +34,8 @@ __attribute__((noreturn)) static void jump(const char *name,
   /* Resolved before the gate: the jump's destination may run with rights
    * that do not reach the loader's data. */
   jump_fn real = (jump_fn)interpose_next(name);
-  long r = dipc_unwind_jump((const void *)jump_sp(env));
+  uintptr_t sp = jump_sp(env);
+  long r = dipc_unwind_jump((const void *)sp);
   if (r == -DIPC_EPERM)
     __builtin_trap(); /* a domain leaving its call: its crash */
   if (r != 0) {
@@ -44,6 +46,7 @@ __attribute__((noreturn)) static void jump(const char *name,
             name);
     abort();
   }
+  signals_jumping(sp);
   real(env, val);
 }
 

@@ -15,12 +15,18 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
+
+#ifndef SS_AUTODISARM /* Linux's, not in glibc's headers */
+#define SS_AUTODISARM ((int)(1u << 31))
+#endif
 
 /* SIGSYS: the seccomp filter's traps (mpk), rt/exec.c. */
 /* SIGABRT and SIGTRAP: abort()/assert() and int3 in a callee are crashes
@@ -104,6 +110,42 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
     raise(sig);
 }
 
+/* sigaltstack(2) without errno: a handler may run on a migrant thread
+ * whose fs is another process's TCB (xproc). */
+static long raw_sigaltstack(const stack_t *ss, stack_t *old) {
+  long r;
+  __asm__ volatile("syscall"
+                   : "=a"(r)
+                   : "0"((long)SYS_sigaltstack), "D"(ss), "S"(old)
+                   : "rcx", "r11", "memory");
+  return r;
+}
+
+/* The loader's handlers run on the thread's alternate stack, which Linux
+ * disarms while they run (SS_AUTODISARM). What they run may leave that
+ * stack with their frames still on it: the program's handler calling
+ * across domains runs the callee on the callee's stack, a gate on the
+ * runtime's. A signal then (the callee's crash, say) would get its frame
+ * at the alternate stack's top, over theirs, and under `mpk` a disarmed
+ * stack would put it on the runtime's. So each handler first arms again
+ * the part below the half of what is left under it: a nested handler gets
+ * [base, here - (here - base) / 2), this one keeps the rest. Its
+ * sigreturn gives back the stack the signal found (uc_stack); a jump out of
+ * a handler (longjmp.c) gives back the whole stack. */
+static void altstack_below_here(void *ucv) {
+  const ucontext_t *uc = ucv;
+  uintptr_t base = (uintptr_t)uc->uc_stack.ss_sp;
+  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+  if (!(uc->uc_stack.ss_flags & SS_AUTODISARM) || here <= base ||
+      here - base > DIPC_ALTSTACK_SIZE)
+    return; /* not the loader's stack: the program's own, or none */
+  uintptr_t top = (base + (here - base) / 2) & ~(uintptr_t)15;
+  stack_t ss = {.ss_sp = (void *)base,
+                .ss_flags = SS_AUTODISARM,
+                .ss_size = top - base};
+  raw_sigaltstack(&ss, NULL);
+}
+
 /* Any other signal the program handles. Linux runs a handler with only
  * key 0 accessible, on the interrupted stack (under the key of the domain
  * it runs on) unless SA_ONSTACK: the program's handler would fault on its
@@ -111,12 +153,14 @@ static void forward_to_program(int sig, siginfo_t *info, void *uc) {
  * instead, on the loader's key-0 alternate stack, after the recovery gate
  * (no context: no recovery) installed the default domain's image. */
 static void signal_handler(int sig, siginfo_t *info, void *uc) {
+  altstack_below_here(uc);
   __dipc_recover_from_fault(NULL); /* the default domain's image */
   struct sigaction act = program_action[sig];
   run_program_handler(sig, &act, info, uc);
 }
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
+  altstack_below_here(uc);
   if (sig == SIGSYS) {
     int delegated = xproc_sigsys(info, uc); /* a callee process's call */
     if (delegated == 2 || delegated == 3) {
@@ -145,6 +189,7 @@ static void crash_handler(int sig, siginfo_t *info, void *uc) {
 /* The time-out timers' signal (rt/timeout.c); never the program's. */
 static void timeout_handler(int sig, siginfo_t *info, void *uc) {
   (void)sig, (void)info;
+  altstack_below_here(uc);
   xproc_timeout_tick(uc);
 }
 
@@ -188,11 +233,11 @@ int signals_install(fault_recovery_fn recover, fault_report_fn report) {
 struct altstack {
   struct altstack *next; /* retired ones */
   pid_t tid;             /* the thread it was given to */
-  size_t size;
 };
 #define ALTSTACK_RECORD 4096
 
 static pthread_key_t altstack_key;
+static int altstack_key_made;
 static pthread_once_t altstack_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t altstack_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct altstack *retired;
@@ -219,16 +264,16 @@ static void altstack_lock_reinit(void) {
 }
 
 static void make_altstack_key(void) {
-  pthread_key_create(&altstack_key, retire_altstack);
+  altstack_key_made = pthread_key_create(&altstack_key, retire_altstack) == 0;
   pthread_atfork(altstack_lock_take, altstack_lock_give, altstack_lock_reinit);
 }
 
 /* A retired stack whose thread is gone, or a new one. */
-static struct altstack *take_altstack(size_t size) {
+static struct altstack *take_altstack(void) {
   pthread_mutex_lock(&altstack_lock);
   struct altstack **p = &retired, *a = NULL;
   for (; *p; p = &(*p)->next)
-    if ((*p)->size == size && thread_gone((*p)->tid)) {
+    if (thread_gone((*p)->tid)) {
       a = *p;
       *p = a->next;
       break;
@@ -236,27 +281,24 @@ static struct altstack *take_altstack(size_t size) {
   pthread_mutex_unlock(&altstack_lock);
   if (a)
     return a;
-  void *m = mmap(NULL, ALTSTACK_RECORD + size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED)
-    return NULL;
-  a = m;
-  a->size = size;
-  return a;
+  void *m = mmap(NULL, ALTSTACK_RECORD + DIPC_ALTSTACK_SIZE,
+                 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return m == MAP_FAILED ? NULL : m;
 }
 
 int signals_setup_thread(void) {
   pthread_once(&altstack_once, make_altstack_key);
   if (pthread_getspecific(altstack_key))
     return 0;
-  size_t size = SIGSTKSZ * 4;
-  struct altstack *a = take_altstack(size);
+  struct altstack *a = take_altstack();
   if (!a) {
     perror("dipc-loader: alternate signal stack");
     return -1;
   }
   a->tid = (pid_t)syscall(SYS_gettid);
-  stack_t ss = {.ss_sp = (char *)a + ALTSTACK_RECORD, .ss_size = size};
+  stack_t ss = {.ss_sp = (char *)a + ALTSTACK_RECORD,
+                .ss_flags = SS_AUTODISARM,
+                .ss_size = DIPC_ALTSTACK_SIZE};
   if (sigaltstack(&ss, NULL) != 0) {
     perror("dipc-loader: sigaltstack");
     a->tid = 0; /* never given */
@@ -266,6 +308,24 @@ int signals_setup_thread(void) {
   /* No allocation: the key, made at start, is one of glibc's first 32. */
   pthread_setspecific(altstack_key, a);
   return 0;
+}
+
+void signals_jumping(uintptr_t target_sp) {
+  struct altstack *a =
+      altstack_key_made ? pthread_getspecific(altstack_key) : NULL;
+  if (!a)
+    return;
+  uintptr_t base = (uintptr_t)a + ALTSTACK_RECORD;
+  uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+  if (here - base >= DIPC_ALTSTACK_SIZE ||
+      target_sp - base < DIPC_ALTSTACK_SIZE)
+    return; /* not in a handler, or staying on its stack */
+  /* Refused (EPERM) only when this frame lies in the part a nested
+   * handler would get: then that part stays all they get. */
+  stack_t ss = {.ss_sp = (void *)base,
+                .ss_flags = SS_AUTODISARM,
+                .ss_size = DIPC_ALTSTACK_SIZE};
+  raw_sigaltstack(&ss, NULL);
 }
 
 /* The program's view of signal dispositions: crash signals always stay

@@ -87,8 +87,7 @@ DIPC_EXPORT int dipc_syscall_trap(const void *siginfo, void *ucontext) {
    * this way, nor code running on the signal stack (the API gate accepts
    * only the thread's stack). */
   if ((at >= runtime_lo && at < runtime_hi) ||
-      (sigaltstack(NULL, &alt) == 0 && sp >= (uintptr_t)alt.ss_sp &&
-       sp < (uintptr_t)alt.ss_sp + alt.ss_size)) {
+      (sigaltstack(NULL, &alt) == 0 && dipc_on_signal_stack(sp, &alt))) {
     g[REG_RAX] = -EPERM;
     return 1;
   }

@@ -720,6 +720,10 @@ DIPC_HIDDEN long dipc_op_set_call_timeout(struct dipc_thread *st,
                                           uint64_t ns);
 DIPC_HIDDEN void dipc_timeout_release(struct dipc_thread *st);
 DIPC_HIDDEN long dipc_op_unwind_jump(struct dipc_thread *st, uintptr_t sp);
+/* Whether sp lies on the alternate signal stack that starts at alt's
+ * ss_sp: the loader's handlers arm only its lower part while they run
+ * (loader/signals.c), so the whole is at least DIPC_ALTSTACK_SIZE. */
+DIPC_HIDDEN int dipc_on_signal_stack(uintptr_t sp, const void *alt);
 
 /* ---- cap.c -------------------------------------------------------------- */
 DIPC_HIDDEN long dipc_op_cap(unsigned op, struct dipc_gate_args *a,

@@ -44,6 +44,14 @@ static int handler_stack(const ucontext_t *uc, uintptr_t *lo, uintptr_t *hi) {
          dipc_right_on(0, *lo, *hi, 1) == DIPC_PERM_OWNER;
 }
 
+int dipc_on_signal_stack(uintptr_t sp, const void *altv) {
+  const stack_t *alt = altv;
+  uintptr_t size = alt->ss_size > DIPC_ALTSTACK_SIZE ? alt->ss_size
+                                                     : DIPC_ALTSTACK_SIZE;
+  return !(alt->ss_flags & SS_DISABLE) && sp >= (uintptr_t)alt->ss_sp &&
+         sp - (uintptr_t)alt->ss_sp < size;
+}
+
 /* A signal's handler entering or leaving its frame marks the thread in a
  * gate meanwhile: a signal arriving then (its handler nested in this one)
  * finds the KCS half-written and is not framed. */
@@ -301,7 +309,7 @@ int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc) {
    * interrupted code was on it). */
   uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
   if ((uc->uc_stack.ss_flags & SS_ONSTACK) ||
-      sp - (uintptr_t)uc->uc_stack.ss_sp < uc->uc_stack.ss_size ||
+      dipc_on_signal_stack(sp, &uc->uc_stack) ||
       !dipc_context_usable(st, uc))
     return 0;
   for (struct dipc_kcs_entry *e = st->kcs_top - 1; e >= st->kcs_base; e--)

@@ -244,6 +244,10 @@ int dipc_share_map(void *addr, size_t len, int prot, int fd, off_t offset,
 /* The real-time signal of the time-out timers (SIGRTMAX), which the loader
  * keeps for itself. */
 #define DIPC_TIMEOUT_SIGNAL 64
+
+/* The size of the alternate signal stack the loader gives every thread
+ * (its handlers run there); the runtime tells code running on it by it. */
+#define DIPC_ALTSTACK_SIZE (256 * 1024)
 /* Signal handlers (gates, like __dipc_recover_from_fault): before a
  * program's handler runs, and after it returned, with its ucontext. The
  * handler runs as the default domain on the loader's alternate stack and
