@@ -146,6 +146,7 @@ static uint8_t listening, connecting;
 #define MAX_SHARE_THREADS 8
 static uint32_t share_threads[MAX_SHARE_THREADS], num_share_threads;
 static uint8_t share_sealed;
+
 static long share_claim(const struct dipc_thread *st, int seal) {
   if (!connecting || share_sealed)
     return -DIPC_EPERM;
@@ -185,7 +186,7 @@ long dipc_op_share_map(const struct dipc_thread *st, const uint64_t *x) {
     return share_claim(st, x[3] == (uint64_t)-2);
   if (x[3] == (uint64_t)-3 && x[5] == 0) { /* the domain stands for another */
     uint32_t owner = dipc_domain_reserved_owner(lo, hi);
-    if (!connecting || !share_thread(st) || !owner || hi <= lo)
+    if (!connecting || !share_thread(st) || !owner) /* (0: empty range) */
       return -DIPC_EPERM;
     dipc_domain_set_foreign(owner);
     return 0;
