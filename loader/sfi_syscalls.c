@@ -12,7 +12,8 @@
  *    run without the checks;
  *  - what changes the thread's or process's state under the runtime:
  *    prctl(PR_SET_MM), arch_prctl (but its GETs), personality(READ_IMPLIES_EXEC), brk,
- *    ptrace and process_vm_writev/readv (the kernel's own copies), and
+ *    ptrace and process_vm_writev/readv (the kernel's own copies),
+ *    sigaltstack (the kernel writes signal frames there), and
  *    syscall(2), which would reach all of these (arch_prctl, whose gs base
  *    leads to the running domain, included): EPERM. The protection-key
  *    calls are pkeys.c's.
@@ -27,6 +28,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <asm/prctl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
@@ -164,6 +166,21 @@ SFI_EXPORT int __arch_prctl(int code, unsigned long addr) {
   if (SFI_CHECKED() && arch_prctl_refused(code))
     return (int)refuse("__arch_prctl");
   return NEXT_AS(arch_prctl_fn, "__arch_prctl")(code, addr);
+}
+
+/* The kernel writes each signal's frame at the top of the alternate
+ * stack: placed over the rights matrix (or another domain's memory), that
+ * frame, with the domain's registers in it, would be its rights. The stack
+ * is the loader's (signals.c); reading it is harmless. */
+typedef int (*sigaltstack_fn)(const stack_t *, stack_t *);
+SFI_EXPORT int sigaltstack(const stack_t *ss, stack_t *old) {
+  if (SFI_CHECKED()) {
+    if (ss)
+      return (int)refuse("sigaltstack");
+    if (old)
+      SFI_WRITE(old, sizeof *old);
+  }
+  return NEXT_AS(sigaltstack_fn, "sigaltstack")(ss, old);
 }
 
 typedef int (*personality_fn)(unsigned long);

@@ -334,10 +334,17 @@ void signals_jumping(uintptr_t target_sp) {
  * actions. */
 __attribute__((visibility("default"))) int
 sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
-  /* The handler runs from here, unchecked: under `sfi` it must be a
-   * function instrumented code could call itself. */
-  if (SFI_CHECKED() && act && has_handler_function(act))
-    sfi_check_callee((const void *)act->sa_handler);
+  /* Under `sfi` the structures are the caller's to read and write, and
+   * the handler, which runs from here unchecked, a function instrumented
+   * code could call itself. */
+  if (SFI_CHECKED()) {
+    if (act)
+      SFI_READ(act, sizeof *act);
+    if (old)
+      SFI_WRITE(old, sizeof *old);
+    if (act && has_handler_function(act))
+      sfi_check_callee((const void *)act->sa_handler);
+  }
   if (!installed || sig <= 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
     return real_sigaction()(sig, act, old);
   if (sig == DIPC_TIMEOUT_SIGNAL) { /* the loader's (time-outs) */

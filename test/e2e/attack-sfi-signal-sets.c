@@ -1,0 +1,70 @@
+// Under `sfi` libc writes whatever its caller names: domain `evil` tries to
+// have it write its own row of the rights matrix (dipc/sfi.h), which would
+// give it every right, through the signal functions. `fillset`:
+// sigfillset on the row (128 bytes of ones); `procmask`: the old mask of
+// sigprocmask, after blocking signals other than the faults' (a domain
+// blocking those only makes its next fault end the process); `action`: the old action of
+// sigaction; `altstack`: the row as the alternate signal stack, on which
+// the kernel would write the next signal's frame (the domain's registers).
+// Each write is refused: the first three fault in the loader's
+// interceptors (loader/sfi_signals.c, signals.c) and main gets
+// DIPC_EFAULT; sigaltstack fails with EPERM and the read of vault's secret
+// that follows faults. Control: the same source without the checks under
+// `none` steals the secret.
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-clang -fdipc -O2 %s -o %t
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi fillset 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi procmask 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi action 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi altstack 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-ALTSTACK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t fillset 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t procmask 2>&1 | FileCheck %s --check-prefix=STOLEN
+// SFI-NOT: stole
+// SFI-FAULT-NOT: written
+// SFI-ALTSTACK: dipc: sfi: sigaltstack refused to the running domain
+// SFI-ALTSTACK: sigaltstack: -1 (Operation not permitted)
+// SFI: attack returned 0, dipc_errno 14
+// SFI-NEXT: nothing stolen
+// STOLEN: stole 'vault-secret-42'
+#include "Inputs/vault.h"
+
+#include <errno.h>
+#include <signal.h>
+
+#define MATRIX 0x78000000UL /* DIPC_SFI_RIGHTS_ADDR */
+#define ROW 2048            /* DIPC_SFI_TAGS */
+
+long attack(const char *mode, void *aux, const volatile char *secret, int key,
+            char *loot) {
+  (void)aux, (void)key;
+  char *row = (char *)(MATRIX + (uintptr_t)dipc_current_domain() * ROW);
+  if (strcmp(mode, "fillset") == 0) {
+    sigfillset((sigset_t *)row);
+    printf("sigfillset: written\n");
+  } else if (strcmp(mode, "procmask") == 0) {
+    sigset_t some;
+    sigemptyset(&some);
+    for (int sig = SIGHUP; sig <= SIGSYS; sig++)
+      if (sig != SIGSEGV && sig != SIGBUS && sig != SIGILL &&
+          sig != SIGFPE && sig != SIGTRAP && sig != SIGABRT)
+        sigaddset(&some, sig);
+    sigprocmask(SIG_BLOCK, &some, NULL);
+    sigprocmask(SIG_BLOCK, &some, (sigset_t *)row);
+    printf("sigprocmask: written\n");
+  } else if (strcmp(mode, "action") == 0) {
+    sigaction(SIGUSR1, NULL, (struct sigaction *)row);
+    printf("sigaction: written\n");
+  } else {
+    stack_t ss = {.ss_sp = row, .ss_size = 64 * 1024};
+    int r = sigaltstack(&ss, NULL);
+    printf("sigaltstack: %d (%s)\n", r, r ? strerror(errno) : "ok");
+    raise(SIGSEGV);
+  }
+  fflush(stdout);
+  take(secret, loot);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  return run_attack(argc > 1 ? argv[1] : "fillset", NULL);
+}
