@@ -47,6 +47,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MustExecute.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -112,9 +113,10 @@ struct Check {
 
 class Instrumenter {
 public:
-  Instrumenter(Function &F, DominatorTree &DT, LoopInfo &LI)
+  Instrumenter(Function &F, DominatorTree &DT, LoopInfo &LI,
+               const TargetLibraryInfo &TLI)
       : F(F), M(*F.getParent()), DL(M.getDataLayout()), Ctx(F.getContext()),
-        DT(DT), LI(LI) {}
+        DT(DT), LI(LI), TLI(TLI) {}
   bool collect();
   void plan();
   void emit();
@@ -127,6 +129,7 @@ private:
   LLVMContext &Ctx;
   DominatorTree &DT;
   LoopInfo &LI;
+  const TargetLibraryInfo &TLI;
   SmallVector<Access, 32> Accesses;
   SmallVector<Access, 4> RunTime;           // run-time length
   SmallVector<IntrinsicInst *, 2> Masked;   // masked vector accesses
@@ -139,6 +142,7 @@ private:
   bool addAccess(Instruction &I, Value *Ptr, uint64_t Size, unsigned Right,
                  Align A = Align(1));
   bool addRange(Instruction &I, Value *Ptr, Value *Len, unsigned Right);
+  bool addLibCallArguments(CallBase &CB);
   bool visitIntrinsic(IntrinsicInst &II);
   bool allowedAddressSpace(const Instruction &I, const Value *Ptr);
   bool inFrame(const Access &A) const;
@@ -194,6 +198,37 @@ bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
   if (Ptr->getType()->getPointerAddressSpace() != 0 || Size == 0)
     return true;
   Accesses.push_back({&I, Ptr, Size, nullptr, Right, A.value()});
+  return true;
+}
+
+// A C library function reads and writes through its pointer arguments
+// unchecked: the loader intercepts some (checking the whole ranges), not
+// all. Each pointer it is given must at least point where the running
+// domain may read (write, where the parameter is writeonly): so no call
+// names memory the domain may not read, the runtime's above all (the
+// rights matrix, the tag shadow, the thread states), as modf(x, p) over
+// the domain's own rights row would. Variadic arguments are values to
+// print or scan, whose formats the interceptors check; functions are code.
+bool Instrumenter::addLibCallArguments(CallBase &CB) {
+  const Function *Callee = CB.getCalledFunction();
+  LibFunc LF;
+  if (!Callee || !Callee->isDeclaration() || !TLI.getLibFunc(*Callee, LF) ||
+      !TLI.has(LF))
+    return true;
+  unsigned Fixed = Callee->getFunctionType()->getNumParams();
+  for (unsigned Arg = 0; Arg < CB.arg_size() && Arg < Fixed; ++Arg) {
+    Value *P = CB.getArgOperand(Arg);
+    if (!P->getType()->isPointerTy() || CB.isByValArgument(Arg) ||
+        P->getType()->getPointerAddressSpace() != 0 ||
+        isa<ConstantPointerNull>(P) || isa<UndefValue>(P) ||
+        isa<Function>(P->stripPointerCasts()))
+      continue;
+    unsigned Right = CB.paramHasAttr(Arg, Attribute::WriteOnly)
+                         ? DIPC_SFI_WRITE
+                         : DIPC_SFI_READ;
+    if (!addAccess(CB, P, 1, Right))
+      return false;
+  }
   return true;
 }
 
@@ -342,6 +377,8 @@ bool Instrumenter::collect() {
                          DL.getTypeAllocSize(Ty).getFixedValue(),
                          DIPC_SFI_READ))
             return false;
+      if (!addLibCallArguments(*CB))
+        return false;
     }
   }
   return true;
@@ -996,7 +1033,8 @@ PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
         F.hasFnAttribute(DoneAttr))
       continue;
     Instrumenter I(F, FAM.getResult<DominatorTreeAnalysis>(F),
-                   FAM.getResult<LoopAnalysis>(F));
+                   FAM.getResult<LoopAnalysis>(F),
+                   FAM.getResult<TargetLibraryAnalysis>(F));
     if (!I.collect())
       continue; // reported
     I.plan();

@@ -1,22 +1,30 @@
 // Under `sfi` libc writes whatever its caller names: domain `evil` tries to
 // have it write its own row of the rights matrix (dipc/sfi.h), which would
-// give it every right, through the signal functions. `fillset`:
+// give it every right. `modf`: the integral part of a double whose bytes
+// are rights, stored over the row (any libc function with a pointer to
+// write would do; the compiled-in check of a C library call's pointer
+// arguments, docs/compiler.md, stops it); `fillset`:
 // sigfillset on the row (128 bytes of ones); `procmask`: the old mask of
 // sigprocmask, after blocking signals other than the faults' (a domain
 // blocking those only makes its next fault end the process); `action`: the old action of
 // sigaction; `altstack`: the row as the alternate signal stack, on which
 // the kernel would write the next signal's frame (the domain's registers).
-// Each write is refused: the first three fault in the loader's
-// interceptors (loader/sfi_signals.c, signals.c) and main gets
+// Each write is refused: `modf` faults in the check before the call, the
+// next three in the loader's interceptors (loader/sfi_signals.c,
+// signals.c), and main gets
 // DIPC_EFAULT; sigaltstack fails with EPERM and the read of vault's secret
 // that follows faults. Control: the same source without the checks under
 // `none` steals the secret.
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
-// RUN: %dipc-clang -fdipc -O2 %s -o %t
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi -lm
+// RUN: %dipc-clang -fdipc -O2 %s -o %t -lm
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.sfi-O0 -lm
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi modf 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi-O0 modf 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi fillset 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi procmask 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi action 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi altstack 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-ALTSTACK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t modf 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t fillset 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t procmask 2>&1 | FileCheck %s --check-prefix=STOLEN
 // SFI-NOT: stole
@@ -29,6 +37,7 @@
 #include "Inputs/vault.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 
 #define MATRIX 0x78000000UL /* DIPC_SFI_RIGHTS_ADDR */
@@ -38,7 +47,16 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
             char *loot) {
   (void)aux, (void)key;
   char *row = (char *)(MATRIX + (uintptr_t)dipc_current_domain() * ROW);
-  if (strcmp(mode, "fillset") == 0) {
+  if (strcmp(mode, "modf") == 0) {
+    /* 2^65 * 1.0101...: integral, so stored whole; its low 7 bytes are 3
+     * (read and write on the first 7 tags, the domains') */
+    union {
+      uint64_t bits;
+      double value;
+    } rights = {.bits = 0x4403030303030303ull};
+    modf(rights.value, (double *)row);
+    printf("modf: written\n");
+  } else if (strcmp(mode, "fillset") == 0) {
     sigfillset((sigset_t *)row);
     printf("sigfillset: written\n");
   } else if (strcmp(mode, "procmask") == 0) {
