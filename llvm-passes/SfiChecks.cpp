@@ -226,7 +226,14 @@ bool Instrumenter::addLibCallArguments(CallBase &CB) {
     unsigned Right = CB.paramHasAttr(Arg, Attribute::WriteOnly)
                          ? DIPC_SFI_WRITE
                          : DIPC_SFI_READ;
-    if (!addAccess(CB, P, 1, Right))
+    // A null pointer names no memory (free(NULL), time(NULL)): the check
+    // is then of the runtime vector's page, which every domain may use.
+    IRBuilder<> B(&CB);
+    Value *Shared = ConstantExpr::getIntToPtr(
+        B.getInt64(DIPC_VECTOR_ADDR), P->getType());
+    Value *Checked = B.CreateSelect(B.CreateIsNull(P), Shared, P,
+                                    "dipc.sfi.libarg");
+    if (!addAccess(CB, Checked, 1, Right))
       return false;
   }
   return true;
