@@ -311,15 +311,21 @@ int signals_setup_thread(void) {
 }
 
 void signals_jumping(uintptr_t target_sp) {
+  /* Asked of the kernel first (no TLS: the jump may come from a domain
+   * without access to the default domain's memory): only a stack armed
+   * in part can have been left so. */
+  stack_t cur;
+  if (raw_sigaltstack(NULL, &cur) != 0 ||
+      !(cur.ss_flags & SS_AUTODISARM) || cur.ss_size >= DIPC_ALTSTACK_SIZE)
+    return;
   struct altstack *a =
       altstack_key_made ? pthread_getspecific(altstack_key) : NULL;
-  if (!a)
-    return;
   uintptr_t base = (uintptr_t)a + ALTSTACK_RECORD;
   uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-  if (here - base >= DIPC_ALTSTACK_SIZE ||
+  if (!a || (uintptr_t)cur.ss_sp != base ||
+      here - base >= DIPC_ALTSTACK_SIZE ||
       target_sp - base < DIPC_ALTSTACK_SIZE)
-    return; /* not in a handler, or staying on its stack */
+    return; /* not the loader's stack, not in a handler, or staying on it */
   /* Refused (EPERM) only when this frame lies in the part a nested
    * handler would get: then that part stays all they get. */
   stack_t ss = {.ss_sp = (void *)base,
