@@ -8,7 +8,10 @@
  *  - memory management (mmap, munmap, mprotect, mremap, madvise, shmat): only over pages the running domain may write
  *    (__dipc_sfi_may_replace: never the runtime's window, the tag shadow
  *    or pages of a domain it may not write, which unmapped and mapped
- *    again would be blank rights or blank memory), and never executable: new code would
+ *    again would be blank rights or blank memory), never next to the
+ *    runtime's memory (a page no domain maps lies between: libc writing
+ *    on past a pointer's first byte faults there, __dipc_sfi_next_to_runtime),
+ *    and never executable: new code would
  *    run without the checks;
  *  - what changes the thread's or process's state under the runtime:
  *    prctl(PR_SET_MM), arch_prctl (but its GETs), personality(READ_IMPLIES_EXEC), brk,
@@ -72,20 +75,36 @@ static const char *mmap_refusal(void *addr, size_t len, int prot, int flags) {
   return NULL;
 }
 
+/* A mapping the kernel placed (at a hint, say) right next to the runtime's
+ * memory is taken back (__dipc_sfi_next_to_runtime). */
+static void *placed(void *p, size_t len) {
+  len = (len + 4095) & ~(size_t)4095;
+  if (p == MAP_FAILED || !__dipc_sfi_next_to_runtime((uintptr_t)p, len))
+    return p;
+  NEXT_AS(int (*)(void *, size_t), "munmap")(p, len);
+  return refuse_map("mmap next to the runtime's memory");
+}
+
 SFI_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
                       off_t off) {
-  const char *no = SFI_CHECKED() ? mmap_refusal(addr, len, prot, flags) : NULL;
+  if (!SFI_CHECKED())
+    return NEXT_AS(mmap_fn, "mmap")(addr, len, prot, flags, fd, off);
+  const char *no = mmap_refusal(addr, len, prot, flags);
   if (no)
     return refuse_map(no);
-  return NEXT_AS(mmap_fn, "mmap")(addr, len, prot, flags, fd, off);
+  return placed(NEXT_AS(mmap_fn, "mmap")(addr, len, prot, flags, fd, off),
+                len);
 }
 
 SFI_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
                         off_t off) {
-  const char *no = SFI_CHECKED() ? mmap_refusal(addr, len, prot, flags) : NULL;
+  if (!SFI_CHECKED())
+    return NEXT_AS(mmap_fn, "mmap64")(addr, len, prot, flags, fd, off);
+  const char *no = mmap_refusal(addr, len, prot, flags);
   if (no)
     return refuse_map(no);
-  return NEXT_AS(mmap_fn, "mmap64")(addr, len, prot, flags, fd, off);
+  return placed(NEXT_AS(mmap_fn, "mmap64")(addr, len, prot, flags, fd, off),
+                len);
 }
 
 typedef int (*munmap_fn)(void *, size_t);
@@ -121,9 +140,11 @@ SFI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags,
     new_addr = va_arg(ap, void *);
     va_end(ap);
   }
+  /* Growing in place must not reach the page before the runtime's. */
   if (SFI_CHECKED() &&
       (!replaceable(old, old_len ? old_len : 1) ||
-       ((flags & MREMAP_FIXED) && !replaceable(new_addr, new_len))))
+       ((flags & MREMAP_FIXED) && !replaceable(new_addr, new_len)) ||
+       __dipc_sfi_next_to_runtime((uintptr_t)old, new_len)))
     return refuse_map("mremap of memory the domain may not write");
   return NEXT_AS(mremap_fn, "mremap")(old, old_len, new_len, flags,
                                              new_addr);
@@ -131,9 +152,18 @@ SFI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags,
 
 typedef void *(*shmat_fn)(int, const void *, int);
 SFI_EXPORT void *shmat(int id, const void *addr, int flags) {
-  if (SFI_CHECKED() && (flags & (SHM_EXEC | SHM_REMAP)))
+  if (!SFI_CHECKED())
+    return NEXT_AS(shmat_fn, "shmat")(id, addr, flags);
+  if (flags & (SHM_EXEC | SHM_REMAP))
     return refuse_map("shmat with SHM_EXEC or SHM_REMAP");
-  return NEXT_AS(shmat_fn, "shmat")(id, addr, flags);
+  void *p = NEXT_AS(shmat_fn, "shmat")(id, addr, flags);
+  struct shmid_ds ds;
+  if (p != MAP_FAILED && shmctl(id, IPC_STAT, &ds) == 0 &&
+      __dipc_sfi_next_to_runtime((uintptr_t)p, ds.shm_segsz)) {
+    shmdt(p);
+    return refuse_map("shmat next to the runtime's memory");
+  }
+  return p;
 }
 
 typedef int (*prctl_fn)(int, unsigned long, unsigned long, unsigned long,

@@ -194,8 +194,25 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
 /* Whether the running domain may unmap, remap, re-protect or map over
  * every page of [addr, addr + len): pages its row lets it write, as under
  * `mpk` (the loader's interceptors of those calls, under sfi). Never the
- * runtime's window, the shared pages, the tag shadow or memory past the
- * user half. */
+ * runtime's window, the shared pages, the tag shadow, memory past the
+ * user half, or pages next to the runtime's. */
+/* The compiled-in check of a C library call's pointer arguments tests their
+ * first byte only (docs/compiler.md): what libc writes past it runs on
+ * from memory the domain may write. A page no domain maps between that
+ * memory and the runtime's makes such a write fault there. */
+DIPC_EXPORT int __dipc_sfi_next_to_runtime(uintptr_t addr, uint64_t len) {
+  uintptr_t hi = addr + len;
+  if (dipc_machine.backend != DIPC_BACKEND_SFI)
+    return 0;
+  if (len == 0 || hi < addr || hi > USER_TOP - RT_PAGE || addr < RT_PAGE)
+    return 1;
+  return (addr < RT_WINDOW_HI + RT_PAGE && hi + RT_PAGE > RT_WINDOW_LO) ||
+         (addr < DIPC_SFI_SHADOW_ADDR + DIPC_SFI_SHADOW_SIZE + RT_PAGE &&
+          hi + RT_PAGE > DIPC_SFI_SHADOW_ADDR) ||
+         dipc_sfi_tag_of(addr - RT_PAGE) == DIPC_SFI_TAG_RUNTIME ||
+         dipc_sfi_tag_of(hi) == DIPC_SFI_TAG_RUNTIME;
+}
+
 DIPC_EXPORT int __dipc_sfi_may_replace(uintptr_t addr, uint64_t len) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI)
     return 1;
@@ -203,10 +220,7 @@ DIPC_EXPORT int __dipc_sfi_may_replace(uintptr_t addr, uint64_t len) {
   uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
   const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
   uintptr_t hi = addr + len;
-  if (len == 0 || hi < addr || hi > USER_TOP ||
-      (addr < RT_WINDOW_HI && hi > RT_WINDOW_LO) ||
-      (addr < DIPC_SFI_SHADOW_ADDR + DIPC_SFI_SHADOW_SIZE &&
-       hi > DIPC_SFI_SHADOW_ADDR))
+  if (__dipc_sfi_next_to_runtime(addr, len))
     return 0;
   for (uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
        p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)

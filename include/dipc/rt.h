@@ -320,9 +320,14 @@ int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size, int *write,
                           uint32_t *running, uint32_t *owner_tag,
                           uint32_t *kind, uintptr_t *expected);
 /* Under `sfi`: 1 if the running domain may unmap, re-protect or map over
- * every page of [addr, addr + len) (it may write them, and they are a
- * domain's), else 0. 1 under the other backends, whose own checks apply. */
+ * every page of [addr, addr + len) (it may write them, they are a
+ * domain's, and no page of the runtime's is next to them), else 0. 1 under
+ * the other backends, whose own checks apply. */
 int __dipc_sfi_may_replace(uintptr_t addr, uint64_t len);
+/* Under `sfi`: 1 if a page of the runtime's lies right below or above
+ * [addr, addr + len): memory a domain may not map (libc writing through a
+ * pointer near its end would run on into the runtime's). */
+int __dipc_sfi_next_to_runtime(uintptr_t addr, uint64_t len);
 
 /* Lazy imports (paper §6.2.1; docs/runtime.md). dipc_import_register points
  * *slot at a guard address of the runtime's: the first call through it
