@@ -25,7 +25,8 @@
 
 long poke(long *p) __dom("worker") __entry { return *(volatile long *)p; }
 
-long ring(int sig) __dom("worker") __entry {
+/* raise() reads the thread's TCB: the default domain's memory (mpk). */
+long ring(int sig) __dom("worker") __entry __perm("default", write) {
   raise(sig);
   return 7;
 }
