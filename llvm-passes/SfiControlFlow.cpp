@@ -84,6 +84,7 @@ private:
   Instruction *mark(Instruction *I);
   FunctionCallee runtimeFn(StringRef Name, FunctionType *Ty, bool NoReturn);
   void callSlowPath(IRBuilder<> &B, StringRef Name, Value *Arg);
+  void checkPointerArguments(IRBuilder<> &B, const CallBase &CB);
 };
 
 } // namespace
@@ -350,6 +351,36 @@ void ControlFlow::checkTarget(Instruction &Before, Value *Target) {
   Slow->getParent()->setName("dipc.cfi.call.slow");
   B.SetInsertPoint(Slow);
   callSlowPath(B, DIPC_SFI_CHECK_CALL_FN, Target);
+  if (auto *CB = dyn_cast<CallBase>(&Before); CB && !CB->isInlineAsm())
+    checkPointerArguments(B, *CB);
+}
+
+// A target without the magic that the slow path let through is an
+// uninstrumented library's function, which reads and writes through its
+// pointer arguments unchecked: as for a direct call of a C library
+// function (SfiChecks.cpp), the first byte of each must be one the running
+// domain may read (a null pointer counts as the runtime vector's page),
+// so that modf reached through a pointer cannot write the runtime's memory.
+void ControlFlow::checkPointerArguments(IRBuilder<> &B, const CallBase &CB) {
+  Type *I64 = B.getInt64Ty();
+  FunctionCallee Check = runtimeFn(
+      DIPC_SFI_CHECK_FN,
+      FunctionType::get(B.getVoidTy(), {I64, I64, B.getInt32Ty()}, false),
+      false);
+  unsigned Fixed = CB.getFunctionType()->getNumParams();
+  for (unsigned Arg = 0; Arg < CB.arg_size() && Arg < Fixed; ++Arg) {
+    Value *P = CB.getArgOperand(Arg);
+    if (!P->getType()->isPointerTy() ||
+        P->getType()->getPointerAddressSpace() != 0 ||
+        CB.isByValArgument(Arg))
+      continue;
+    Value *Addr = B.CreateSelect(B.CreateIsNull(P), B.getInt64(DIPC_VECTOR_ADDR),
+                                 B.CreatePtrToInt(P, I64), "dipc.cfi.arg");
+    CallInst *Call =
+        B.CreateCall(Check, {Addr, B.getInt64(1), B.getInt32(0)});
+    Call->addFnAttr(Attribute::Cold);
+    Call->setTailCallKind(CallInst::TCK_NoTail);
+  }
 }
 
 // The common computed goto, an interpreter's dispatch:

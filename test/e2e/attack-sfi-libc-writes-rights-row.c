@@ -3,7 +3,9 @@
 // give it every right. `modf`: the integral part of a double whose bytes
 // are rights, stored over the row (any libc function with a pointer to
 // write would do; the compiled-in check of a C library call's pointer
-// arguments, docs/compiler.md, stops it); `fillset`:
+// arguments, docs/compiler.md, stops it); `modf-pointer`: the same call
+// through a function pointer (checked after the call check let libc's
+// function through); `fillset`:
 // sigfillset on the row (128 bytes of ones); `procmask`: the old mask of
 // sigprocmask, after blocking signals other than the faults' (a domain
 // blocking those only makes its next fault end the process); `action`: the old action of
@@ -20,6 +22,8 @@
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.sfi-O0 -lm
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi modf 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi-O0 modf 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi modf-pointer 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t modf-pointer 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi fillset 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi procmask 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi action 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
@@ -47,14 +51,18 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
             char *loot) {
   (void)aux, (void)key;
   char *row = (char *)(MATRIX + (uintptr_t)dipc_current_domain() * ROW);
-  if (strcmp(mode, "modf") == 0) {
+  if (strncmp(mode, "modf", 4) == 0) {
     /* 2^65 * 1.0101...: integral, so stored whole; its low 7 bytes are 3
      * (read and write on the first 7 tags, the domains') */
     union {
       uint64_t bits;
       double value;
     } rights = {.bits = 0x4403030303030303ull};
-    modf(rights.value, (double *)row);
+    double (*volatile fn)(double, double *) = modf;
+    if (strcmp(mode, "modf") == 0)
+      modf(rights.value, (double *)row);
+    else
+      fn(rights.value, (double *)row);
     printf("modf: written\n");
   } else if (strcmp(mode, "fillset") == 0) {
     sigfillset((sigset_t *)row);
