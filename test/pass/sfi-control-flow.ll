@@ -139,6 +139,12 @@ define void @no_return() {
 ; CHECK-NEXT: br i1 %dipc.cfi.bad, label %dipc.cfi.call.slow, label %[[GO:.*]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK: dipc.cfi.call.slow:
 ; CHECK-NEXT: notail call void @__dipc_sfi_check_call(ptr %f) [[COLD]]
+; A target without the magic is a library's: the first byte of each
+; pointer argument must be readable (null: the runtime vector's page).
+; CHECK-NEXT: [[I:%.*]] = ptrtoint ptr %p to i64
+; CHECK-NEXT: [[N:%.*]] = icmp eq ptr %p, null
+; CHECK-NEXT: %dipc.cfi.arg = select i1 [[N]], i64 2146439168, i64 [[I]]
+; CHECK-NEXT: notail call void @__dipc_sfi_check(i64 %dipc.cfi.arg, i64 1, i32 0) [[COLD]]
 ; CHECK-NEXT: br label %[[GO]]
 ; CHECK: [[GO]]:
 ; CHECK-NEXT: notail call void %f(ptr %p)
