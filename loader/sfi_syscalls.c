@@ -17,6 +17,7 @@
  *    prctl(PR_SET_MM), arch_prctl (but its GETs), personality(READ_IMPLIES_EXEC), brk,
  *    ptrace and process_vm_writev/readv (the kernel's own copies),
  *    sigaltstack (the kernel writes signal frames there), and
+ *    ioctl's pointer (checked for the size its request says), and
  *    syscall(2), which would reach all of these (arch_prctl, whose gs base
  *    leads to the running domain, included): EPERM. The protection-key
  *    calls are pkeys.c's.
@@ -211,6 +212,23 @@ SFI_EXPORT int sigaltstack(const stack_t *ss, stack_t *old) {
       SFI_WRITE(old, sizeof *old);
   }
   return NEXT_AS(sigaltstack_fn, "sigaltstack")(ss, old);
+}
+
+/* ioctl's third argument, when it is a pointer, is written or read by the
+ * kernel for as many bytes as the request's size field says (1 where it
+ * says none: FIONREAD's int, TCGETS's struct): the first byte must be the
+ * running domain's to write. A value below 4096 is a number. */
+typedef int (*ioctl_fn)(int, unsigned long, ...);
+SFI_EXPORT int ioctl(int fd, unsigned long request, ...) {
+  va_list ap;
+  va_start(ap, request);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  if (SFI_CHECKED() && (uintptr_t)arg >= 4096) {
+    size_t size = (request >> 16) & 0x3fff; /* _IOC_SIZE */
+    SFI_WRITE(arg, size ? size : 1);
+  }
+  return NEXT_AS(ioctl_fn, "ioctl")(fd, request, arg);
 }
 
 typedef int (*personality_fn)(unsigned long);

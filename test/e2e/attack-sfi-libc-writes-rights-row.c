@@ -5,7 +5,9 @@
 // write would do; the compiled-in check of a C library call's pointer
 // arguments, docs/compiler.md, stops it); `modf-pointer`: the same call
 // through a function pointer (checked after the call check let libc's
-// function through); `fillset`:
+// function through); `ioctl`: FIONREAD of a pipe holding 3 bytes, the
+// int the kernel writes (ioctl's interceptor, loader/sfi_syscalls.c);
+// `fillset`:
 // sigfillset on the row (128 bytes of ones); `procmask`: the old mask of
 // sigprocmask, after blocking signals other than the faults' (a domain
 // blocking those only makes its next fault end the process); `action`: the old action of
@@ -24,6 +26,7 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi-O0 modf 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi modf-pointer 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t modf-pointer 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi ioctl 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi fillset 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi procmask 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi action 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
@@ -43,6 +46,8 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #define MATRIX 0x78000000UL /* DIPC_SFI_RIGHTS_ADDR */
 #define ROW 2048            /* DIPC_SFI_TAGS */
@@ -64,6 +69,11 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     else
       fn(rights.value, (double *)row);
     printf("modf: written\n");
+  } else if (strcmp(mode, "ioctl") == 0) {
+    int fds[2];
+    if (pipe(fds) == 0 && write(fds[1], "abc", 3) == 3)
+      ioctl(fds[0], FIONREAD, (int *)row);
+    printf("ioctl: written\n");
   } else if (strcmp(mode, "fillset") == 0) {
     sigfillset((sigset_t *)row);
     printf("sigfillset: written\n");
