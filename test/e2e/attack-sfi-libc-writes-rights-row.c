@@ -7,7 +7,8 @@
 // through a function pointer (checked after the call check let libc's
 // function through); `ioctl`: FIONREAD of a pipe holding 3 bytes, the
 // int the kernel writes (ioctl's interceptor, loader/sfi_syscalls.c);
-// `fillset`:
+// `waitpid`: a child's exit status, which the domain chooses; `uname`:
+// the kernel's names (loader/sfi_kernel.c); `fillset`:
 // sigfillset on the row (128 bytes of ones); `procmask`: the old mask of
 // sigprocmask, after blocking signals other than the faults' (a domain
 // blocking those only makes its next fault end the process); `action`: the old action of
@@ -27,6 +28,8 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi modf-pointer 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t modf-pointer 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi ioctl 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi waitpid 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi uname 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi fillset 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi procmask 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi action 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
@@ -47,6 +50,8 @@
 #include <math.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MATRIX 0x78000000UL /* DIPC_SFI_RIGHTS_ADDR */
@@ -74,6 +79,16 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     if (pipe(fds) == 0 && write(fds[1], "abc", 3) == 3)
       ioctl(fds[0], FIONREAD, (int *)row);
     printf("ioctl: written\n");
+  } else if (strcmp(mode, "waitpid") == 0) {
+    pid_t child = fork();
+    if (child == 0)
+      _exit(3); /* status 0x300: byte 1 of the int is 3 */
+    if (child > 0)
+      waitpid(child, (int *)row, 0);
+    printf("waitpid: written\n");
+  } else if (strcmp(mode, "uname") == 0) {
+    uname((struct utsname *)row);
+    printf("uname: written\n");
   } else if (strcmp(mode, "fillset") == 0) {
     sigfillset((sigset_t *)row);
     printf("sigfillset: written\n");
