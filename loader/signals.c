@@ -296,8 +296,13 @@ int signals_setup_thread(void) {
     return -1;
   }
   a->tid = (pid_t)syscall(SYS_gettid);
+  /* Disarmed while the loader's handlers run (altstack_below_here) under
+   * `none` and `sfi` only: under `mpk` it made the time-out test
+   * (e2e/timeout-unwinds-stuck-callee.c) crash in 2 of 6 runs in the VM,
+   * cause not found yet; there a signal during a handler's cross-domain
+   * call still lands over the handler's frames. */
   stack_t ss = {.ss_sp = (char *)a + ALTSTACK_RECORD,
-                .ss_flags = SS_AUTODISARM,
+                .ss_flags = strcmp(dipc_backend(), "mpk") ? SS_AUTODISARM : 0,
                 .ss_size = DIPC_ALTSTACK_SIZE};
   if (sigaltstack(&ss, NULL) != 0) {
     perror("dipc-loader: sigaltstack");
