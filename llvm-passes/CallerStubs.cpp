@@ -14,6 +14,7 @@
 // stub. An entry's address is its anycall stub, which works from any domain.
 #include "CallerStubs.h"
 #include "Diagnostics.h"
+#include "SfiChecks.h"
 #include "StubAsm.h"
 #include "dipc.h"
 #include "dipc/abi.h"
@@ -213,11 +214,18 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
         Align(8), "dipc.arm");
     cast<LoadInst>(Arm)->setMetadata(LLVMContext::MD_invariant_load,
                                      MDNode::get(Ctx, {}));
+    // The runtime vector, which every domain may read: no -fdipc-sfi check.
+    cast<LoadInst>(Arm)->setMetadata(SfiOwnAccessMD, MDNode::get(Ctx, {}));
     B.CreateCall(FunctionType::get(Type::getVoidTy(Ctx), {PtrTy}, false), Arm,
                  {Buf});
   }
 
-  Value *Proxy = B.CreateLoad(PointerType::get(Ctx, 0), Imp.Slot, "dipc.proxy");
+  // Not checked under -fdipc-sfi: the slot is the stub's own constant, in
+  // the domain of the code that reads it, and what it yields is only called
+  // after the call check (a proxy's address reveals nothing).
+  LoadInst *Proxy =
+      B.CreateLoad(PointerType::get(Ctx, 0), Imp.Slot, "dipc.proxy");
+  Proxy->setMetadata(SfiOwnAccessMD, MDNode::get(Ctx, {}));
   ProxyCall PC = buildProxyCall(B, Imp.Shape, Imp.Entry->getFunctionType(),
                                 Imp.Entry->getAttributes(), Args, Proxy,
                                 Imp.CallerPolicy, StubStyle == Recovery::Try,

@@ -64,7 +64,6 @@ using namespace llvm;
 
 namespace dipc {
 
-static constexpr StringLiteral CheckMD = "dipc.sfi.check";
 // Marks an instrumented function: a second run leaves it alone.
 static constexpr StringLiteral DoneAttr = "dipc-sfi";
 static constexpr uint64_t PageSize = 1ull << DIPC_SFI_PAGE_SHIFT;
@@ -339,7 +338,7 @@ static bool isBlankAsm(const CallBase &CB) {
 // Gathers the accesses of F, or reports why F cannot be checked.
 bool Instrumenter::collect() {
   for (Instruction &I : instructions(F)) {
-    if (I.getMetadata(CheckMD))
+    if (I.getMetadata(SfiOwnAccessMD))
       continue;
     if (auto *LI = dyn_cast<LoadInst>(&I)) {
       if (!addAccess(I, LI->getPointerOperand(),
@@ -655,7 +654,7 @@ Value *Instrumenter::row() {
       PointerType::get(Ctx, X86GSAddressSpace));
   LoadInst *Dom = B.CreateAlignedLoad(B.getInt32Ty(), CurDom, Align(4),
                                       "dipc.sfi.dom");
-  Dom->setMetadata(CheckMD, MDNode::get(Ctx, {}));
+  Dom->setMetadata(SfiOwnAccessMD, MDNode::get(Ctx, {}));
   auto *Rights = ConstantExpr::getIntToPtr(
       ConstantInt::get(I64, DIPC_SFI_RIGHTS_ADDR), B.getPtrTy());
   Row = B.CreateGEP(B.getInt8Ty(), Rights,
@@ -755,11 +754,11 @@ void Instrumenter::emitFast(Instruction *At, Value *Addr, Value *Len,
   LoadInst *Tag = B.CreateAlignedLoad(
       B.getInt16Ty(), B.CreateGEP(B.getInt16Ty(), Shadow, Page), Align(2),
       "dipc.sfi.tag");
-  Tag->setMetadata(CheckMD, Mark);
+  Tag->setMetadata(SfiOwnAccessMD, Mark);
   LoadInst *Rights = B.CreateAlignedLoad(
       B.getInt8Ty(), B.CreateGEP(B.getInt8Ty(), Row, B.CreateZExt(Tag, I64)),
       Align(1), "dipc.sfi.rights");
-  Rights->setMetadata(CheckMD, Mark);
+  Rights->setMetadata(SfiOwnAccessMD, Mark);
   Value *Denied = B.CreateICmpEQ(B.CreateAnd(Rights, Right), B.getInt8(0),
                                  "dipc.sfi.denied");
   MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
@@ -821,12 +820,12 @@ Value *Instrumenter::emitWide(IRBuilder<> &B, const Check &C) {
       B.CreateGEP(B.getInt16Ty(), Shadow,
                   B.CreateLShr(Lo, DIPC_SFI_PAGE_SHIFT)),
       Align(2), "dipc.sfi.wide.tag");
-  Tag->setMetadata(CheckMD, Mark);
+  Tag->setMetadata(SfiOwnAccessMD, Mark);
   LoadInst *Rights = B.CreateAlignedLoad(
       B.getInt8Ty(),
       B.CreateGEP(B.getInt8Ty(), row(), B.CreateZExt(Tag, I64)), Align(1),
       "dipc.sfi.wide.rights");
-  Rights->setMetadata(CheckMD, Mark);
+  Rights->setMetadata(SfiOwnAccessMD, Mark);
   Value *Granted =
       B.CreateICmpNE(B.CreateAnd(Rights, Right), B.getInt8(0));
   Value *InPage = B.CreateICmpULE(B.CreateAnd(Lo, PageSize - 1),

@@ -7,6 +7,10 @@
 
 namespace dipc {
 
+// The passes' own accesses, which -fdipc-sfi does not check: the checks'
+// loads, the shadow stack's, a caller stub's load of its import slot.
+inline constexpr llvm::StringLiteral SfiOwnAccessMD = "dipc.sfi.check";
+
 // Instruments the module when it is marked (below), or always when
 // `Always` (`opt -passes=dipc-sfi`).
 class DipcSfiPass : public llvm::PassInfoMixin<DipcSfiPass> {

@@ -34,6 +34,7 @@
 #include "SfiControlFlow.h"
 #include "Diagnostics.h"
 #include "OwnAsm.h"
+#include "SfiChecks.h"
 #include "dipc/abi.h"
 #include "dipc/sfi.h"
 #include "llvm/IR/IRBuilder.h"
@@ -50,8 +51,6 @@ using namespace llvm;
 
 namespace dipc {
 
-// Shared with SfiChecks.cpp: instructions so marked are not checked.
-static constexpr StringLiteral CheckMD = "dipc.sfi.check";
 // Marks an instrumented function: a second run leaves it alone.
 static constexpr StringLiteral DoneAttr = "dipc-sfi-cfi";
 static constexpr StringLiteral SfiFlag = "dipc.sfi";
@@ -90,7 +89,7 @@ private:
 } // namespace
 
 Instruction *ControlFlow::mark(Instruction *I) {
-  I->setMetadata(CheckMD, MDNode::get(Ctx, {}));
+  I->setMetadata(SfiOwnAccessMD, MDNode::get(Ctx, {}));
   return I;
 }
 
@@ -317,12 +316,18 @@ void ControlFlow::shadowStack(Function &F) {
   callSlowPath(B, DIPC_SFI_RET_SLOW_FN, Slot);
 }
 
-// A cold call of the runtime's void slow path Name(ptr Arg).
+// A cold call of the runtime's void slow path Name(ptr Arg). preserve_most
+// (rt/sfi.S saves what its C code may clobber): the checked code keeps
+// its values in registers across the cold call rather than saving
+// callee-saved registers in its prologue for it (a caller stub's pushes).
 void ControlFlow::callSlowPath(IRBuilder<> &B, StringRef Name, Value *Arg) {
-  CallInst *Call = B.CreateCall(
+  FunctionCallee FC =
       runtimeFn(Name, FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false),
-                false),
-      {Arg});
+                false);
+  if (auto *Fn = dyn_cast<Function>(FC.getCallee()))
+    Fn->setCallingConv(CallingConv::PreserveMost);
+  CallInst *Call = B.CreateCall(FC, {Arg});
+  Call->setCallingConv(CallingConv::PreserveMost);
   Call->addFnAttr(Attribute::Cold);
   Call->setTailCallKind(CallInst::TCK_NoTail);
 }

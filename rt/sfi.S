@@ -26,16 +26,34 @@ __dipc_sfi_trap:
 
 /* The control-flow slow paths (dipc/sfi.h; sfi_cfi.c decides): return if
  * allowed, else fault on the trap page with the caller's return address
- * on top, as __dipc_sfi_check does. */
+ * on top, as __dipc_sfi_check does. preserve_most (the pass calls them
+ * so): every general register but r11 comes back as it was, which a
+ * plain C caller gets as well; the vector registers are the caller's. */
 .macro CFI_SLOW name, decide
         .globl \name
         .type \name, @function
         .p2align 4
 \name:
-        sub rsp, 8
+        push rax
+        push rcx
+        push rdx
+        push rsi
+        push rdi
+        push r8
+        push r9
+        push r10
+        sub rsp, 8                      /* 8 pushes + 8: the C alignment */
         call \decide
         add rsp, 8
-        test eax, eax
+        test eax, eax                   /* the pops keep the flags */
+        pop r10
+        pop r9
+        pop r8
+        pop rdi
+        pop rsi
+        pop rdx
+        pop rcx
+        pop rax
         jz __dipc_sfi_trap
         ret
         .size \name, . - \name

@@ -8,7 +8,8 @@
 ; (no call but the checks' slow path, stores only inside the frame) and
 ; where nothing returns. Each indirect call or invoke first adds the
 ; negated magic to the target's 4 bytes before it, in the pass's own asm,
-; and calls __dipc_sfi_check_call(target) when the sum is not zero; direct
+; and calls __dipc_sfi_check_call(target) (preserve_most, as the ret slow
+; path) when the sum is not zero; direct
 ; calls, asm and calls through the runtime vector are left alone. An
 ; indirectbr first compares its target with its labels and calls
 ; __dipc_sfi_cfi_fail(3, target) when none matches; one whose target is
@@ -91,7 +92,7 @@ define void @store_global() {
 ; CHECK-NEXT: store i64 [[UP]], ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
 ; CHECK-NEXT: br label %[[RET:.*]]
 ; CHECK: dipc.cfi.slow:
-; CHECK-NEXT: notail call void @__dipc_sfi_ret_slow(ptr %dipc.cfi.slot1) [[COLD:#[0-9]+]]
+; CHECK-NEXT: notail call preserve_mostcc void @__dipc_sfi_ret_slow(ptr %dipc.cfi.slot1) [[COLD:#[0-9]+]]
 ; CHECK-NEXT: br label %[[RET]]
 ; CHECK: [[RET]]:
 ; CHECK-NEXT: ret void
@@ -109,8 +110,8 @@ define void @caller(ptr %p) {
 ; CHECK: br label %dipc.cfi.ret
 ; CHECK: dipc.cfi.ret:
 ; CHECK-NEXT: %dipc.cfi.retval = phi i32 [ 1, %a ], [ 2, %b ]
-; CHECK: call void @__dipc_sfi_ret_slow(
-; CHECK-NOT: call void @__dipc_sfi_ret_slow(
+; CHECK: call preserve_mostcc void @__dipc_sfi_ret_slow(
+; CHECK-NOT: call preserve_mostcc void @__dipc_sfi_ret_slow(
 ; CHECK: ret i32 %dipc.cfi.retval
 ; CHECK-NOT: ret
 ; CHECK: }
@@ -138,7 +139,7 @@ define void @no_return() {
 ; CHECK-NEXT: %dipc.cfi.bad = icmp ne i8 [[Z]], 0
 ; CHECK-NEXT: br i1 %dipc.cfi.bad, label %dipc.cfi.call.slow, label %[[GO:.*]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK: dipc.cfi.call.slow:
-; CHECK-NEXT: notail call void @__dipc_sfi_check_call(ptr %f) [[COLD]]
+; CHECK-NEXT: notail call preserve_mostcc void @__dipc_sfi_check_call(ptr %f) [[COLD]]
 ; A target without the magic is a library's: the first byte of each
 ; pointer argument must be readable (null: the runtime vector's page).
 ; CHECK-NEXT: [[I:%.*]] = ptrtoint ptr %p to i64
@@ -158,7 +159,7 @@ define void @indirect(ptr %f, ptr %p) {
 
 ; CHECK-LABEL: define void @indirect_invoke(
 ; CHECK: %dipc.cfi.magic = call { i8, i32 } asm sideeffect "movl $$0x33e2a040{{.*}}"(ptr %f) [[OWN]]
-; CHECK: call void @__dipc_sfi_check_call(ptr %f)
+; CHECK: call preserve_mostcc void @__dipc_sfi_check_call(ptr %f)
 ; CHECK: invoke void %f(ptr null)
 ; CHECK-NEXT: to label %ok unwind label %lp
 define void @indirect_invoke(ptr %f) personality ptr @__gxx_personality_v0 {
@@ -273,8 +274,8 @@ define internal void @__dipc_text_end.d() naked {
   unreachable
 }
 
-; CHECK: declare void @__dipc_sfi_ret_slow(ptr) [[NOUNWIND:#[0-9]+]]
-; CHECK: declare void @__dipc_sfi_check_call(ptr) [[NOUNWIND]]
+; CHECK: declare preserve_mostcc void @__dipc_sfi_ret_slow(ptr) [[NOUNWIND:#[0-9]+]]
+; CHECK: declare preserve_mostcc void @__dipc_sfi_check_call(ptr) [[NOUNWIND]]
 ; CHECK: declare void @__dipc_sfi_cfi_fail(i32, ptr) [[FAILATTRS:#[0-9]+]]
 ; CHECK-DAG: attributes [[ATTRS]] = { "dipc-sfi" "dipc-sfi-cfi" "disable-tail-calls"="true" }
 ; CHECK-DAG: attributes [[NOUNWIND]] = { nounwind }
