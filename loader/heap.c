@@ -19,6 +19,7 @@
 
 #include <dipc/abi.h>
 #include <dipc/rt.h>
+#include <dipc/sfi.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +44,11 @@ void __libc_free(void *);
 static int heaps_state;
 /* Whether PKRU says which domain runs (mpk backend on a CPU with PKU). */
 static int check_pkru;
+/* Where the thread's running domain is read from: under `sfi` the
+ * runtime's own word, which the compiled-in checks read and no domain
+ * may write; elsewhere the public page's hint, which any domain may
+ * write (checked against PKRU under `mpk`, taken as is under `none`). */
+static uintptr_t cur_dom_offset = DIPC_DOM_GS_OFFSET;
 
 void heap_start(void) {
 #ifndef HWCAP2_FSGSBASE
@@ -50,6 +56,8 @@ void heap_start(void) {
 #endif
   check_pkru = *(const volatile uint8_t *)RT_VECTOR_NO_PKU == 0 &&
                strcmp(dipc_backend(), "mpk") == 0;
+  if (strcmp(dipc_backend(), "sfi") == 0)
+    cur_dom_offset = DIPC_SFI_CUR_DOM_GS_OFFSET;
   __atomic_store_n(&heaps_state,
                    getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE ? 2 : 1,
                    __ATOMIC_RELEASE);
@@ -91,7 +99,7 @@ static uint32_t running_domain(uint32_t *slot) {
   __asm__ volatile("rdfsbase %0" : "=r"(fs));
   if (*(const volatile uintptr_t *)(gs + DIPC_FSBASE_GS_OFFSET) != fs)
     return 0;
-  uint32_t d = *(const volatile uint32_t *)(gs + DIPC_DOM_GS_OFFSET);
+  uint32_t d = *(const volatile uint32_t *)(gs + cur_dom_offset);
   if (check_pkru) {
     uint32_t pkru = rdpkru();
     if (d >= DIPC_MAX_DOMAINS ||

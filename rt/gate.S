@@ -1030,7 +1030,9 @@ dipc_tpl_\name\()_begin:
 .endif
         movabs rcx, PH_DOM
         mov [r10 + ST_CUR_DOM], ecx
-        mov [r10 + DIPC_DOM_GS_OFFSET], ecx /* the heap hint (abi.h) */
+.if !\sfi                                /* under `sfi` the loader's malloc */
+        mov [r10 + DIPC_DOM_GS_OFFSET], ecx /* reads ST_CUR_DOM, not this */
+.endif                                  /* heap hint (abi.h) */
 .if \sfi
         mov r11, [rax + K_CALLEE_RSP]
         mov r10, [rax + K_CALLER_RSP]   /* caller's rdx, rcx at R-16, R-8 */
@@ -1118,7 +1120,9 @@ dipc_tpl_\name\()_begin:
 .endif
         mov r11d, [rax + K_CALLER_DOM]
         mov [r10 + ST_CUR_DOM], r11d
+.if !\sfi
         mov [r10 + DIPC_DOM_GS_OFFSET], r11d
+.endif
 .if !\sfi
 27:     movabs rcx, PH_RW_BASE
         mov ecx, [rcx + r11 * 4]

@@ -4,12 +4,16 @@
 // next malloc comes from lib's heap, which lib can read. Under mpk the
 // loader's malloc checks the hint against the thread's PKRU, finds the
 // domain whose image it is, and main's secret stays in the C library's heap: lib's read of it
-// faults (DIPC_EFAULT). Under `none` (negative control) the forged hint is
+// faults (DIPC_EFAULT). Under `sfi` the loader's malloc reads the running
+// domain from the runtime's word the checks read, not from the hint: the
+// same outcome. Under `none` (negative control) the forged hint is
 // taken as is: the secret lands in lib's heap and lib reads it.
-// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O1 %s -o %t -lpthread
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O1 %s -o %t.sfi -lpthread
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // MPK: forged: yes
 // MPK-NEXT: main's secret in lib's heap: no
 // MPK-NEXT: lib read main's secret: no (errno 14)
@@ -18,6 +22,7 @@
 // NONE-NEXT: lib read main's secret: yes (errno 0)
 #include <dipc.h>
 #include <dipc/abi.h>
+#include <dipc/rt.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,13 +31,11 @@
 
 static uint32_t lib_id __dom("lib");
 
-// Run by lib on the main thread: learn lib's domain from its own hint.
+// Run by lib on the main thread: learn lib's domain.
 long lib_who(void) __dom("lib") __entry;
 long lib_who(void) {
-  uint32_t id;
-  __asm__ volatile("movl %%gs:%c1, %0" : "=r"(id) : "i"(DIPC_DOM_GS_OFFSET));
-  lib_id = id;
-  return id;
+  lib_id = (uint32_t)dipc_current_domain();
+  return lib_id;
 }
 
 // Run by lib on the second thread: the attack.
