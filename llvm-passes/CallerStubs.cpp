@@ -220,9 +220,9 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
                  {Buf});
   }
 
-  // Not checked under -fdipc-sfi: the slot is the stub's own constant, in
-  // the domain of the code that reads it, and what it yields is only called
-  // after the call check (a proxy's address reveals nothing).
+  // Not checked under -fdipc-sfi: the slot is a fixed global of the domain
+  // of the code that reads it, and what it yields is only called after the
+  // call check (a proxy's address reveals nothing).
   LoadInst *Proxy =
       B.CreateLoad(PointerType::get(Ctx, 0), Imp.Slot, "dipc.proxy");
   Proxy->setMetadata(SfiOwnAccessMD, MDNode::get(Ctx, {}));
