@@ -41,8 +41,9 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
     if (*++p == '%')
       continue;
     size_t pos = sfi_format_position(&p);
-    int suppress = *p == '*';
-    p += suppress;
+    int suppress = 0; /* glibc's flags: *, ' and I, in any order */
+    for (; *p == '*' || *p == '\'' || *p == 'I'; ++p)
+      suppress |= *p == '*';
     size_t width = sfi_format_digits(&p);
     int alloc = *p == 'm' ||
                 (gnu && *p == 'a' && p[1] && strchr("sS[", p[1]));
@@ -63,6 +64,8 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
     char conv = *p;
     if (!conv)
       break;
+    if (conv == '%')
+      continue; /* `%5%`: a literal %, no argument */
     if (conv == '[') { /* the set runs to the next ']' after its first */
       p += p[1] == '^';
       p += p[1] == ']';
@@ -77,7 +80,8 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
     size_t idx = pos ? pos - 1 : next++;
     if (idx >= MAX_ARGS)
       return SIZE_MAX;
-    int wide = longs > 0 || conv == 'S' || conv == 'C';
+    /* L and q are glibc's LONG too: %Lc, %qs store wchar_t */
+    int wide = longs > 0 || big || conv == 'S' || conv == 'C';
     struct target *at = &t[idx];
     if (alloc)
       *at = (struct target){sizeof(char *), 0};

@@ -1,0 +1,98 @@
+// Under `sfi` the printf and scanf interceptors check the arguments a
+// format's conversions use (loader/sfi_printf.c, sfi_scanf.c). Domain
+// `evil` writes formats whose conversions glibc reads another way than a
+// naive scan, so that the check would look at another argument, or at
+// fewer bytes, than glibc uses:
+// `printf-pct`: "%5%%s" (a literal % after a width takes no argument in
+// glibc) with the vault's secret first and a decoy second; `printf-unknown`:
+// "%y%s" likewise; `printf-n-row`: "%-1%xx%hhn" stores 3 (read and write)
+// into each byte of evil's own row of the rights matrix; `scanf-pct`:
+// "%5%%hhn%48c" writes 48 bytes over the end of the default domain's page
+// before the vault's (`%c` taken for the `%hhn`'s 1 byte); `scanf-Lc`:
+// "%16Lc" stores 16 wchar_t (64 bytes), not 16 bytes; `scanf-flag`:
+// "%'*d %s" (flags in glibc's order) writes the string where the scan saw
+// an int. Each is refused: the printf ones faulting in the check of the
+// argument glibc reads (the scan agrees with glibc's parse_printf_format,
+// or the format is refused), the scanf ones in the check of the bytes
+// glibc writes; main gets DIPC_EFAULT and the vault is as it was. Control:
+// the same source without the checks under `none` steals the secret or
+// overwrites the vault's.
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -Wno-format -Wno-format-extra-args -Wno-format-invalid-specifier %s -o %t.sfi
+// RUN: %dipc-clang -fdipc -O2 -Wno-format -Wno-format-extra-args -Wno-format-invalid-specifier %s -o %t
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi printf-pct 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi printf-unknown 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi printf-n-row 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-pct 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-Lc 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-flag 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-pct 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-unknown 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-n-row 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-pct 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-Lc 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-flag 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// SFI-NOT: stole
+// SFI-NOT: written
+// SFI: attack returned 0, dipc_errno 14
+// SFI-NEXT: nothing stolen
+// SFI-NEXT: vault's data: intact
+// STOLEN: stole 'vault-secret-42'
+// OVERWRITTEN: vault's data: overwritten
+#include "Inputs/vault.h"
+
+#define MATRIX 0x78000000UL /* DIPC_SFI_RIGHTS_ADDR */
+#define ROW 2048            /* DIPC_SFI_TAGS */
+
+/* The vault's data as the vault itself sees it. */
+void vault_peek(char *out) __dom("vault") __entry;
+void vault_peek(char *out) {
+  for (int i = 0; i < 31; ++i)
+    out[i] = vault_secret[i];
+  out[31] = 0;
+}
+
+static const char input[] = "%OWNED-BY-EVIL!!OWNED-BY-EVIL!!OWNED-BY-EVIL!!!";
+
+long attack(const char *mode, void *aux, const volatile char *secret, int key,
+            char *loot) {
+  (void)aux, (void)key;
+  const char *s = (const char *)secret;
+  char *row = (char *)(MATRIX + (uintptr_t)dipc_current_domain() * ROW);
+  /* The end of the page before the vault's: the default domain's data,
+   * which evil may write (the control shows the layout holds). */
+  char *page = (char *)((uintptr_t)secret & ~(uintptr_t)4095);
+  int dummy = 0;
+  char sink[64];
+  if (strcmp(mode, "printf-pct") == 0) {
+    snprintf(loot, 32, "%5%%s", s, "decoy");
+    memmove(loot, loot + 1, 31); /* the literal % */
+  } else if (strcmp(mode, "printf-unknown") == 0) {
+    snprintf(loot, 32, "%y%s", s, "decoy");
+    memmove(loot, loot + 2, 30); /* the literal %y */
+  } else if (strcmp(mode, "printf-n-row") == 0) {
+    char buf[32];
+    /* "%" then "xx": 3 characters, so each %hhn stores 3 */
+    for (int tag = 0; tag < 64; ++tag)
+      snprintf(buf, sizeof buf, "%-1%xx%hhn", row + tag, &dummy);
+    printf("rights row: written\n");
+    fflush(stdout);
+    take(secret, loot);
+  } else if (strcmp(mode, "scanf-pct") == 0) {
+    sscanf(input, "%5%%hhn%48c", &dummy, page - 1, sink);
+  } else if (strcmp(mode, "scanf-Lc") == 0) {
+    sscanf(input + 1, "%16Lc", page - 16);
+  } else if (strcmp(mode, "scanf-flag") == 0) {
+    sscanf("7 OWNED-BY-EVIL!!OWNED-BY-EVIL!!!", "%'*d %s", page - 4, sink);
+  }
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  char before[32], after[32];
+  vault_peek(before);
+  run_attack(argc > 1 ? argv[1] : "printf-pct", NULL);
+  vault_peek(after);
+  printf("vault's data: %s\n",
+         memcmp(before, after, sizeof after) ? "overwritten" : "intact");
+  return 0;
+}
