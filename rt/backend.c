@@ -88,7 +88,7 @@ static int tag_code(void *addr, size_t len, int prot, int key) {
   struct dipc_code_hit hit;
   int ok =
       dipc_sys_pkey_mprotect((void *)at, len, PROT_READ, RT_PKEY_RUNTIME) == 0;
-  if (ok && dipc_code_scan((const void *)at, len, &hit)) {
+  if (ok && dipc_code_find((const void *)at, len, &hit)) {
     fprintf(stderr,
             "dipc: code at %p contains a %s instruction at %p since it was "
             "checked\n",

@@ -6,8 +6,7 @@
  * loader at start. XRSTORS writes PKRU too but faults outside ring 0. */
 #include "internal.h"
 
-DIPC_EXPORT int dipc_code_scan(const void *code, size_t size,
-                               struct dipc_code_hit *hit) {
+int dipc_code_find(const void *code, size_t size, struct dipc_code_hit *hit) {
   const uint8_t *c = code;
   for (size_t i = 0; i + 2 < size; ++i) {
     if (c[i] != 0x0f)

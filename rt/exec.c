@@ -216,7 +216,7 @@ static long install(uintptr_t addr, size_t len, int prot) {
 
 static int holds_pkru_write(uintptr_t addr, size_t len) {
   struct dipc_code_hit hit;
-  if (!dipc_code_scan((const void *)B, len, &hit))
+  if (!dipc_code_find((const void *)B, len, &hit))
     return 0;
   dipc_say("dipc: refusing to make %#lx executable: it contains a %s "
            "instruction at %#lx, which could switch protection keys outside "
@@ -333,7 +333,7 @@ static long exec_map(uintptr_t addr, size_t len, int prot, int flags, int fd,
     done += (size_t)got;
   }
   struct dipc_code_hit hit;
-  if (dipc_code_scan((const void *)B, len, &hit)) {
+  if (dipc_code_find((const void *)B, len, &hit)) {
     char path[64], file[256] = "a file";
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     ssize_t k = readlink(path, file, sizeof file - 1);

@@ -237,6 +237,7 @@ DIPC_EXPORT int dipc_import_fault(void *ucontext) {
   ucontext_t *uc = ucontext;
   if (!uc)
     return 0;
+  DIPC_USER_WRITE(uc, sizeof *uc);
   uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
   uintptr_t base = __atomic_load_n(&guard_base, __ATOMIC_RELAXED);
   uint32_t count = __atomic_load_n(&guard_count, __ATOMIC_ACQUIRE);

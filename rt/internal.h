@@ -371,6 +371,28 @@ struct dipc_sfi_undo {
 DIPC_HIDDEN void dipc_sfi_init(void);
 DIPC_HIDDEN void dipc_sfi_tag(uintptr_t lo, uintptr_t hi, uint32_t tag);
 DIPC_HIDDEN uint32_t dipc_sfi_tag_of(uintptr_t addr);
+/* Under `sfi`, memory an exported function reads or writes for a caller
+ * that is not libdipc or the loader (`ret`, its return address) is
+ * checked against the running domain's rights, as the loader's
+ * interceptors do: libdipc is not instrumented (under `mpk` it runs with
+ * the caller's own rights). A denied range is the caller's fault at its
+ * call: dipc_user_fault leaves the exported function (its frame pointer)
+ * for the sfi trap with the caller's return address on top. */
+DIPC_HIDDEN int dipc_sfi_trusted_caller(const void *ret);
+/* dipc_code_scan's search (codescan.c), for the runtime's own scans. */
+DIPC_HIDDEN int dipc_code_find(const void *code, size_t size,
+                               struct dipc_code_hit *hit);
+DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size, uint32_t write);
+DIPC_HIDDEN int dipc_user_allowed(const void *p, size_t size, int write,
+                                  const void *ret);
+DIPC_HIDDEN __attribute__((noreturn)) void dipc_user_fault(void *frame);
+#define DIPC_USER_ACCESS_(p, n, write)                                         \
+  do {                                                                         \
+    if (!dipc_user_allowed((p), (n), (write), __builtin_return_address(0)))  \
+      dipc_user_fault(__builtin_frame_address(0));                             \
+  } while (0)
+#define DIPC_USER_READ(p, n) DIPC_USER_ACCESS_((p), (n), 0)
+#define DIPC_USER_WRITE(p, n) DIPC_USER_ACCESS_((p), (n), 1)
 DIPC_HIDDEN void dipc_sfi_row_init(uint32_t dom);
 DIPC_HIDDEN void dipc_sfi_row_set(uint32_t dom, uint32_t tag, uint8_t perm);
 DIPC_HIDDEN int dipc_sfi_trap_fixup(void *uc, struct dipc_sfi_undo *undo);

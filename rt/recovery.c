@@ -35,11 +35,12 @@
 #include "internal.h"
 
 /* Runs in the caller's domain after a proxy ran on this thread, so gs is
- * the thread's own state and dipc_errno is in its public page. */
-DIPC_EXPORT void __dipc_fault_landed(void *exception) {
-  if (exception)
-    _Unwind_DeleteException((struct _Unwind_Exception *)exception);
-}
+ * the thread's own state and dipc_errno is in its public page. The only
+ * exceptions that reach a caller stub's landing pad are the runtime's
+ * fault objects (a callee's own exceptions end at its callee stub), which
+ * have no cleanup: nothing to delete. Any other pointer is a domain's
+ * forgery, whose cleanup function libdipc would call unchecked. */
+DIPC_EXPORT void __dipc_fault_landed(void *exception) { (void)exception; }
 
 /* The callee stub's trap after it caught an escaping exception
  * (CalleeStubs.cpp): a 16-aligned ud2 and the marker, in one 16-byte block

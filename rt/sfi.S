@@ -62,6 +62,17 @@ __dipc_sfi_trap:
         CFI_SLOW __dipc_sfi_ret_slow, dipc_sfi_ret_ok
         CFI_SLOW __dipc_sfi_check_call, dipc_sfi_call_ok
 
+/* dipc_user_fault(frame) (internal.h): the exported function whose frame
+ * pointer is `frame` faults as its caller's call of it. */
+        .globl dipc_user_fault
+        .hidden dipc_user_fault
+        .type dipc_user_fault, @function
+        .p2align 4
+dipc_user_fault:
+        lea rsp, [rdi + 8]              /* the caller's return address */
+        jmp __dipc_sfi_trap
+        .size dipc_user_fault, . - dipc_user_fault
+
 /* A computed goto to no label of its own: always refused. */
         .globl __dipc_sfi_cfi_fail
         .type __dipc_sfi_cfi_fail, @function
