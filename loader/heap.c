@@ -56,8 +56,10 @@ void heap_start(void) {
 #endif
   check_pkru = *(const volatile uint8_t *)RT_VECTOR_NO_PKU == 0 &&
                strcmp(dipc_backend(), "mpk") == 0;
-  if (strcmp(dipc_backend(), "sfi") == 0)
+  if (strcmp(dipc_backend(), "sfi") == 0) {
     cur_dom_offset = DIPC_SFI_CUR_DOM_GS_OFFSET;
+    heap_alloc_guarded = 1;
+  }
   __atomic_store_n(&heaps_state,
                    getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE ? 2 : 1,
                    __ATOMIC_RELEASE);
@@ -164,6 +166,19 @@ static void check_owner(const char *fn, const void *p, uint32_t d) {
   long owner = owner_of(p);
   if (owner != (long)d && !(d == 0 && owner < 0))
     bad_block(fn, p, d, owner, NULL);
+}
+
+void heap_corrupt(uintptr_t region) {
+  char line[160], me[80];
+  say_domain(me, sizeof me, owner_of((const void *)region));
+  int n = snprintf(line, sizeof line,
+                   "dipc: the heap of domain %s is corrupt (its allocator's "
+                   "links or counts were overwritten)\n",
+                   me);
+  if (n > 0)
+    (void)!write(STDERR_FILENO, line,
+                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+  abort(); /* inside a call: the callee's crash (recovery) */
 }
 
 /* No errno on failure here: it is the default domain's memory. */

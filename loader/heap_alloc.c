@@ -73,6 +73,21 @@ _Static_assert(sizeof(struct heap) <= MAP_OFFSET, "heap header");
 _Static_assert(DIPC_HEAP_LOCK == 0 && DIPC_HEAP_OWNER == 4,
                "the runtime finds the lock and its owner (dipc/abi.h)");
 
+/* Every link, index and count read from the region is the domain's to
+ * write: under `sfi` this code is not instrumented, so one rewritten to
+ * point out of the region would make it write there (a free-list link
+ * to the domain's own row of the rights matrix, then realloc's copy
+ * into it). Under `sfi` each is checked before it is followed, and a
+ * bad one stops the call (heap_corrupt); loops over links are bounded.
+ * Under `mpk` the allocator's writes are the domain's own (PKRU), under
+ * `none` nothing is enforced: there it trusts them, as before. */
+int heap_alloc_guarded;
+#define GUARD(region, ok)                                                      \
+  do {                                                                         \
+    if (heap_alloc_guarded && !(ok))                                           \
+      heap_corrupt(region);                                                    \
+  } while (0)
+
 /* A freed small block's second word: catches most double frees. */
 #define FREED_MARK 0x6672656564dcafe5ull
 
@@ -117,6 +132,29 @@ static uintptr_t chunk_addr(uintptr_t region, uint64_t i) {
   return region + (i << CHUNK_SHIFT);
 }
 
+/* The index of the data chunk p starts, if p is the start of one below
+ * the top; else 0 (never a data chunk). */
+static uint64_t chunk_index(uintptr_t region, const struct heap *h,
+                            const void *p) {
+  uintptr_t a = (uintptr_t)p;
+  uint64_t i = (a - region) >> CHUNK_SHIFT;
+  if (a < region || (a - region) % CHUNK || i < FIRST_CHUNK || i >= h->top)
+    return 0;
+  return i;
+}
+
+/* A free run's head: a chunk whose map entry says so. */
+static int run_ok(uintptr_t region, const struct heap *h,
+                  const struct run *r) {
+  uint64_t i = chunk_index(region, h, r);
+  uint32_t e = i ? chunk_map(region)[i] : 0;
+  return i && KIND(e) == K_FREE && COUNT(e) && COUNT(e) <= h->top - i;
+}
+
+/* A slab of class cls, its counters in range. */
+static int slab_ok(uintptr_t region, const struct heap *h,
+                   const struct slab *s, unsigned cls);
+
 static void give_back(uintptr_t lo, uintptr_t hi) {
   if (hi > lo)
     raw_syscall(SYS_madvise, (long)lo, (long)(hi - lo), MADV_DONTNEED, 0);
@@ -136,7 +174,9 @@ static void run_mark(uintptr_t region, uint64_t i, uint64_t n, int kind) {
     map[i + j] = ENTRY(K_INSIDE, 0);
 }
 
-static void run_unlink(struct heap *h, struct run *r) {
+static void run_unlink(uintptr_t region, struct heap *h, struct run *r) {
+  GUARD(region, !r->prev || run_ok(region, h, r->prev));
+  GUARD(region, !r->next || run_ok(region, h, r->next));
   if (r->prev)
     r->prev->next = r->next;
   else
@@ -145,7 +185,8 @@ static void run_unlink(struct heap *h, struct run *r) {
     r->next->prev = r->prev;
 }
 
-static void run_link(struct heap *h, struct run *r) {
+static void run_link(uintptr_t region, struct heap *h, struct run *r) {
+  GUARD(region, !h->runs || run_ok(region, h, h->runs));
   r->prev = NULL;
   r->next = h->runs;
   if (h->runs)
@@ -156,14 +197,16 @@ static void run_link(struct heap *h, struct run *r) {
 /* First index of n free chunks, marked in use; 0 when the region is full. */
 static uint64_t run_take(uintptr_t region, struct heap *h, uint64_t n) {
   uint32_t *map = chunk_map(region);
+  uint64_t steps = 0;
   for (struct run *r = h->runs; r; r = r->next) {
+    GUARD(region, run_ok(region, h, r) && ++steps <= NUM_CHUNKS);
     uint64_t i = ((uintptr_t)r - region) >> CHUNK_SHIFT, have = COUNT(map[i]);
     if (have < n)
       continue;
-    run_unlink(h, r);
+    run_unlink(region, h, r);
     if (have > n) {
       run_mark(region, i + n, have - n, K_FREE);
-      run_link(h, (struct run *)chunk_addr(region, i + n));
+      run_link(region, h, (struct run *)chunk_addr(region, i + n));
     }
     run_mark(region, i, n, K_LARGE);
     return i;
@@ -181,16 +224,21 @@ static uint64_t run_take(uintptr_t region, struct heap *h, uint64_t n) {
  * lowered when they end at it. */
 static void run_put(uintptr_t region, struct heap *h, uint64_t i, uint64_t n) {
   uint32_t *map = chunk_map(region);
+  GUARD(region, i >= FIRST_CHUNK && n && n <= h->top - i);
   if (i + n < h->top && KIND(map[i + n]) == K_FREE) {
     uint64_t m = COUNT(map[i + n]);
-    run_unlink(h, (struct run *)chunk_addr(region, i + n));
+    GUARD(region, run_ok(region, h, (struct run *)chunk_addr(region, i + n)));
+    run_unlink(region, h, (struct run *)chunk_addr(region, i + n));
     map[i + n] = map[i + n + m - 1] = 0;
     n += m;
   }
   if (i > FIRST_CHUNK &&
       (KIND(map[i - 1]) == K_FREE_TAIL || KIND(map[i - 1]) == K_FREE)) {
     uint64_t m = COUNT(map[i - 1]);
-    run_unlink(h, (struct run *)chunk_addr(region, i - m));
+    GUARD(region, m && m <= i - FIRST_CHUNK &&
+                      run_ok(region, h, (struct run *)chunk_addr(region, i - m)) &&
+                      COUNT(map[i - m]) == m);
+    run_unlink(region, h, (struct run *)chunk_addr(region, i - m));
     map[i - 1] = 0;
     i -= m;
     n += m;
@@ -211,7 +259,7 @@ static void run_put(uintptr_t region, struct heap *h, uint64_t i, uint64_t n) {
   for (uint64_t j = i; j < i + n; j++)
     map[j] = 0;
   run_mark(region, i, n, K_FREE);
-  run_link(h, (struct run *)chunk_addr(region, i));
+  run_link(region, h, (struct run *)chunk_addr(region, i));
 }
 
 /* ---- slabs -------------------------------------------------------------- */
@@ -223,14 +271,27 @@ static unsigned class_of(size_t size) {
   return c;
 }
 
+static uint32_t slab_cap(unsigned cls) {
+  return (uint32_t)((CHUNK - SLAB_HEADER) / class_size[cls]);
+}
+
+static int slab_ok(uintptr_t region, const struct heap *h,
+                   const struct slab *s, unsigned cls) {
+  uint64_t i = chunk_index(region, h, s);
+  return i && chunk_map(region)[i] == ENTRY(K_SLAB, cls) && s->cls == cls &&
+         s->cap == slab_cap(cls) && s->carved <= s->cap &&
+         s->nfree <= s->cap;
+}
+
 static struct slab *slab_new(uintptr_t region, struct heap *h, unsigned cls) {
+  GUARD(region, !h->partial[cls] || slab_ok(region, h, h->partial[cls], cls));
   uint64_t i = run_take(region, h, 1);
   if (!i)
     return NULL;
   chunk_map(region)[i] = ENTRY(K_SLAB, cls);
   struct slab *s = (struct slab *)chunk_addr(region, i);
   s->cls = cls;
-  s->cap = (uint32_t)((CHUNK - SLAB_HEADER) / class_size[cls]);
+  s->cap = slab_cap(cls);
   s->nfree = s->cap;
   s->carved = 0;
   s->free = NULL;
@@ -242,7 +303,9 @@ static struct slab *slab_new(uintptr_t region, struct heap *h, unsigned cls) {
   return s;
 }
 
-static void slab_unlink(struct heap *h, struct slab *s) {
+static void slab_unlink(uintptr_t region, struct heap *h, struct slab *s) {
+  GUARD(region, !s->prev || slab_ok(region, h, s->prev, s->cls));
+  GUARD(region, !s->next || slab_ok(region, h, s->next, s->cls));
   if (s->prev)
     s->prev->next = s->next;
   else
@@ -254,19 +317,26 @@ static void slab_unlink(struct heap *h, struct slab *s) {
 
 static void *slab_alloc(uintptr_t region, struct heap *h, unsigned cls) {
   struct slab *s = h->partial[cls];
+  GUARD(region, !s || slab_ok(region, h, s, cls));
   if (!s && !(s = slab_new(region, h, cls)))
     return NULL;
+  GUARD(region, s->nfree > 0);
   uint64_t *b;
   if (s->free) {
-    b = s->free;
+    b = s->free; /* a carved block of this slab */
+    uintptr_t off = (uintptr_t)b - (uintptr_t)s - SLAB_HEADER;
+    GUARD(region, (uintptr_t)b >= (uintptr_t)s + SLAB_HEADER &&
+                      off % class_size[cls] == 0 &&
+                      off / class_size[cls] < s->carved);
     s->free = (void *)b[0];
   } else {
+    GUARD(region, s->carved < s->cap);
     b = (uint64_t *)((uintptr_t)s + SLAB_HEADER +
                      (uintptr_t)s->carved++ * class_size[cls]);
   }
   b[0] = b[1] = 0;
   if (--s->nfree == 0)
-    slab_unlink(h, s);
+    slab_unlink(region, h, s);
   return b;
 }
 
@@ -296,6 +366,7 @@ void *heap_alloc(uintptr_t region, uint32_t me, size_t size, size_t align) {
     size = (size + 63) & ~(size_t)63;
   void *p = NULL;
   lock(h, me);
+  GUARD(region, h->top >= FIRST_CHUNK && h->top <= NUM_CHUNKS);
   if (size <= SMALL_MAX && align <= 64) {
     p = slab_alloc(region, h, class_of(size));
   } else {
@@ -315,12 +386,14 @@ static int64_t chunk_of(uintptr_t region, const struct heap *h, const void *p) {
 /* Checks p; its slab (small) or chunk count (large). Under the lock. */
 static int check(uintptr_t region, struct heap *h, const void *p,
                  struct slab **slab, uint64_t *chunks, const char **why) {
+  GUARD(region, h->top >= FIRST_CHUNK && h->top <= NUM_CHUNKS);
   int64_t i = chunk_of(region, h, p);
   uint32_t e = i < 0 ? 0 : chunk_map(region)[i];
   *slab = NULL;
   *chunks = 0;
   if (KIND(e) == K_LARGE && (uintptr_t)p == chunk_addr(region, i)) {
     *chunks = COUNT(e);
+    GUARD(region, *chunks && *chunks <= h->top - (uint64_t)i);
     return 0;
   }
   if (KIND(e) != K_SLAB) {
@@ -328,6 +401,7 @@ static int check(uintptr_t region, struct heap *h, const void *p,
     return -1;
   }
   struct slab *s = (struct slab *)chunk_addr(region, i);
+  GUARD(region, COUNT(e) < NUM_CLASSES && slab_ok(region, h, s, COUNT(e)));
   uintptr_t off = (uintptr_t)p - (uintptr_t)s - SLAB_HEADER;
   if ((uintptr_t)p < (uintptr_t)s + SLAB_HEADER ||
       off % class_size[s->cls] != 0 || off / class_size[s->cls] >= s->carved) {
@@ -373,7 +447,10 @@ int heap_free(uintptr_t region, uint32_t me, void *p, const char **why) {
   b[0] = (uint64_t)s->free;
   b[1] = FREED_MARK;
   s->free = b;
+  GUARD(region, s->nfree < s->cap);
   if (s->nfree++ == 0) {
+    GUARD(region, !h->partial[s->cls] ||
+                      slab_ok(region, h, h->partial[s->cls], s->cls));
     s->next = h->partial[s->cls];
     s->prev = NULL;
     if (s->next)
@@ -382,7 +459,7 @@ int heap_free(uintptr_t region, uint32_t me, void *p, const char **why) {
   }
   /* An empty slab goes back unless it is its class's only one. */
   if (s->nfree == s->cap && (s->prev || s->next)) {
-    slab_unlink(h, s);
+    slab_unlink(region, h, s);
     run_put(region, h, ((uintptr_t)s - region) >> CHUNK_SHIFT, 1);
   }
   unlock(h);

@@ -2,17 +2,22 @@
 // callers need). The allocator of its heap keeps its free lists inside the
 // heap, so lib rewrites the link of a block it freed to point at main's
 // secret, hoping its second malloc hands out main's memory and the allocator
-// (or lib) writes it. The allocator runs with lib's own rights: under mpk
+// (or lib) writes it. Under mpk the allocator runs with lib's own rights:
 // its write to main's page faults, the call fails with DIPC_EFAULT and the
-// secret is intact. Under `none` (negative control) main's secret is
-// overwritten.
-// REQUIRES: pku
+// secret is intact. Under `sfi` the allocator (not instrumented) checks
+// every link it follows against the region and stops the call on this one
+// ("the heap of domain 'lib' is corrupt"): the same outcome. Under `none`
+// (negative control) main's secret is overwritten.
 // RUN: %dipc-clang -fdipc -O0 %s -o %t0
-// RUN: %dipc-bin-dir/dipc-run %t0 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t0 2>&1 | FileCheck %s --check-prefix=MPK %}
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t0 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O2 %s -o %t2
-// RUN: %dipc-bin-dir/dipc-run %t2 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t2 2>&1 | FileCheck %s --check-prefix=MPK %}
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t2 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t2.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t2.sfi 2>&1 | FileCheck %s --check-prefixes=SFI,MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t2.sfi 2>&1 | FileCheck %s --check-prefix=NONE
+// SFI: dipc: the heap of domain 'lib' is corrupt
 // MPK: malloc handed out main's memory: no, errno 14
 // MPK-NEXT: main's secret: intact
 // NONE: malloc handed out main's memory: yes, errno 0
