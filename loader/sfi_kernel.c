@@ -108,15 +108,38 @@ SFI_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout) {
   return NEXT(poll)(fds, n, timeout);
 }
 
+/* The kernel reads and writes each set for n bits in longs, whatever
+ * FD_SETSIZE says (n above 1024, with a raised descriptor limit). */
+static void check_fd_sets(int n, fd_set *r, fd_set *w, fd_set *e) {
+  size_t bits = n > 0 ? (size_t)n : 0;
+  size_t bytes = (bits + 63) / 64 * 8;
+  if (bytes < sizeof(fd_set))
+    bytes = sizeof(fd_set);
+  if (r)
+    SFI_WRITE(r, bytes);
+  if (w)
+    SFI_WRITE(w, bytes);
+  if (e)
+    SFI_WRITE(e, bytes);
+}
+
 SFI_EXPORT int select(int n, fd_set *r, fd_set *w, fd_set *e,
                       struct timeval *timeout) {
   if (SFI_CHECKED()) {
-    OUT(r);
-    OUT(w);
-    OUT(e);
+    check_fd_sets(n, r, w, e);
     OUT(timeout);
   }
   return NEXT(select)(n, r, w, e, timeout);
+}
+
+SFI_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e,
+                       const struct timespec *timeout, const sigset_t *mask) {
+  if (SFI_CHECKED()) {
+    check_fd_sets(n, r, w, e);
+    IN(timeout);
+    IN(mask);
+  }
+  return NEXT(pselect)(n, r, w, e, timeout, mask);
 }
 
 SFI_EXPORT int epoll_wait(int epfd, struct epoll_event *events, int max,
