@@ -11,6 +11,7 @@
  * runs in the middle of a call (lazy import, slow paths) or under the API
  * gate runs between XSAVE_USER and XRSTOR_USER: the domain's vector state
  * is kept, and none of the runtime's reaches a domain. */
+#include "gprs.h"
 #include "layout.h"
 
         .intel_syntax noprefix
@@ -127,28 +128,6 @@
         LOAD_THREAD \pku
         jmp 773b
 774:
-.endm
-
-.macro SAVE_GPRS
-        push rax
-        push rcx
-        push rdx
-        push rsi
-        push rdi
-        push r8
-        push r9
-        push r10
-.endm
-
-.macro RESTORE_GPRS
-        pop r10
-        pop r9
-        pop r8
-        pop rdi
-        pop rsi
-        pop rdx
-        pop rcx
-        pop rax
 .endm
 
 /* Runtime C code in the middle of a call (trusted mode, on a trusted or the

@@ -3,6 +3,7 @@
  * faults on the trap page, where the signal path reports the refusal and
  * recovers (sfi.c moves the fault to the call site first). */
 #include "dipc/sfi.h"
+#include "gprs.h"
 
         .intel_syntax noprefix
         .text
@@ -34,26 +35,12 @@ __dipc_sfi_trap:
         .type \name, @function
         .p2align 4
 \name:
-        push rax
-        push rcx
-        push rdx
-        push rsi
-        push rdi
-        push r8
-        push r9
-        push r10
+        SAVE_GPRS
         sub rsp, 8                      /* 8 pushes + 8: the C alignment */
         call \decide
         add rsp, 8
         test eax, eax                   /* the pops keep the flags */
-        pop r10
-        pop r9
-        pop r8
-        pop rdi
-        pop rsi
-        pop rdx
-        pop rcx
-        pop rax
+        RESTORE_GPRS
         jz __dipc_sfi_trap
         ret
         .size \name, . - \name
