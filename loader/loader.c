@@ -6,6 +6,7 @@
  * faults into errors for the caller, and sets up every thread. */
 #define _GNU_SOURCE
 #include "domains.h"
+#include "gate_call.h"
 #include "heap.h"
 #include "interpose.h"
 #include "landlock.h"
@@ -167,7 +168,8 @@ static void forget_unloaded(void) {
 /* A first call through an import's slot faults on the slot's guard and
  * resumes in the runtime's resolver; any other fault may be a callee's. */
 static int recover(void *ucontext) {
-  return dipc_import_fault(ucontext) || __dipc_recover_from_fault(ucontext);
+  return dipc_import_fault(ucontext) ||
+         GATE_CALL(__dipc_recover_from_fault(ucontext));
 }
 
 static const char *domain_name(uint32_t dom) {

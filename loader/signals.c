@@ -6,6 +6,7 @@
  * front handler that gives them a usable stack and PKRU. */
 #define _GNU_SOURCE
 #include "interpose.h"
+#include "gate_call.h"
 #include "sfi_intercept.h"
 #include "signals.h"
 #include "xproc.h"
@@ -79,13 +80,13 @@ static int run_program_handler(int sig, const struct sigaction *act,
   }
   /* As the default domain, on this stack, with the interrupted call's
    * state kept aside: the handler may call across domains. */
-  int framed = __dipc_signal_enter(uc);
+  int framed = GATE_CALL(__dipc_signal_enter(uc));
   if (act->sa_flags & SA_SIGINFO)
     act->sa_sigaction(sig, info, uc);
   else
     act->sa_handler(sig);
   if (framed)
-    __dipc_signal_leave(uc);
+    GATE_CALL(__dipc_signal_leave(uc));
   return 1;
 }
 
@@ -154,7 +155,7 @@ static void altstack_below_here(void *ucv) {
  * (no context: no recovery) installed the default domain's image. */
 static void signal_handler(int sig, siginfo_t *info, void *uc) {
   altstack_below_here(uc);
-  __dipc_recover_from_fault(NULL); /* the default domain's image */
+  GATE_CALL(__dipc_recover_from_fault(NULL)); /* the default domain's image */
   struct sigaction act = program_action[sig];
   run_program_handler(sig, &act, info, uc);
 }
@@ -167,7 +168,7 @@ static void crash_handler(int sig, siginfo_t *info, void *uc) {
       xproc_crash_fixup();
       /* 3: the call ran past its time-out while that process ran the
        * system call; 2: that process is gone, unwound as a crash. */
-      if (delegated == 3 && __dipc_timeout_tick(uc))
+      if (delegated == 3 && GATE_CALL(__dipc_timeout_tick(uc)))
         return;
       if (recover_fault && recover_fault(uc))
         return;

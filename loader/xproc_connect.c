@@ -9,6 +9,7 @@
  * the other's code (seccomp on the instruction pointer) to run them there. */
 #define _GNU_SOURCE
 #include "xproc.h"
+#include "gate_call.h"
 #include "domains.h"
 
 #include <dipc.h>
@@ -1071,7 +1072,7 @@ void xproc_timeout_tick(void *uc) {
     uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
     if ((!c || !c->lend || c->tcb != fs) &&
         (pc < (uintptr_t)xproc_enter || pc >= (uintptr_t)xproc_enter_end))
-      __dipc_timeout_tick(uc);
+      GATE_CALL(__dipc_timeout_tick(uc));
     return;
   }
   uintptr_t gs, own;
@@ -1081,11 +1082,11 @@ void xproc_timeout_tick(void *uc) {
      * the next tick unwinds the call, with nothing borrowed. */
     uintptr_t pc = (uintptr_t)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
     if (pc < (uintptr_t)xproc_enter || pc >= (uintptr_t)xproc_enter_end)
-      __dipc_timeout_tick(uc);
+      GATE_CALL(__dipc_timeout_tick(uc));
     return;
   }
   set_fs(own); /* the runtime's gates know the thread by its own TCB */
-  if (__dipc_timeout_tick(uc))
+  if (GATE_CALL(__dipc_timeout_tick(uc)))
     leave_call(c, gs, own); /* unwound: the caller resumes */
   else
     set_fs(c->tcb);

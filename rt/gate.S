@@ -435,7 +435,10 @@
  * stack) when the caller could already write key 0, as a signal handler
  * can. Any other caller, e.g. a domain calling this directly with a forged
  * context, recovers nothing and leaves with its thread's current domain's
- * image: never more rights than it had. */
+ * image: never more rights than it had. A caller must be the loader's
+ * code (or libdipc's) too: under `sfi` and `none` every domain's PKRU is
+ * all keys', and a callee that popped its caller's KCS entry with a forged
+ * context ran on as its caller's domain. */
 
 .macro RECOVER_GATE name, pku, fn
         .globl \name
@@ -454,6 +457,10 @@
         xor r12d, r12d
 .endif
         ENTER_TRUSTED \pku, 90f
+        mov rdi, [rsp + 24]             /* called by the loader (or */
+        call dipc_trusted_caller        /* libdipc): a domain may not ask */
+        test eax, eax                   /* (under sfi and none every */
+        jz 4f                           /* domain's PKRU says key 0) */
         CHECK_THREAD 4f
         test r12d, 3                    /* key 0 readable and writable: */
         jnz 3f                          /* a signal handler, else no say */

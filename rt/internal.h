@@ -378,7 +378,8 @@ DIPC_HIDDEN uint32_t dipc_sfi_tag_of(uintptr_t addr);
  * the caller's own rights). A denied range is the caller's fault at its
  * call: dipc_user_fault leaves the exported function (its frame pointer)
  * for the sfi trap with the caller's return address on top. */
-DIPC_HIDDEN int dipc_sfi_trusted_caller(const void *ret);
+/* Whether a return address lies in libdipc's code or the loader's. */
+DIPC_HIDDEN int dipc_trusted_caller(const void *ret);
 /* dipc_code_scan's search (codescan.c), for the runtime's own scans. */
 DIPC_HIDDEN int dipc_code_find(const void *code, size_t size,
                                struct dipc_code_hit *hit);

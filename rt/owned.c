@@ -53,9 +53,51 @@ static int add_own_segments(struct dl_phdr_info *info, size_t size,
   return 1;
 }
 
+/* libdipc's code and the loader's: the only callers of the recovery and
+ * signal gates, and callers whose pointers are their own (api.c). The
+ * loader's calls of the gates are no tail calls (loader/trusted_call.h). */
+struct text_range {
+  uintptr_t lo, hi;
+};
+static struct text_range trusted_text[4];
+static unsigned ntrusted_text;
+
+/* The loader (libdipc-loader.so, when it is there) defines this. */
+extern int __dipc_loader_seal(void) __attribute__((weak));
+
+static int add_trusted_text(struct dl_phdr_info *info, size_t size, void *p) {
+  (void)size, (void)p;
+  if (!dipc_segment_holds(info, (uintptr_t)dipc_rights_init) &&
+      !(__dipc_loader_seal &&
+        dipc_segment_holds(info, (uintptr_t)__dipc_loader_seal)))
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+        ntrusted_text < sizeof trusted_text / sizeof trusted_text[0])
+      trusted_text[ntrusted_text++] = (struct text_range){lo, lo + ph->p_memsz};
+  }
+  return 0;
+}
+
+int dipc_trusted_caller(const void *ret) {
+  /* No loader: a harness acting as one (rt/ tests) handles the signals;
+   * the gates' PKRU test is all there is (-fdipc programs need the loader,
+   * require_loader.c). */
+  if (!__dipc_loader_seal)
+    return 1;
+  for (unsigned i = 0; i < ntrusted_text; i++)
+    if ((uintptr_t)ret - trusted_text[i].lo <
+        trusted_text[i].hi - trusted_text[i].lo)
+      return 1;
+  return 0;
+}
+
 void dipc_rights_init(void) {
   DIPC_CHECK(dl_iterate_phdr(add_own_segments, (void *)dipc_rights_init) == 1,
              "cannot find libdipc's own segments");
+  dl_iterate_phdr(add_trusted_text, NULL);
 }
 
 void dipc_runtime_regions_each(void (*fn)(uintptr_t lo, uintptr_t hi)) {

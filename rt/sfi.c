@@ -87,14 +87,6 @@ static void tag_runtime(uintptr_t lo, uintptr_t hi) {
 /* The loader (libdipc-loader.so, when it is there) defines this. */
 extern int __dipc_loader_seal(void) __attribute__((weak));
 
-/* libdipc's code and the loader's: callers whose pointers are their own
- * (dipc_user_access). */
-struct text_range {
-  uintptr_t lo, hi;
-};
-static struct text_range trusted_text[2];
-static unsigned ntrusted_text;
-
 /* libdipc's and the loader's images: what they write (the backend, the
  * tables' pointers, the interceptors' state) is the runtime's; what they
  * only read (code, the strings they hand the program, dipc_backend()'s)
@@ -112,25 +104,13 @@ static int tag_own_images(struct dl_phdr_info *info, size_t size, void *p) {
       if (ph->p_type == PT_LOAD && !!(ph->p_flags & PF_W) == writable)
         dipc_sfi_tag(dipc_page_down(lo), dipc_page_up(lo + ph->p_memsz),
                      writable ? DIPC_SFI_TAG_RUNTIME : DIPC_SFI_TAG_SHARED);
-      if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && !writable &&
-          ntrusted_text < 2)
-        trusted_text[ntrusted_text++] =
-            (struct text_range){lo, lo + ph->p_memsz};
     }
-  return 0;
-}
-
-int dipc_sfi_trusted_caller(const void *ret) {
-  for (unsigned i = 0; i < ntrusted_text; i++)
-    if ((uintptr_t)ret - trusted_text[i].lo <
-        trusted_text[i].hi - trusted_text[i].lo)
-      return 1;
   return 0;
 }
 
 int dipc_user_allowed(const void *p, size_t size, int write, const void *ret) {
   return dipc_machine.backend != DIPC_BACKEND_SFI || size == 0 ||
-         dipc_sfi_trusted_caller(ret) ||
+         dipc_trusted_caller(ret) ||
          dipc_sfi_allowed((uintptr_t)p, size, (uint32_t)write);
 }
 

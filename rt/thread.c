@@ -36,6 +36,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "dipc/sfi.h"
@@ -549,12 +550,30 @@ static unsigned n_spawn_proxies;
  * domain that runs exit()). 0: none made yet. */
 static uint32_t *callers_of;
 
+/* The 4 bytes before `at` are DIPC_SFI_CALL_MAGIC; read by the kernel, so
+ * that an unreadable address is a no, not a fault in the runtime (`sfi`
+ * only: it has no system-call filter). */
+static int has_call_magic(uintptr_t at) {
+  uint32_t magic = 0;
+  struct iovec here = {&magic, sizeof magic},
+               there = {(void *)(at - sizeof magic), sizeof magic};
+  return at >= sizeof magic &&
+         syscall(SYS_process_vm_readv, getpid(), &here, 1UL, &there, 1UL,
+                 0UL) == (long)sizeof magic &&
+         magic == dipc_sfi_call_magic();
+}
+
 /* dom's proxy that runs routine with `args` integer arguments, made once
  * per triple. A fault in the routine returns 0 to its caller
  * (RT_RECOVERY_RETURN0): the loader's start code or libc, which have no
  * landing pad. */
 static long spawn_proxy(uint32_t dom, uintptr_t routine, uint32_t args,
                         void **out) {
+  /* Under `sfi` the proxy would jump to routine unchecked: only the start
+   * of an instrumented function (the call magic before it), which checks
+   * itself, never libc's strcpy on the domain's arguments. */
+  if (dipc_machine.backend == DIPC_BACKEND_SFI && !has_call_magic(routine))
+    return -DIPC_EPERM;
   for (unsigned i = 0; i < n_spawn_proxies; i++)
     if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine &&
         spawn_proxies[i].args == args) {

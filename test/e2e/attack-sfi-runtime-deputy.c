@@ -16,7 +16,15 @@
 // write faults. `landed`: __dipc_fault_landed with a forged exception
 // object whose cleanup function is evil's: libdipc would call it (under
 // `sfi`, anywhere, unchecked); it now touches no exception object (only
-// the runtime's, which have no cleanup, reach a caller stub). Control:
+// the runtime's, which have no cleanup, reach a caller stub).
+// `recover-gate`: the vault calls a plugin, domain `plug` (no grant at
+// all), which hands the loader's recovery gate (__dipc_recover_from_fault)
+// a zeroed context in the default domain's memory: the gate popped the
+// vault's KCS entry and the plugin ran on as the vault; now it serves only
+// the loader's code. `callback-proxy`: dipc_domain_callback for libc's own
+// strcpy (the indirect-call check refuses it called directly): the proxy,
+// which carries the call magic, would jump to it unchecked; now a callback
+// must be an instrumented function (-EPERM). Control:
 // the same source without the checks under `none` steals the secret or
 // overwrites it.
 // RUN: llvm-nm %dipc-lib-dir/libdipc-loader.so | grep ' sfi_code_on$' > %t.off
@@ -27,6 +35,10 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi code-scan 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-FAULT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi cap %t.off 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-CAP
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi landed 2>&1 | FileCheck %s --check-prefix=LANDED
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi recover-gate 2>&1 | FileCheck %s --check-prefix=GATE
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi callback-proxy 2>&1 | FileCheck %s --check-prefix=PROXY
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t callback-proxy 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t recover-gate 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t stats 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t fault-info 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t code-scan 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
@@ -43,6 +55,11 @@
 // STOLEN: stole 'vault-secret-42'
 // OVERWRITTEN: vault's data: overwritten
 // LANDED: cleanup ran: no
+// GATE: attack returned 0, dipc_errno 0
+// GATE-NEXT: nothing stolen
+// PROXY: callback proxy for libc's strcpy: refused
+// PROXY-NEXT: attack returned -1, dipc_errno 0
+// PROXY-NEXT: nothing stolen
 #include "Inputs/vault.h"
 
 #include <unwind.h>
@@ -63,6 +80,18 @@ void vault_peek(char *out) {
 
 /* The caller stubs' landing pads call it (not in a header). */
 void __dipc_fault_landed(void *exception);
+
+/* The plugin the vault calls: no grant at all. */
+char default_zeros[4096]; /* the program's: the default domain's */
+long plug_plugin(const volatile char *secret, char *loot) __dom("plug") __entry;
+long plug_plugin(const volatile char *secret, char *loot) {
+  __dipc_recover_from_fault(default_zeros);
+  take(secret, loot); /* refused: the plugin's call fails, the vault's not */
+  return 0;
+}
+
+long vault_use_plugin(char *loot) __dom("vault") __entry;
+long vault_use_plugin(char *loot) { return plug_plugin(vault_secret, loot); }
 
 static long the_vault;
 static unsigned long loader_flag_offset;
@@ -110,6 +139,18 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     *on = 0; /* the interceptors would check nothing from now on */
     printf("loader flag: written\n");
     snprintf(loot, 32, "%s", (const char *)secret);
+    return 1;
+  } else if (strcmp(mode, "recover-gate") == 0) {
+    return vault_use_plugin(loot);
+  } else if (strcmp(mode, "callback-proxy") == 0) {
+    typedef char *(*copy_fn)(char *, const char *);
+    copy_fn real = (copy_fn)dlvsym(RTLD_DEFAULT, "strcpy", "GLIBC_2.2.5");
+    copy_fn f = (copy_fn)dipc_domain_callback((void *)real, 2);
+    printf("callback proxy for libc's strcpy: %s\n", f ? "made" : "refused");
+    fflush(stdout);
+    if (!f)
+      return -1;
+    f(loot, (const char *)secret);
     return 1;
   } else if (strcmp(mode, "landed") == 0) {
     static struct _Unwind_Exception forged;
