@@ -22,6 +22,10 @@
 #include <stdlib.h>
 
 #define CALLEE(fn) sfi_check_callee((const void *)(fn))
+/* Exit handlers and key destructors may also be a library's function a
+ * call by name reaches (a static std::string's destructor is
+ * libstdc++'s): they get only the argument registered with them. */
+#define HANDLER(fn) __dipc_sfi_check_call((const void *)(fn))
 /* Functions libc calls later from whatever domain then runs (thread exit
  * and exit() run as the default domain) are kept as proxies into the
  * domain that handed them over, so they run with its rights, never the
@@ -38,7 +42,7 @@
  * is libc_nonshared.a's, linked into the caller). */
 SFI_EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
   if (SFI_CHECKED()) {
-    CALLEE(fn);
+    HANDLER(fn);
     if (!(fn = AS_CALLER(fn, 1)))
       return -1;
   }
@@ -47,7 +51,7 @@ SFI_EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
 
 SFI_EXPORT int on_exit(void (*fn)(int, void *), void *arg) {
   if (SFI_CHECKED()) {
-    CALLEE(fn);
+    HANDLER(fn);
     if (!(fn = AS_CALLER(fn, 2)))
       return -1;
   }
@@ -56,7 +60,7 @@ SFI_EXPORT int on_exit(void (*fn)(int, void *), void *arg) {
 
 SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
   if (SFI_CHECKED()) {
-    CALLEE(fn);
+    HANDLER(fn);
     if (!(fn = AS_CALLER(fn, 0)))
       return -1;
   }
@@ -82,7 +86,7 @@ SFI_EXPORT int pthread_once(pthread_once_t *once, void (*fn)(void)) {
 
 SFI_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *)) {
   if (SFI_CHECKED() && dtor) {
-    CALLEE(dtor);
+    HANDLER(dtor);
     if (!(dtor = AS_CALLER(dtor, 1)))
       return EAGAIN;
   }

@@ -61,10 +61,16 @@ static inline void sfi_check(uintptr_t addr, uint64_t size, uint32_t write) {
  * faults. */
 void __dipc_sfi_check_call(const void *target);
 
+/* libdipc's slow path for a callback (rt/sfi_cfi.c): as the one above
+ * but for exported functions of libraries, which are refused. */
+void __dipc_sfi_check_callback(const void *target);
+
 /* A function pointer instrumented code hands libc, which calls it without
- * a check: the check of the code's own indirect calls (dipc/sfi.h). The
- * magic is compared through its negation, so that no instruction of the
- * loader holds it (test/rt/sfi-call-magic-sites.test). */
+ * a check: an instrumented function (the call magic) or a plain unit's,
+ * never a library's (libc's bcopy as a stream's read function would copy
+ * from the cookie unchecked). The magic is compared through its negation,
+ * so that no instruction of the loader holds it
+ * (test/rt/sfi-call-magic-sites.test). */
 static inline void sfi_check_callee(const void *fn) {
   if ((uintptr_t)fn >= 4096) {
     uint32_t sum;
@@ -74,7 +80,7 @@ static inline void sfi_check_callee(const void *fn) {
     if (sum == 0)
       return;
   }
-  __dipc_sfi_check_call(fn);
+  __dipc_sfi_check_callback(fn);
 }
 
 #define SFI_READ(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 0)

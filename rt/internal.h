@@ -400,6 +400,9 @@ DIPC_HIDDEN int dipc_sfi_trap_fixup(void *uc, struct dipc_sfi_undo *undo);
 DIPC_HIDDEN void dipc_sfi_trap_undo(void *uc, const struct dipc_sfi_undo *undo);
 /* The control-flow slow paths (sfi_cfi.c; sfi.S calls them). */
 DIPC_HIDDEN void dipc_sfi_cfi_init(void);
+/* Under `sfi`, whether instrumented code may call a target without the
+ * call magic (sfi_cfi.c, DIPC_SFI_CHECK_CALL_FN's rule); no report. */
+DIPC_HIDDEN int dipc_sfi_call_target_ok(uintptr_t target);
 
 /* Fault hooks (fault_hook.c). */
 DIPC_HIDDEN long dipc_op_set_fault_hook(const struct dipc_thread *st,

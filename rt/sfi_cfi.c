@@ -168,9 +168,8 @@ static int program_function_start(uintptr_t target) {
  * scope (an interceptor's, not the C library's function it replaces), or
  * of a function of the program's plain units. No address inside a
  * function; no code of the runtime that is not an exported entry point. */
-DIPC_HIDDEN int dipc_sfi_call_ok(const void *target);
-int dipc_sfi_call_ok(const void *target) {
-  uintptr_t t = (uintptr_t)target;
+int dipc_sfi_call_target_ok(uintptr_t t) {
+  const void *target = (const void *)t;
   if (!enforced() || allowed_has(t))
     return 1;
   Dl_info info;
@@ -186,7 +185,29 @@ int dipc_sfi_call_ok(const void *target) {
     allowed_add(t);
     return 1;
   }
-  return refuse(DIPC_SFI_CFI_CALL, t, 0);
+  return 0;
+}
+
+DIPC_HIDDEN int dipc_sfi_call_ok(const void *target);
+int dipc_sfi_call_ok(const void *target) {
+  return dipc_sfi_call_target_ok((uintptr_t)target) ||
+         refuse(DIPC_SFI_CFI_CALL, (uintptr_t)target, 0);
+}
+
+/* A target without the call magic handed to libc to call later with
+ * arguments libc computes from what the domain gave it (a comparator, a
+ * stream's functions, a thread's routine), from its own code with no
+ * check of the call: only a function of the program's plain units. A
+ * library's exported function (bcopy as a stream's read function, memcpy
+ * as qsort_r's comparator) would run on them unchecked. */
+static int callback_target_ok(uintptr_t target) {
+  return !enforced() || program_function_start(target);
+}
+
+DIPC_HIDDEN int dipc_sfi_callback_ok(const void *target);
+int dipc_sfi_callback_ok(const void *target) {
+  return callback_target_ok((uintptr_t)target) ||
+         refuse(DIPC_SFI_CFI_CALL, (uintptr_t)target, 0);
 }
 
 DIPC_HIDDEN void dipc_sfi_cfi_refuse(uint32_t kind, const void *where);

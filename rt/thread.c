@@ -569,10 +569,12 @@ static int has_call_magic(uintptr_t at) {
  * landing pad. */
 static long spawn_proxy(uint32_t dom, uintptr_t routine, uint32_t args,
                         void **out) {
-  /* Under `sfi` the proxy would jump to routine unchecked: only the start
-   * of an instrumented function (the call magic before it), which checks
-   * itself, never libc's strcpy on the domain's arguments. */
-  if (dipc_machine.backend == DIPC_BACKEND_SFI && !has_call_magic(routine))
+  /* Under `sfi` the proxy would jump to routine unchecked: only a start
+   * instrumented code may call (the call magic before it, a function a
+   * call by name reaches, a plain unit's), never libc's own strcpy found
+   * with dlvsym. */
+  if (dipc_machine.backend == DIPC_BACKEND_SFI && !has_call_magic(routine) &&
+      !dipc_sfi_call_target_ok(routine))
     return -DIPC_EPERM;
   for (unsigned i = 0; i < n_spawn_proxies; i++)
     if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine &&
