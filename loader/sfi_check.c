@@ -45,6 +45,11 @@ void sfi_check_file(FILE *f) {
   check_span(save, 3);
   if (f->_lock)
     SFI_WRITE(f->_lock, 16); /* glibc's _IO_lock_t: lock, count, owner */
+  /* Markers (libio's old _IO_seekmark) hold positions libc adjusts in
+   * place: a forged chain had it subtract from any int (the rights row).
+   * No stream a program opens has one: refused outright. */
+  if (f->_markers)
+    SFI_WRITE(f->_markers, UINT64_MAX);
   /* Wide streams' state (byte streams' may be unset: fopencookie's is -1). */
   if (f->_mode > 0)
     SFI_WRITE(f->_wide_data, 1);

@@ -140,10 +140,39 @@ SFI_EXPORT int utimes(const char *path, const struct timeval times[2]) {
   return NEXT(utimes)(path, times);
 }
 
-/* The record-lock commands read and write a struct flock; the others
- * take an integer or nothing. */
-static void check_fcntl_arg(int cmd, void *arg) {
+/* The record-lock commands read and write a struct flock, the owner and
+ * write-hint ones their structure or u64; the others listed take an
+ * integer or nothing. A command the check does not know is refused: the
+ * kernel would read or write through its argument unchecked
+ * (F_GET_RW_HINT's u64 over the domain's rights row). */
+static int check_fcntl_arg(int cmd, void *arg) {
   switch (cmd) {
+  case F_DUPFD:
+  case F_DUPFD_CLOEXEC:
+  case F_GETFD:
+  case F_SETFD:
+  case F_GETFL:
+  case F_SETFL:
+  case F_GETOWN:
+  case F_SETOWN:
+  case F_GETSIG:
+  case F_SETSIG:
+  case F_GETLEASE:
+  case F_SETLEASE:
+  case F_NOTIFY:
+  case F_GETPIPE_SZ:
+  case F_SETPIPE_SZ:
+  case F_ADD_SEALS:
+  case F_GET_SEALS:
+    return 0;
+  case F_GET_RW_HINT:
+  case F_GET_FILE_RW_HINT:
+    SFI_WRITE(arg, sizeof(uint64_t));
+    return 0;
+  case F_SET_RW_HINT:
+  case F_SET_FILE_RW_HINT:
+    SFI_READ(arg, sizeof(uint64_t));
+    return 0;
   case F_GETLK:
   case F_SETLK:
   case F_SETLKW:
@@ -155,8 +184,11 @@ static void check_fcntl_arg(int cmd, void *arg) {
   case F_GETOWN_EX:
   case F_SETOWN_EX:
     SFI_WRITE(arg, sizeof(struct f_owner_ex));
-    break;
+    return 0;
   }
+  char what[48];
+  snprintf(what, sizeof what, "fcntl(command %d)", cmd);
+  return (int)sfi_refuse(what);
 }
 
 #define FCNTL_ARG(cmd)                                                         \
@@ -170,14 +202,14 @@ static void check_fcntl_arg(int cmd, void *arg) {
 
 SFI_EXPORT int fcntl(int fd, int cmd, ...) {
   void *arg = FCNTL_ARG(cmd);
-  if (SFI_CHECKED())
-    check_fcntl_arg(cmd, arg);
+  if (SFI_CHECKED() && check_fcntl_arg(cmd, arg) != 0)
+    return -1;
   return NEXT(fcntl)(fd, cmd, arg);
 }
 
 SFI_EXPORT int fcntl64(int fd, int cmd, ...) {
   void *arg = FCNTL_ARG(cmd);
-  if (SFI_CHECKED())
-    check_fcntl_arg(cmd, arg);
+  if (SFI_CHECKED() && check_fcntl_arg(cmd, arg) != 0)
+    return -1;
   return NEXT(fcntl64)(fd, cmd, arg);
 }

@@ -83,6 +83,10 @@ static inline void sfi_check_callee(const void *fn) {
   __dipc_sfi_check_callback(fn);
 }
 
+/* A call refused to the running domain under `sfi`: -1 with EPERM, the
+ * reason on stderr (sfi_syscalls.c). */
+long sfi_refuse(const char *call);
+
 #define SFI_READ(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 0)
 #define SFI_WRITE(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 1)
 

@@ -33,18 +33,20 @@
 #include <stdio.h>
 #include <asm/prctl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/shm.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <termios.h>
 #include <unistd.h>
 
 
 /* A refused call: the caller sees EPERM, and the reason goes to stderr,
  * since a program seldom expects it. */
-static long refuse(const char *call) {
+long sfi_refuse(const char *call) {
   char line[160];
   int n = snprintf(line, sizeof line,
                    "dipc: sfi: %s refused to the running domain (it would "
@@ -57,7 +59,7 @@ static long refuse(const char *call) {
 }
 
 static void *refuse_map(const char *call) {
-  refuse(call);
+  sfi_refuse(call);
   return MAP_FAILED;
 }
 
@@ -111,23 +113,23 @@ SFI_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
 typedef int (*munmap_fn)(void *, size_t);
 SFI_EXPORT int munmap(void *addr, size_t len) {
   if (SFI_CHECKED() && !replaceable(addr, len))
-    return (int)refuse("munmap of memory the domain may not write");
+    return (int)sfi_refuse("munmap of memory the domain may not write");
   return NEXT_AS(munmap_fn, "munmap")(addr, len);
 }
 
 typedef int (*mprotect_fn)(void *, size_t, int);
 SFI_EXPORT int mprotect(void *addr, size_t len, int prot) {
   if (SFI_CHECKED() && (prot & PROT_EXEC))
-    return (int)refuse("mprotect with PROT_EXEC");
+    return (int)sfi_refuse("mprotect with PROT_EXEC");
   if (SFI_CHECKED() && !replaceable(addr, len))
-    return (int)refuse("mprotect of memory the domain may not write");
+    return (int)sfi_refuse("mprotect of memory the domain may not write");
   return NEXT_AS(mprotect_fn, "mprotect")(addr, len, prot);
 }
 
 typedef int (*madvise_fn)(void *, size_t, int);
 SFI_EXPORT int madvise(void *addr, size_t len, int advice) {
   if (SFI_CHECKED() && !replaceable(addr, len))
-    return (int)refuse("madvise of memory the domain may not write");
+    return (int)sfi_refuse("madvise of memory the domain may not write");
   return NEXT_AS(madvise_fn, "madvise")(addr, len, advice);
 }
 
@@ -176,7 +178,7 @@ SFI_EXPORT int prctl(int option, ...) {
                 a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
   va_end(ap);
   if (SFI_CHECKED() && option == PR_SET_MM)
-    return (int)refuse("prctl(PR_SET_MM)");
+    return (int)sfi_refuse("prctl(PR_SET_MM)");
   return NEXT_AS(prctl_fn, "prctl")(option, a2, a3, a4, a5);
 }
 
@@ -190,12 +192,12 @@ static int arch_prctl_refused(int code) {
 }
 SFI_EXPORT int arch_prctl(int code, unsigned long addr) {
   if (SFI_CHECKED() && arch_prctl_refused(code))
-    return (int)refuse("arch_prctl");
+    return (int)sfi_refuse("arch_prctl");
   return NEXT_AS(arch_prctl_fn, "arch_prctl")(code, addr);
 }
 SFI_EXPORT int __arch_prctl(int code, unsigned long addr) {
   if (SFI_CHECKED() && arch_prctl_refused(code))
-    return (int)refuse("__arch_prctl");
+    return (int)sfi_refuse("__arch_prctl");
   return NEXT_AS(arch_prctl_fn, "__arch_prctl")(code, addr);
 }
 
@@ -207,26 +209,53 @@ typedef int (*sigaltstack_fn)(const stack_t *, stack_t *);
 SFI_EXPORT int sigaltstack(const stack_t *ss, stack_t *old) {
   if (SFI_CHECKED()) {
     if (ss)
-      return (int)refuse("sigaltstack");
+      return (int)sfi_refuse("sigaltstack");
     if (old)
       SFI_WRITE(old, sizeof *old);
   }
   return NEXT_AS(sigaltstack_fn, "sigaltstack")(ss, old);
 }
 
-/* ioctl's third argument, when it is a pointer, is written or read by the
- * kernel for as many bytes as the request's size field says (1 where it
- * says none: FIONREAD's int, TCGETS's struct): the first byte must be the
- * running domain's to write. A value below 4096 is a number. */
+/* ioctl's third argument is what each request says: a number, or memory
+ * the kernel reads or writes, in which some requests hold further pointers
+ * (SIOCGIFCONF's buffer: the kernel wrote interface names over the
+ * domain's rights row). Only the requests listed are let through, each
+ * checked for what it touches; any other is refused. */
+static const struct {
+  unsigned long request;
+  unsigned size; /* 0: a number */
+  unsigned char write;
+} ioctl_requests[] = {
+    {TCGETS, sizeof(struct termios), 1},   {TCSETS, sizeof(struct termios), 0},
+    {TCSETSW, sizeof(struct termios), 0},  {TCSETSF, sizeof(struct termios), 0},
+    {TIOCGWINSZ, sizeof(struct winsize), 1},
+    {TIOCSWINSZ, sizeof(struct winsize), 0},
+    {TIOCGPGRP, sizeof(pid_t), 1},         {TIOCSPGRP, sizeof(pid_t), 0},
+    {FIONREAD, sizeof(int), 1},            {TIOCOUTQ, sizeof(int), 1},
+    {FIONBIO, sizeof(int), 0},             {FIOASYNC, sizeof(int), 0},
+    {FIOCLEX, 0, 0},                       {FIONCLEX, 0, 0},
+    {TCFLSH, 0, 0},                        {TCSBRK, 0, 0},
+    {TCXONC, 0, 0},
+};
+
 typedef int (*ioctl_fn)(int, unsigned long, ...);
 SFI_EXPORT int ioctl(int fd, unsigned long request, ...) {
   va_list ap;
   va_start(ap, request);
   void *arg = va_arg(ap, void *);
   va_end(ap);
-  if (SFI_CHECKED() && (uintptr_t)arg >= 4096) {
-    size_t size = (request >> 16) & 0x3fff; /* _IOC_SIZE */
-    SFI_WRITE(arg, size ? size : 1);
+  if (SFI_CHECKED()) {
+    size_t i = 0, n = sizeof ioctl_requests / sizeof ioctl_requests[0];
+    while (i < n && ioctl_requests[i].request != request)
+      ++i;
+    if (i == n) {
+      char what[48];
+      snprintf(what, sizeof what, "ioctl(request %#lx)", request);
+      return (int)sfi_refuse(what);
+    }
+    if (ioctl_requests[i].size)
+      sfi_check((uintptr_t)arg, ioctl_requests[i].size,
+                ioctl_requests[i].write);
   }
   return NEXT_AS(ioctl_fn, "ioctl")(fd, request, arg);
 }
@@ -234,21 +263,21 @@ SFI_EXPORT int ioctl(int fd, unsigned long request, ...) {
 typedef int (*personality_fn)(unsigned long);
 SFI_EXPORT int personality(unsigned long persona) {
   if (SFI_CHECKED() && persona != 0xffffffff && (persona & READ_IMPLIES_EXEC))
-    return (int)refuse("personality(READ_IMPLIES_EXEC)");
+    return (int)sfi_refuse("personality(READ_IMPLIES_EXEC)");
   return NEXT_AS(personality_fn, "personality")(persona);
 }
 
 typedef int (*brk_fn)(void *);
 SFI_EXPORT int brk(void *end) {
   if (SFI_CHECKED())
-    return (int)refuse("brk");
+    return (int)sfi_refuse("brk");
   return NEXT_AS(brk_fn, "brk")(end);
 }
 
 typedef void *(*sbrk_fn)(intptr_t);
 SFI_EXPORT void *sbrk(intptr_t inc) {
   if (SFI_CHECKED() && inc != 0) {
-    refuse("sbrk");
+    sfi_refuse("sbrk");
     return (void *)-1;
   }
   return NEXT_AS(sbrk_fn, "sbrk")(inc);
@@ -262,7 +291,7 @@ SFI_EXPORT long ptrace(int request, ...) {
   void *addr = va_arg(ap, void *), *data = va_arg(ap, void *);
   va_end(ap);
   if (SFI_CHECKED())
-    return refuse("ptrace");
+    return sfi_refuse("ptrace");
   return NEXT_AS(ptrace_fn, "ptrace")(request, pid, addr, data);
 }
 
@@ -273,7 +302,7 @@ SFI_EXPORT ssize_t process_vm_readv(pid_t pid, const struct iovec *local,
                                 unsigned long nl, const struct iovec *remote,
                                 unsigned long nr, unsigned long flags) {
   if (SFI_CHECKED())
-    return refuse("process_vm_readv");
+    return sfi_refuse("process_vm_readv");
   return NEXT_AS(process_vm_fn, "process_vm_readv")(pid, local, nl,
                                                            remote, nr, flags);
 }
@@ -282,7 +311,7 @@ SFI_EXPORT ssize_t process_vm_writev(pid_t pid, const struct iovec *local,
                                  unsigned long nl, const struct iovec *remote,
                                  unsigned long nr, unsigned long flags) {
   if (SFI_CHECKED())
-    return refuse("process_vm_writev");
+    return sfi_refuse("process_vm_writev");
   return NEXT_AS(process_vm_fn, "process_vm_writev")(pid, local, nl,
                                                             remote, nr, flags);
 }
@@ -300,7 +329,7 @@ SFI_EXPORT long syscall(long nr, ...) {
   if (SFI_CHECKED() && nr != SYS_gettid && nr != SYS_getpid &&
       nr != SYS_getppid && nr != SYS_sched_yield && nr != SYS_getuid &&
       nr != SYS_geteuid && nr != SYS_getgid && nr != SYS_getegid)
-    return refuse("syscall(2)");
+    return sfi_refuse("syscall(2)");
   return NEXT_AS(syscall_fn, "syscall")(nr, a[0], a[1], a[2], a[3],
                                                a[4], a[5]);
 }
