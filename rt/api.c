@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -38,6 +39,13 @@ DIPC_EXPORT dom_t dom_copy(dom_t dom, int perm) {
 
 DIPC_EXPORT void *dom_mmap(dom_t dom, void *addr, size_t length, int prot,
                            int flags, int fd, off_t offset) {
+  /* Under `sfi` code runs unchecked unless compiled with the checks: only
+   * the loader maps code for a domain (validated objects, another
+   * process's domains); a file's bytes a domain mapped here with the call
+   * magic in front ran with no check at all. */
+  if ((prot & PROT_EXEC) && dipc_machine.backend == DIPC_BACKEND_SFI &&
+      !dipc_trusted_caller(__builtin_return_address(0)))
+    return DIPC_ERR_PTR(-DIPC_EPERM);
   ARGS((uint64_t)dom, (uint64_t)addr, length, (uint64_t)prot, (uint64_t)flags,
        (uint64_t)fd, (uint64_t)offset);
   return (void *)dipc_gate(OP_DOM_MMAP, &a);

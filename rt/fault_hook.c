@@ -40,6 +40,8 @@ long dipc_op_set_fault_hook(const struct dipc_thread *st, uintptr_t hook) {
   }
   if (!dipc_domain_code(d, hook))
     return -DIPC_EINVAL; /* only code of the domain runs as the domain */
+  if (!dipc_sfi_proxy_target_ok(hook))
+    return -DIPC_EPERM; /* the proxy would jump inside a function */
   unsigned i = 0;
   while (i < MAX_HOOKS && h->made[i][0] && h->made[i][0] != hook)
     i++;

@@ -457,11 +457,13 @@
         xor r12d, r12d
 .endif
         ENTER_TRUSTED \pku, 90f
+        CHECK_THREAD 4f
         mov rdi, [rsp + 24]             /* called by the loader (or */
         call dipc_trusted_caller        /* libdipc): a domain may not ask */
-        test eax, eax                   /* (under sfi and none every */
-        jz 4f                           /* domain's PKRU says key 0) */
-        CHECK_THREAD 4f
+        mov r11d, eax                   /* (under sfi and none every */
+        CHECK_THREAD 4f                 /* domain's PKRU says key 0); */
+        test r11d, r11d                 /* r10 again after the call */
+        jz 3f
         test r12d, 3                    /* key 0 readable and writable: */
         jnz 3f                          /* a signal handler, else no say */
         mov rdi, r10

@@ -403,6 +403,11 @@ DIPC_HIDDEN void dipc_sfi_cfi_init(void);
 /* Under `sfi`, whether instrumented code may call a target without the
  * call magic (sfi_cfi.c, DIPC_SFI_CHECK_CALL_FN's rule); no report. */
 DIPC_HIDDEN int dipc_sfi_call_target_ok(uintptr_t target);
+/* Under `sfi`, whether a proxy the runtime makes for a domain may jump to
+ * target, unchecked: a start instrumented code may call (the call magic,
+ * or the rule above), never an address inside a function (bytes hidden in
+ * an immediate) or libc's own strcpy. 1 under the other backends. */
+DIPC_HIDDEN int dipc_sfi_proxy_target_ok(uintptr_t target);
 
 /* Fault hooks (fault_hook.c). */
 DIPC_HIDDEN long dipc_op_set_fault_hook(const struct dipc_thread *st,

@@ -36,7 +36,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "dipc/sfi.h"
@@ -550,19 +549,6 @@ static unsigned n_spawn_proxies;
  * domain that runs exit()). 0: none made yet. */
 static uint32_t *callers_of;
 
-/* The 4 bytes before `at` are DIPC_SFI_CALL_MAGIC; read by the kernel, so
- * that an unreadable address is a no, not a fault in the runtime (`sfi`
- * only: it has no system-call filter). */
-static int has_call_magic(uintptr_t at) {
-  uint32_t magic = 0;
-  struct iovec here = {&magic, sizeof magic},
-               there = {(void *)(at - sizeof magic), sizeof magic};
-  return at >= sizeof magic &&
-         syscall(SYS_process_vm_readv, getpid(), &here, 1UL, &there, 1UL,
-                 0UL) == (long)sizeof magic &&
-         magic == dipc_sfi_call_magic();
-}
-
 /* dom's proxy that runs routine with `args` integer arguments, made once
  * per triple. A fault in the routine returns 0 to its caller
  * (RT_RECOVERY_RETURN0): the loader's start code or libc, which have no
@@ -573,8 +559,7 @@ static long spawn_proxy(uint32_t dom, uintptr_t routine, uint32_t args,
    * instrumented code may call (the call magic before it, a function a
    * call by name reaches, a plain unit's), never libc's own strcpy found
    * with dlvsym. */
-  if (dipc_machine.backend == DIPC_BACKEND_SFI && !has_call_magic(routine) &&
-      !dipc_sfi_call_target_ok(routine))
+  if (!dipc_sfi_proxy_target_ok(routine))
     return -DIPC_EPERM;
   for (unsigned i = 0; i < n_spawn_proxies; i++)
     if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine &&

@@ -24,7 +24,13 @@
 // the loader's code. `callback-proxy`: dipc_domain_callback for libc's own
 // strcpy (the indirect-call check refuses it called directly): the proxy,
 // which carries the call magic, would jump to it unchecked; now a callback
-// must be an instrumented function (-EPERM). Control:
+// must be an instrumented function (-EPERM). `dom-mmap-exec`: a domain
+// of evil's making given a file's page (the call magic, then a loop that
+// copies 31 bytes, then ret) as code with dom_mmap, which evil then
+// calls: it ran unchecked; only the loader may map code under `sfi` now.
+// `fault-hook`: a fault hook one byte into a function of evil's (the
+// runtime's proxy would jump there: bytes hidden in an immediate), now
+// refused (-EPERM; accepted under `none`). Control:
 // the same source without the checks under `none` steals the secret or
 // overwrites it.
 // RUN: llvm-nm %dipc-lib-dir/libdipc-loader.so | grep ' sfi_code_on$' > %t.off
@@ -39,6 +45,10 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi callback-proxy 2>&1 | FileCheck %s --check-prefix=PROXY
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t callback-proxy 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t recover-gate 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi dom-mmap-exec 2>&1 | FileCheck %s --check-prefix=MMAP
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t dom-mmap-exec 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi fault-hook 2>&1 | FileCheck %s --check-prefix=HOOK-SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t fault-hook 2>&1 | FileCheck %s --check-prefix=HOOK-NONE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t stats 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t fault-info 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t code-scan 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
@@ -57,11 +67,17 @@
 // LANDED: cleanup ran: no
 // GATE: attack returned 0, dipc_errno 0
 // GATE-NEXT: nothing stolen
+// MMAP: dom_mmap of code: refused
+// MMAP-NEXT: attack returned -1, dipc_errno 0
+// MMAP-NEXT: nothing stolen
+// HOOK-SFI: fault hook inside a function: refused
+// HOOK-NONE: fault hook inside a function: accepted
 // PROXY: callback proxy for libc's strcpy: refused
 // PROXY-NEXT: attack returned -1, dipc_errno 0
 // PROXY-NEXT: nothing stolen
 #include "Inputs/vault.h"
 
+#include <unistd.h>
 #include <unwind.h>
 
 #define MATRIX 0x78000000UL /* DIPC_SFI_RIGHTS_ADDR */
@@ -96,6 +112,10 @@ long vault_use_plugin(char *loot) { return plug_plugin(vault_secret, loot); }
 static long the_vault;
 static unsigned long loader_flag_offset;
 static volatile int cleanup_ran;
+
+/* A function of evil's own, whose second byte evil asks to be its hook. */
+__attribute__((noinline)) void evil_spare(void) __dom("evil");
+void evil_spare(void) { cleanup_ran = 2; }
 
 static void evil_cleanup(_Unwind_Reason_Code r, struct _Unwind_Exception *x) {
   (void)r, (void)x;
@@ -151,6 +171,31 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     if (!f)
       return -1;
     f(loot, (const char *)secret);
+    return 1;
+  } else if (strcmp(mode, "dom-mmap-exec") == 0) {
+    /* the call magic (0xcc1d5fc0), then: xor ecx,ecx; 1: mov al,[rsi+rcx];
+     * mov [rdi+rcx],al; inc ecx; cmp ecx,31; jne 1b; ret */
+    static const unsigned char code[] = {
+        0xc0, 0x5f, 0x1d, 0xcc, 0x31, 0xc9, 0x8a, 0x04, 0x0e, 0x88,
+        0x04, 0x0f, 0xff, 0xc1, 0x83, 0xf9, 0x1f, 0x75, 0xf3, 0xc3};
+    char path[] = "/tmp/dipc-code-XXXXXX";
+    int fd = mkstemp(path);
+    unlink(path);
+    if (fd < 0 || write(fd, code, sizeof code) != sizeof code ||
+        ftruncate(fd, 4096) != 0)
+      return -2;
+    void *p = dom_mmap(dom_create(), NULL, 4096, PROT_READ | PROT_EXEC,
+                       MAP_PRIVATE, fd, 0);
+    printf("dom_mmap of code: %s\n",
+           (uintptr_t)p > (uintptr_t)-4096 ? "refused" : "mapped");
+    fflush(stdout);
+    if ((uintptr_t)p > (uintptr_t)-4096)
+      return -1;
+    ((void (*)(char *, const volatile char *))((char *)p + 4))(loot, secret);
+    return 1;
+  } else if (strcmp(mode, "fault-hook") == 0) {
+    int r = dipc_set_fault_hook((void (*)(void))((char *)evil_spare + 1));
+    printf("fault hook inside a function: %s\n", r ? "refused" : "accepted");
     return 1;
   } else if (strcmp(mode, "landed") == 0) {
     static struct _Unwind_Exception forged;
