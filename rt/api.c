@@ -11,15 +11,12 @@
 
 #define ARGS(...) struct dipc_gate_args a = {.arg = {__VA_ARGS__}}
 
-#define USER_READ DIPC_USER_READ
-#define USER_WRITE DIPC_USER_WRITE
-
 /* A string copied into a block of `room` bytes (NUL included): the
  * bytes strncpy reads. */
 #define USER_STRING(s, room)                                                   \
   do {                                                                         \
     size_t n_ = strnlen((s), (room)-1);                                        \
-    USER_READ((s), n_ < (room)-1 ? n_ + 1 : n_);                               \
+    DIPC_USER_READ((s), n_ < (room)-1 ? n_ + 1 : n_);                          \
   } while (0)
 
 DIPC_EXPORT dom_t dom_default(void) {
@@ -112,7 +109,7 @@ DIPC_EXPORT entry_t entry_register(dom_t dom, unsigned count,
   if (count == 0 || count > DIPC_MAX_ENTRIES || !entries)
     return -DIPC_EINVAL;
   ENTRY_ARGS((uint64_t)dom, count);
-  USER_READ(entries, count * sizeof *entries);
+  DIPC_USER_READ(entries, count * sizeof *entries);
   memcpy(a.desc, entries, count * sizeof *entries);
   return dipc_gate(OP_ENTRY_REGISTER, &a.base);
 }
@@ -122,7 +119,7 @@ DIPC_EXPORT dom_t entry_request(entry_t entry, unsigned count,
   if (count == 0 || count > DIPC_MAX_ENTRIES || !entries)
     return -DIPC_EINVAL;
   ENTRY_ARGS((uint64_t)entry, count);
-  USER_WRITE(entries, count * sizeof *entries);
+  DIPC_USER_WRITE(entries, count * sizeof *entries);
   memcpy(a.desc, entries, count * sizeof *entries);
   long r = dipc_gate(OP_ENTRY_REQUEST, &a.base);
   if (r >= 0)
@@ -136,7 +133,7 @@ DIPC_EXPORT long dipc_import_register(dom_t caller, void **slot,
                                       dipc_policy_t policy, const char *what) {
   if (!signature || !what)
     return -DIPC_EINVAL;
-  USER_READ(signature, sizeof *signature);
+  DIPC_USER_READ(signature, sizeof *signature);
   USER_STRING(what, sizeof ((struct dipc_gate_import_args *)0)->what);
   struct dipc_gate_import_args a = {
       .base = {.arg = {(uint64_t)caller, (uint64_t)slot}},
@@ -164,7 +161,7 @@ DIPC_EXPORT long dipc_anycall_register(entry_t entry, void *stub,
   if (!signature)
     return -DIPC_EINVAL;
   ENTRY_ARGS((uint64_t)entry);
-  USER_READ(signature, sizeof *signature);
+  DIPC_USER_READ(signature, sizeof *signature);
   a.desc[0] = (struct dipc_entry_desc){stub, *signature, 0};
   return dipc_gate(OP_ANYCALL_REGISTER, &a.base);
 }
@@ -190,11 +187,11 @@ DIPC_EXPORT const char *dipc_backend(void) {
   }
 }
 
-/* Output pointers are written here (USER_WRITE); NULL is refused. */
+/* Output pointers are written here (DIPC_USER_WRITE); NULL is refused. */
 DIPC_EXPORT int dipc_get_stats(struct dipc_stats *out) {
   if (!out)
     return -DIPC_EINVAL;
-  USER_WRITE(out, sizeof *out);
+  DIPC_USER_WRITE(out, sizeof *out);
   ARGS(0);
   long r = dipc_gate(OP_STATS, &a);
   out->apl_misses = a.out[0];
@@ -252,8 +249,8 @@ DIPC_EXPORT int dipc_thread_adopt(long ticket, void **proxy, void **arg) {
   ARGS((uint64_t)ticket);
   int r = (int)dipc_gate(OP_THREAD_ADOPT, &a);
   if (r == 0) {
-    USER_WRITE(proxy, sizeof *proxy);
-    USER_WRITE(arg, sizeof *arg);
+    DIPC_USER_WRITE(proxy, sizeof *proxy);
+    DIPC_USER_WRITE(arg, sizeof *arg);
     *proxy = (void *)a.out[0];
     *arg = (void *)a.out[1];
   }
@@ -279,7 +276,7 @@ DIPC_EXPORT long dipc_thread_exit_value(void *value) {
 DIPC_EXPORT int dipc_thread_exit_value_take(void **value) {
   ARGS(0);
   int r = (int)dipc_gate(OP_THREAD_EXIT_VALUE, &a);
-  USER_WRITE(value, sizeof *value);
+  DIPC_USER_WRITE(value, sizeof *value);
   *value = r == 1 ? (void *)a.out[0] : NULL;
   return r;
 }
@@ -331,15 +328,15 @@ DIPC_EXPORT int dipc_cap_revoke(unsigned reg) {
 /* The loader's scans and a program's (dipc/rt.h). */
 DIPC_EXPORT int dipc_code_scan(const void *code, size_t size,
                                struct dipc_code_hit *hit) {
-  USER_READ(code, size);
-  USER_WRITE(hit, sizeof *hit);
+  DIPC_USER_READ(code, size);
+  DIPC_USER_WRITE(hit, sizeof *hit);
   return dipc_code_find(code, size, hit);
 }
 
 DIPC_EXPORT int dipc_cap_read(unsigned reg, struct dipc_cap *out) {
   if (!out)
     return -DIPC_EINVAL;
-  USER_WRITE(out, sizeof *out);
+  DIPC_USER_WRITE(out, sizeof *out);
   ARGS(reg);
   long r = dipc_gate(OP_CAP_READ, &a);
   if (r == 0)
