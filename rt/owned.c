@@ -62,8 +62,6 @@ struct text_range {
 static struct text_range trusted_text[4];
 static unsigned ntrusted_text;
 
-/* The loader (libdipc-loader.so, when it is there) defines this. */
-extern int __dipc_loader_seal(void) __attribute__((weak));
 
 static int add_trusted_text(struct dl_phdr_info *info, size_t size, void *p) {
   (void)size, (void)p;

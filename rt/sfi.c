@@ -84,8 +84,6 @@ static void tag_runtime(uintptr_t lo, uintptr_t hi) {
   dipc_sfi_tag(lo, hi, DIPC_SFI_TAG_RUNTIME);
 }
 
-/* The loader (libdipc-loader.so, when it is there) defines this. */
-extern int __dipc_loader_seal(void) __attribute__((weak));
 
 /* libdipc's and the loader's images: what they write (the backend, the
  * tables' pointers, the interceptors' state) is the runtime's; what they

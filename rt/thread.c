@@ -555,18 +555,18 @@ static uint32_t *callers_of;
  * landing pad. */
 static long spawn_proxy(uint32_t dom, uintptr_t routine, uint32_t args,
                         void **out) {
-  /* Under `sfi` the proxy would jump to routine unchecked: only a start
-   * instrumented code may call (the call magic before it, a function a
-   * call by name reaches, a plain unit's), never libc's own strcpy found
-   * with dlvsym. */
-  if (!dipc_sfi_proxy_target_ok(routine))
-    return -DIPC_EPERM;
   for (unsigned i = 0; i < n_spawn_proxies; i++)
     if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine &&
         spawn_proxies[i].args == args) {
       *out = spawn_proxies[i].proxy;
       return 0;
     }
+  /* Under `sfi` the proxy would jump to routine unchecked: only a start
+   * instrumented code may call (the call magic before it, a function a
+   * call by name reaches, a plain unit's), never libc's own strcpy found
+   * with dlvsym. Checked once, when the proxy is made. */
+  if (!dipc_sfi_proxy_target_ok(routine))
+    return -DIPC_EPERM;
   if (n_spawn_proxies == SPAWN_PROXIES)
     return -DIPC_ENOSPC;
   if (!spawn_proxies) {
