@@ -4,9 +4,11 @@
 #
 #   bench/run-programs.sh BUILD_DIR OUTDIR [Google Benchmark flags...]
 #
-# Writes OUTDIR/<program>[-<backend>].json and OUTDIR/not-measured.txt (one
-# line per group of figures that was not measured, and why). Exits nonzero
-# when a program fails or any benchmark reports an error.
+# Writes OUTDIR/<program>[-<backend>].json, OUTDIR/not-measured.txt (one
+# line per group of figures that was not measured, and why) and
+# OUTDIR/failed.txt (one line per run that failed: its name, exit status and
+# the lines of its output that name the failure). Exits nonzero when a
+# program fails or any benchmark reports an error.
 #
 # On a CPU without protection keys the `mpk` runs are not measured (times
 # under the VM lane's emulation compare with nothing); with
@@ -18,18 +20,32 @@ out=$2
 shift 2
 mkdir -p "$out"
 : >"$out/not-measured.txt"
+: >"$out/failed.txt"
 status=0
+
+# failed NAME HOW LOG: records a failed run in failed.txt.
+failed() {
+  echo "bench: $1 FAILED ($2)" >&2
+  {
+    echo "$1: $2"
+    # The lines that name a failure, else the run's last lines.
+    { grep -aiE 'error|fail|fault|segmentation|abort|killed|timed out|vm:' "$3" ||
+      tail -n 8 "$3"; } | tail -n 20 | sed 's/^/  /'
+  } >>"$out/failed.txt"
+  status=1
+}
 
 # run NAME PROGRAM [LAUNCHER...]: one program, one process, one JSON.
 run() {
   local name=$1 program=$2
   shift 2
   echo "bench: $name" >&2
-  if ! "$@" "$build/bin/$program" "${flags[@]}" \
-      --benchmark_out="$out/$name.json" --benchmark_out_format=json; then
-    echo "bench: $name FAILED" >&2
-    status=1
-  fi
+  local log=$out/$name.log rc=0
+  "$@" "$build/bin/$program" "${flags[@]}" \
+    --benchmark_out="$out/$name.json" --benchmark_out_format=json \
+    >"$log" 2>&1 || rc=$?
+  cat "$log"
+  [[ $rc == 0 ]] || failed "$name" "exit status $rc" "$log"
 }
 
 flags=("$@")
@@ -66,7 +82,7 @@ done
 if [[ -x "$build/bin/dipc-bench-xproc" && -x "$build/bin/dipc-bench-xproc-server" ]]; then
   socket=$(mktemp -u /tmp/dipc-bench-xproc.XXXXXX)
   "$build/bin/dipc-run" --backend=none --listen="$socket" \
-    "$build/bin/dipc-bench-xproc-server" &
+    "$build/bin/dipc-bench-xproc-server" >"$out/xproc-server.log" 2>&1 &
   server=$!
   for _ in $(seq 100); do
     [[ -S $socket ]] && break
@@ -76,11 +92,13 @@ if [[ -x "$build/bin/dipc-bench-xproc" && -x "$build/bin/dipc-bench-xproc-server
     run xproc-none dipc-bench-xproc "$build/bin/dipc-run" --backend=none \
       --connect=bench_proc="$socket" --
   else
-    echo "bench: dipc-bench-xproc-server did not listen" >&2
-    status=1
+    failed xproc-server "did not listen" "$out/xproc-server.log"
   fi
   kill -TERM "$server" 2>/dev/null || true
-  wait "$server" || { echo "bench: dipc-bench-xproc-server failed" >&2; status=1; }
+  rc=0
+  wait "$server" || rc=$?
+  cat "$out/xproc-server.log"
+  [[ $rc == 0 ]] || failed xproc-server "exit status $rc" "$out/xproc-server.log"
   rm -f "$socket"
 fi
 # The sfi builds (every -fdipc object also -fdipc-sfi) under `sfi`, which

@@ -20,7 +20,9 @@ DIPC_BENCH_MPK_IN_VM=1 bash "$root/bench/run-programs.sh" "$build" "$out" \
   --benchmark_min_time=0.01 \
   >"$out/console.txt" 2>&1 || {
   cat "$out/console.txt"
-  echo "bench-smoke: FAILED" >&2
+  # Last, where a log's tail shows it: which runs failed, and how.
+  echo "bench-smoke: FAILED:" >&2
+  cat "$out/failed.txt" >&2
   exit 1
 }
 programs=$(ls "$out"/*.json | wc -l)
