@@ -2,9 +2,12 @@
 // the runtime's pthread_atfork prepare and parent gates the thread holds
 // the runtime's locks, and the handler's signal frame (the loader's
 // front handler entering the runtime) must not take them again. SIGCHLD
-// from children that exit at once and a 20 µs SIGALRM timer hit that
-// window often; 2000 forks (fewer on a slow machine, said so). A watchdog
-// thread reports a hang instead of the test timing out.
+// from children that exit at once and a SIGALRM timer hit that window
+// often: every 20 µs, or twice the time a fork takes here if that is more
+// (a process-wide signal arriving during fork's system call restarts it:
+// a timer faster than a fork would never let one finish); 2000 forks
+// (fewer on a slow machine, said so). A watchdog thread reports a hang
+// instead of the test timing out.
 // Under mpk: fork-signal-while-runtime-locked-under-mpk.c.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t -lpthread
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2000 2>&1 | FileCheck %s
@@ -59,9 +62,26 @@ int main(int argc, char **argv) {
   act.sa_flags = SA_RESTART;
   sigaction(SIGCHLD, &act, NULL);
   sigaction(SIGALRM, &act, NULL);
+  /* What a fork takes here, before any signal: the timer's period. */
+  double fork_time = 0;
+  for (int i = 0; i < 10; i++) {
+    double t = now();
+    pid_t pid = fork();
+    if (pid == 0)
+      _exit(0);
+    fork_time += now() - t;
+    if (pid > 0)
+      waitpid(pid, NULL, 0);
+  }
+  long period = (long)(2 * fork_time / 10 * 1e6);
+  if (period < 20)
+    period = 20;
+  printf("a fork takes %.0f us: SIGALRM every %ld us\n", fork_time / 10 * 1e6,
+         period);
+  fflush(stdout);
   pthread_t w;
   pthread_create(&w, NULL, watchdog, NULL);
-  struct itimerval every = {{0, 20}, {0, 20}};
+  struct itimerval every = {{0, period}, {0, period}};
   setitimer(ITIMER_REAL, &every, NULL);
   double start = now();
   for (long i = 0; i < forks; i++) {
