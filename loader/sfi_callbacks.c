@@ -17,15 +17,23 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <printf.h>
 #include <pthread.h>
 #include <search.h>
 #include <stdlib.h>
 
 #define CALLEE(fn) sfi_check_callee((const void *)(fn))
-/* Exit handlers and key destructors may also be a library's function a
- * call by name reaches (a static std::string's destructor is
- * libstdc++'s): they get only the argument registered with them. */
-#define HANDLER(fn) __dipc_sfi_check_call((const void *)(fn))
+/* Exit handlers may also be a library's function a call by name reaches
+ * (a static std::string's destructor is libstdc++'s). Such a function runs
+ * unchecked on the argument registered with it: it must be memory the
+ * domain may write, as a call of the function would need (libc's
+ * getrlimit on exit's status 0 and the domain's rights row would write 16
+ * bytes of ones over it). */
+static void handler(const void *fn, const void *arg) {
+  __dipc_sfi_check_call(fn);
+  if (arg && !sfi_has_call_magic(fn))
+    SFI_WRITE(arg, 1);
+}
 /* Functions libc calls later from whatever domain then runs (thread exit
  * and exit() run as the default domain) are kept as proxies into the
  * domain that handed them over, so they run with its rights, never the
@@ -42,7 +50,7 @@
  * is libc_nonshared.a's, linked into the caller). */
 SFI_EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
   if (SFI_CHECKED()) {
-    HANDLER(fn);
+    handler((const void *)fn, arg);
     if (!(fn = AS_CALLER(fn, 1)))
       return -1;
   }
@@ -51,7 +59,7 @@ SFI_EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
 
 SFI_EXPORT int on_exit(void (*fn)(int, void *), void *arg) {
   if (SFI_CHECKED()) {
-    HANDLER(fn);
+    handler((const void *)fn, arg);
     if (!(fn = AS_CALLER(fn, 2)))
       return -1;
   }
@@ -60,7 +68,7 @@ SFI_EXPORT int on_exit(void (*fn)(int, void *), void *arg) {
 
 SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
   if (SFI_CHECKED()) {
-    HANDLER(fn);
+    handler((const void *)fn, NULL);
     if (!(fn = AS_CALLER(fn, 0)))
       return -1;
   }
@@ -84,9 +92,39 @@ SFI_EXPORT int pthread_once(pthread_once_t *once, void (*fn)(void)) {
   return NEXT(pthread_once)(once, fn);
 }
 
+/* thread_local destructors (glibc's registration, which libstdc++'s
+ * __cxa_thread_atexit calls: the one below, so that a domain calling
+ * libstdc++'s is checked too). libc ran them as the domain that runs when
+ * the thread exits. */
+int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
+
+SFI_EXPORT int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj,
+                                        void *dso) {
+  if (SFI_CHECKED()) {
+    handler((const void *)fn, obj);
+    if (!(fn = AS_CALLER(fn, 1)))
+      return -1;
+  }
+  return NEXT(__cxa_thread_atexit_impl)(fn, obj, dso);
+}
+
+SFI_EXPORT int __cxa_thread_atexit(void (*fn)(void *), void *obj, void *dso) {
+  if (SFI_CHECKED()) {
+    handler((const void *)fn, obj);
+    if (!(fn = AS_CALLER(fn, 1)))
+      return -1;
+  }
+  return NEXT(__cxa_thread_atexit_impl)(fn, obj, dso);
+}
+
+/* A key's destructor gets the value pthread_setspecific stored, any value
+ * the domain chose: it must be a function the domain's code could be
+ * called back as (never a library's), or free (the loader's: it checks
+ * the block is the running domain's). */
 SFI_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *)) {
   if (SFI_CHECKED() && dtor) {
-    HANDLER(dtor);
+    if (dtor != free)
+      CALLEE(dtor);
     if (!(dtor = AS_CALLER(dtor, 1)))
       return EAGAIN;
   }
@@ -163,4 +201,56 @@ SFI_EXPORT void *lsearch(const void *key, void *base, size_t *n, size_t size,
     CALLEE(cmp);
   }
   return NEXT(lsearch)(key, base, n, size, cmp);
+}
+
+/* Fork handlers run in whatever domain forks: kept as proxies into the
+ * domain that registered them, like the exit handlers (pthread_atfork is
+ * libc_nonshared.a's, linked into the caller, and calls this). */
+int __register_atfork(void (*prepare)(void), void (*parent)(void),
+                      void (*child)(void), void *dso);
+
+static void (*fork_handler(void (*fn)(void)))(void) {
+  if (!fn)
+    return NULL;
+  handler((const void *)fn, NULL);
+  return AS_CALLER(fn, 0);
+}
+
+SFI_EXPORT int __register_atfork(void (*prepare)(void), void (*parent)(void),
+                                 void (*child)(void), void *dso) {
+  if (SFI_CHECKED()) {
+    void (*p)(void) = fork_handler(prepare), (*q)(void) = fork_handler(parent),
+         (*c)(void) = fork_handler(child);
+    if ((prepare && !p) || (parent && !q) || (child && !c))
+      return ENOMEM;
+    prepare = p, parent = q, child = c;
+  }
+  return NEXT(__register_atfork)(prepare, parent, child, dso);
+}
+
+/* printf's conversion handlers run in any domain's printf, as that
+ * domain: a domain's handler would run its code with another's rights.
+ * Refused to instrumented code. */
+SFI_EXPORT int register_printf_specifier(int spec, printf_function fn,
+                                         printf_arginfo_size_function arginfo) {
+  if (SFI_CHECKED())
+    return (int)sfi_refuse("register_printf_specifier");
+  return NEXT(register_printf_specifier)(spec, fn, arginfo);
+}
+
+/* Deprecated, not gone: still refused. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+SFI_EXPORT int register_printf_function(int spec, printf_function fn,
+                                        printf_arginfo_function arginfo) {
+  if (SFI_CHECKED())
+    return (int)sfi_refuse("register_printf_function");
+  return NEXT(register_printf_function)(spec, fn, arginfo);
+}
+#pragma GCC diagnostic pop
+
+SFI_EXPORT int register_printf_type(printf_va_arg_function fn) {
+  if (SFI_CHECKED())
+    return (int)sfi_refuse("register_printf_type");
+  return NEXT(register_printf_type)(fn);
 }

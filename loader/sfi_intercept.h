@@ -65,22 +65,26 @@ void __dipc_sfi_check_call(const void *target);
  * but for exported functions of libraries, which are refused. */
 void __dipc_sfi_check_callback(const void *target);
 
+/* Whether fn is instrumented code: the call magic precedes it. The magic
+ * is compared through its negation, so that no instruction of the loader
+ * holds it (test/rt/sfi-call-magic-sites.test). */
+static inline int sfi_has_call_magic(const void *fn) {
+  if ((uintptr_t)fn < 4096)
+    return 0;
+  uint32_t sum;
+  __asm__("movl %[neg], %[sum]\n\taddl -4(%[fn]), %[sum]"
+          : [sum] "=&r"(sum)
+          : [fn] "r"(fn), [neg] "i"(0u - DIPC_SFI_CALL_MAGIC), "m"(*(const char(*)[4])((const char *)fn - 4)));
+  return sum == 0;
+}
+
 /* A function pointer instrumented code hands libc, which calls it without
  * a check: an instrumented function (the call magic) or a plain unit's,
  * never a library's (libc's bcopy as a stream's read function would copy
- * from the cookie unchecked). The magic is compared through its negation,
- * so that no instruction of the loader holds it
- * (test/rt/sfi-call-magic-sites.test). */
+ * from the cookie unchecked). */
 static inline void sfi_check_callee(const void *fn) {
-  if ((uintptr_t)fn >= 4096) {
-    uint32_t sum;
-    __asm__("movl %[neg], %[sum]\n\taddl -4(%[fn]), %[sum]"
-            : [sum] "=&r"(sum)
-            : [fn] "r"(fn), [neg] "i"(0u - DIPC_SFI_CALL_MAGIC), "m"(*(const char(*)[4])((const char *)fn - 4)));
-    if (sum == 0)
-      return;
-  }
-  __dipc_sfi_check_callback(fn);
+  if (!sfi_has_call_magic(fn))
+    __dipc_sfi_check_callback(fn);
 }
 
 /* A call refused to the running domain under `sfi`: -1 with EPERM, the
