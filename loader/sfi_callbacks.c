@@ -98,9 +98,9 @@ SFI_EXPORT int pthread_once(pthread_once_t *once, void (*fn)(void)) {
  * the thread exits. */
 int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
 
-SFI_EXPORT int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj,
-                                        void *dso) {
-  if (SFI_CHECKED()) {
+static int thread_atexit(int checked, void (*fn)(void *), void *obj,
+                         void *dso) {
+  if (checked) {
     handler((const void *)fn, obj);
     if (!(fn = AS_CALLER(fn, 1)))
       return -1;
@@ -108,13 +108,13 @@ SFI_EXPORT int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj,
   return NEXT(__cxa_thread_atexit_impl)(fn, obj, dso);
 }
 
+SFI_EXPORT int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj,
+                                        void *dso) {
+  return thread_atexit(SFI_CHECKED(), fn, obj, dso);
+}
+
 SFI_EXPORT int __cxa_thread_atexit(void (*fn)(void *), void *obj, void *dso) {
-  if (SFI_CHECKED()) {
-    handler((const void *)fn, obj);
-    if (!(fn = AS_CALLER(fn, 1)))
-      return -1;
-  }
-  return NEXT(__cxa_thread_atexit_impl)(fn, obj, dso);
+  return thread_atexit(SFI_CHECKED(), fn, obj, dso);
 }
 
 /* A key's destructor gets the value pthread_setspecific stored, any value
