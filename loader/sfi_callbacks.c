@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <search.h>
 #include <stdlib.h>
+#include <threads.h>
 
 #define CALLEE(fn) sfi_check_callee((const void *)(fn))
 /* Exit handlers may also be a library's function a call by name reaches
@@ -121,14 +122,28 @@ SFI_EXPORT int __cxa_thread_atexit(void (*fn)(void *), void *obj, void *dso) {
  * the domain chose: it must be a function the domain's code could be
  * called back as (never a library's), or free (the loader's: it checks
  * the block is the running domain's). */
-SFI_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *)) {
-  if (SFI_CHECKED() && dtor) {
-    if (dtor != free)
+static int key_create(int checked, pthread_key_t *key, void (*dtor)(void *)) {
+  if (checked) {
+    SFI_WRITE(key, sizeof *key);
+    if (dtor && dtor != free)
       CALLEE(dtor);
-    if (!(dtor = AS_CALLER(dtor, 1)))
+    if (dtor && !(dtor = AS_CALLER(dtor, 1)))
       return EAGAIN;
   }
   return NEXT(pthread_key_create)(key, dtor);
+}
+
+SFI_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *)) {
+  return key_create(SFI_CHECKED(), key, dtor);
+}
+
+/* C11's keys: glibc's tss_create calls its pthread_key_create inside
+ * libc, past the one above. */
+SFI_EXPORT int tss_create(tss_t *key, tss_dtor_t dtor) {
+  _Static_assert(sizeof(tss_t) == sizeof(pthread_key_t), "tss_t");
+  return key_create(SFI_CHECKED(), (pthread_key_t *)key, dtor) == 0
+             ? thrd_success
+             : thrd_error;
 }
 
 SFI_EXPORT int dl_iterate_phdr(int (*fn)(struct dl_phdr_info *, size_t,

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <threads.h>
 #include <time.h>
 
 static thread_setup_fn setup_thread;
@@ -126,4 +127,25 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     dipc_thread_unreserve();
   }
   return err;
+}
+
+/* C11's threads: glibc's thrd_create and thrd_exit call its pthread
+ * functions inside libc, past the wrappers above, so a C11 thread had no
+ * runtime state (it shared its creator's, under `sfi` its shadow stack
+ * and KCS) and ran a domain's routine outside the domain. They go through
+ * the wrappers instead; a C11 routine returns an int, which thrd_join
+ * takes from the low half of the pointer as glibc's own does. */
+__attribute__((visibility("default"))) int
+thrd_create(thrd_t *thread, thrd_start_t routine, void *arg) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(thread, sizeof *thread);
+    sfi_check_callee((const void *)routine);
+  }
+  int err = pthread_create(thread, NULL,
+                           (void *(*)(void *))(uintptr_t)routine, arg);
+  return err == 0 ? thrd_success : err == ENOMEM ? thrd_nomem : thrd_error;
+}
+
+__attribute__((visibility("default"), noreturn)) void thrd_exit(int result) {
+  pthread_exit((void *)(intptr_t)result);
 }
