@@ -29,6 +29,7 @@
 
 #include <dipc/rt.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <asm/prctl.h>
@@ -314,6 +315,43 @@ SFI_EXPORT ssize_t process_vm_writev(pid_t pid, const struct iovec *local,
     return sfi_refuse("process_vm_writev");
   return NEXT_AS(process_vm_fn, "process_vm_writev")(pid, local, nl,
                                                             remote, nr, flags);
+}
+
+/* clone(2)'s wrapper: a child sharing the memory (CLONE_VM: a thread,
+ * or vfork's kind) would start past the pthread_create wrapper with no
+ * runtime state of its own, sharing its creator's (the same %gs base),
+ * under `sfi` the running domain, shadow stack and KCS. Refused to
+ * instrumented code (threads come from pthread_create or thrd_create);
+ * a fork-like child (no CLONE_VM) has its own copy of everything. */
+typedef int (*clone_fn)(int (*)(void *), void *, int, void *, pid_t *, void *,
+                        pid_t *);
+static int clone_as(const char *name, int checked, int (*fn)(void *),
+                    void *stack, int flags, void *arg, va_list ap) {
+  pid_t *parent_tid = va_arg(ap, pid_t *);
+  void *tls = va_arg(ap, void *);
+  pid_t *child_tid = va_arg(ap, pid_t *);
+  if (checked && (flags & CLONE_VM))
+    return (int)sfi_refuse(name);
+  return NEXT_AS(clone_fn, "clone")(fn, stack, flags, arg, parent_tid, tls,
+                                    child_tid);
+}
+
+SFI_EXPORT int clone(int (*fn)(void *), void *stack, int flags, void *arg,
+                     ...) {
+  va_list ap;
+  va_start(ap, arg);
+  int r = clone_as("clone", SFI_CHECKED(), fn, stack, flags, arg, ap);
+  va_end(ap);
+  return r;
+}
+
+SFI_EXPORT int __clone(int (*fn)(void *), void *stack, int flags, void *arg,
+                     ...) {
+  va_list ap;
+  va_start(ap, arg);
+  int r = clone_as("__clone", SFI_CHECKED(), fn, stack, flags, arg, ap);
+  va_end(ap);
+  return r;
 }
 
 /* syscall(2) reaches every call above with any arguments: from a domain

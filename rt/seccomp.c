@@ -28,6 +28,14 @@
  *   would pass for one of this filter's traps (exec.c): EPERM;
  * - execve/execveat: EPERM, since a new program would inherit this filter
  *   without the runtime that answers its traps;
+ * - perf_event_open and bpf: a breakpoint or sample on the runtime's own
+ *   syscall instruction records the cookie in r9 (user registers are
+ *   sampled whatever the signal mask), and another domain's registers and
+ *   stack: EPERM;
+ * - modify_ldt, whose selectors would set a thread's fs or gs base past
+ *   arch_prctl's check, and rseq, whose abort address the kernel jumps to
+ *   from whatever code runs in the critical section it names (threads
+ *   run without it: thread.c, drop_rseq): EPERM;
  * - 32-bit (int 0x80) and x32 system calls: refused, their numbers differ.
  */
 #define _GNU_SOURCE
@@ -155,7 +163,9 @@ static void build(struct program *p, uint64_t cookie) {
       SYS_process_vm_readv, SYS_process_vm_writev, SYS_ptrace,
       SYS_remap_file_pages, SYS_userfaultfd,       SYS_execve,
       SYS_execveat,         SYS_io_uring_setup,    SYS_mseal,
-      SYS_process_madvise,  SYS_rt_sigqueueinfo,   SYS_rt_tgsigqueueinfo};
+      SYS_process_madvise,  SYS_rt_sigqueueinfo,   SYS_rt_tgsigqueueinfo,
+      SYS_perf_event_open,  SYS_bpf,               SYS_modify_ldt,
+      SYS_rseq};
   for (size_t i = 0; i < sizeof denied / sizeof denied[0]; ++i)
     deny(p, denied[i]);
   /* mmap: PROT_EXEC or MAP_FIXED (which replaces what is there) is

@@ -273,8 +273,10 @@ static void drop_rseq(void) {
     r = syscall(SYS_rseq, area, __rseq_size, RSEQ_FLAG_UNREGISTER,
                 RSEQ_SIG_X86);
   /* EINVAL: not registered (threads created after the main thread dropped
-   * it do not register); ENOSYS: no rseq at all. */
-  DIPC_CHECK(r == 0 || errno == EINVAL || errno == ENOSYS,
+   * it do not register); ENOSYS: no rseq at all; EPERM: the mpk filter's
+   * refusal (rseq is denied once it is installed, glibc's registration of
+   * a new thread too). */
+  DIPC_CHECK(r == 0 || errno == EINVAL || errno == ENOSYS || errno == EPERM,
              "cannot unregister rseq (errno %d)", errno);
 }
 
