@@ -414,13 +414,23 @@ typedef void *(*dlmopen_fn)(Lmid_t, const char *, int);
  * of libc and libdipc, outside the loader and the runtime: an object with
  * dIPC records is refused there (NULL, with the reason on stderr and from
  * dlerror's point of view no error); one without is loaded, and under mpk
- * the runtime still checks its executable mappings (rt/exec.c). */
+ * the runtime still checks its executable mappings (rt/exec.c). Under sfi
+ * every other namespace is refused. */
 __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid,
                                                      const char *file,
                                                      int mode) {
   if (lmid == LM_ID_BASE)
     return dlopen(file, mode);
   dlmopen_fn real = INTERPOSE_NEXT(dlmopen_fn, "dlmopen");
+  /* Under sfi no code runs unchecked but libc's and the trusted
+   * libraries': a plain object's constructors would. */
+  if (!strcmp(dipc_backend(), "sfi")) {
+    fprintf(stderr,
+            "dipc-loader: dlmopen(\"%s\") refused: under the sfi backend "
+            "objects load in the base namespace only (dlopen)\n",
+            file ? file : "(null)");
+    return NULL;
+  }
   if (file && file_has_records(file)) {
     fprintf(stderr,
             "dipc-loader: dlmopen(\"%s\") refused: an object with dIPC "

@@ -180,7 +180,7 @@ static int check_fcntl_arg(int cmd, void *arg) {
   case F_OFD_SETLK:
   case F_OFD_SETLKW:
     SFI_WRITE(arg, sizeof(struct flock));
-    break;
+    return 0;
   case F_GETOWN_EX:
   case F_SETOWN_EX:
     SFI_WRITE(arg, sizeof(struct f_owner_ex));

@@ -300,6 +300,10 @@ DIPC_HIDDEN uint64_t dipc_sys_make_cookie(void);
 DIPC_HIDDEN extern const uint64_t *dipc_sys_cookie;
 /* Installs the filter for every thread (at init, after the cookie). */
 DIPC_HIDDEN void dipc_seccomp_install(void);
+/* rseq (thread.c): whether glibc registered its area at start (threads
+ * then drop it; the mpk filter refuses new registrations). */
+#define DIPC_RSEQ_FLAG_UNREGISTER 1
+DIPC_HIDDEN int dipc_glibc_rseq_on(void);
 /* si_errno of the filter's SIGSYS: a memory call made for the thread by
  * the runtime, checked (exec.c, mmcall.c). */
 #define DIPC_SECCOMP_TRAP_DATA 0xd1c

@@ -33,9 +33,11 @@
  *   sampled whatever the signal mask), and another domain's registers and
  *   stack: EPERM;
  * - modify_ldt, whose selectors would set a thread's fs or gs base past
- *   arch_prctl's check, and rseq, whose abort address the kernel jumps to
- *   from whatever code runs in the critical section it names (threads
- *   run without it: thread.c, drop_rseq): EPERM;
+ *   arch_prctl's check, and rseq registrations, whose abort address the
+ *   kernel jumps to from whatever code runs in the critical section they
+ *   name: EPERM. Threads run without rseq (thread.c, drop_rseq); glibc's
+ *   own registration must be off (glibc.pthread.rseq=0, dipc-run), or it
+ *   would stop each new thread when the filter refuses it;
  * - 32-bit (int 0x80) and x32 system calls: refused, their numbers differ.
  */
 #define _GNU_SOURCE
@@ -46,6 +48,7 @@
 #include <linux/seccomp.h>
 #include <linux/userfaultfd.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -164,8 +167,7 @@ static void build(struct program *p, uint64_t cookie) {
       SYS_remap_file_pages, SYS_userfaultfd,       SYS_execve,
       SYS_execveat,         SYS_io_uring_setup,    SYS_mseal,
       SYS_process_madvise,  SYS_rt_sigqueueinfo,   SYS_rt_tgsigqueueinfo,
-      SYS_perf_event_open,  SYS_bpf,               SYS_modify_ldt,
-      SYS_rseq};
+      SYS_perf_event_open,  SYS_bpf,               SYS_modify_ldt};
   for (size_t i = 0; i < sizeof denied / sizeof denied[0]; ++i)
     deny(p, denied[i]);
   /* mmap: PROT_EXEC or MAP_FIXED (which replaces what is there) is
@@ -206,6 +208,12 @@ static void build(struct program *p, uint64_t cookie) {
   window(p, 0, 1);
   emit(p, RET(SECCOMP_RET_ALLOW));
   when_bits(p, SYS_shmat, 2, SHM_EXEC | SHM_REMAP, ERRNO(EPERM));
+  /* rseq: unregistering only (thread.c, drop_rseq). */
+  emit(p, JEQ(SYS_rseq, 0, 4));
+  emit(p, LD(ARG(2)));
+  emit(p, JSET(DIPC_RSEQ_FLAG_UNREGISTER, 1, 0));
+  emit(p, RET(ERRNO(EPERM)));
+  emit(p, RET(SECCOMP_RET_ALLOW));
   when_equal(p, SYS_ioctl, 1, USERFAULTFD_IOC_NEW);
   /* A filter of the program's with a listener would see the cookie in the
    * arguments of the runtime's calls (SECCOMP_RET_USER_NOTIF wins over
@@ -255,6 +263,13 @@ uint64_t dipc_sys_make_cookie(void) {
 }
 
 void dipc_seccomp_install(void) {
+  if (dipc_glibc_rseq_on()) {
+    fputs("dipc: the mpk backend needs glibc's rseq registration off "
+          "(GLIBC_TUNABLES=glibc.pthread.rseq=0, as dipc-run sets): "
+          "refused\n",
+          stderr);
+    _exit(DIPC_EXIT_REFUSED);
+  }
   /* Memory mapped readable at start would be executable too. */
   int persona = personality(0xffffffff);
   DIPC_CHECK(persona != -1 && (!(persona & READ_IMPLIES_EXEC) ||

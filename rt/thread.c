@@ -261,16 +261,17 @@ static uintptr_t *public_usp(struct dipc_thread *st) {
 extern __attribute__((weak)) const ptrdiff_t __rseq_offset;
 extern __attribute__((weak)) const unsigned int __rseq_size;
 #define RSEQ_SIG_X86 0x53053053
-#define RSEQ_FLAG_UNREGISTER 1
+
+int dipc_glibc_rseq_on(void) { return &__rseq_size && __rseq_size != 0; }
 
 static void drop_rseq(void) {
-  if (!&__rseq_size || __rseq_size == 0)
+  if (!dipc_glibc_rseq_on())
     return;
   char *area = (char *)read_fsbase() + __rseq_offset;
   /* glibc registers the 32-byte area but reports the feature size. */
-  long r = syscall(SYS_rseq, area, 32, RSEQ_FLAG_UNREGISTER, RSEQ_SIG_X86);
+  long r = syscall(SYS_rseq, area, 32, DIPC_RSEQ_FLAG_UNREGISTER, RSEQ_SIG_X86);
   if (r != 0)
-    r = syscall(SYS_rseq, area, __rseq_size, RSEQ_FLAG_UNREGISTER,
+    r = syscall(SYS_rseq, area, __rseq_size, DIPC_RSEQ_FLAG_UNREGISTER,
                 RSEQ_SIG_X86);
   /* EINVAL: not registered (threads created after the main thread dropped
    * it do not register); ENOSYS: no rseq at all; EPERM: the mpk filter's
