@@ -12,7 +12,7 @@
 #include "landlock.h"
 #include "metadata.h"
 #include "scan.h"
-#include "sfi_code.h"
+#include "sfi_alias.h"
 #include "sfi_code.h"
 #include "sfi_real.h"
 #include "signals.h"
@@ -101,6 +101,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data) {
     ++p->count;
     seen[me].records = 1;
     sfi_code_add(info); /* under sfi, its units are all instrumented */
+    sfi_alias_bind(info);
   }
   return 0;
 }
@@ -284,6 +285,7 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
 __attribute__((constructor)) static void loader_init(void) {
   sfi_code_start();
   sfi_next_resolve_all(); /* no interceptor writes loader data later */
+  sfi_alias_init();
   if (load_new_objects() != 0 || domains_check_settings() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);
