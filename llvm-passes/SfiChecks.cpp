@@ -211,8 +211,18 @@ bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
 bool Instrumenter::addLibCallArguments(CallBase &CB) {
   const Function *Callee = CB.getCalledFunction();
   LibFunc LF;
-  if (!Callee || !Callee->isDeclaration() || !TLI.getLibFunc(*Callee, LF) ||
-      !TLI.has(LF))
+  if (!Callee || !Callee->isDeclaration())
+    return true;
+  // A C library function declared unlike the library (a pointer parameter
+  // as an integer) would escape the check of its arguments: refused, not
+  // left unchecked.
+  if (TLI.getLibFunc(Callee->getName(), LF) && TLI.has(LF) &&
+      !TLI.getLibFunc(*Callee, LF))
+    return refuse(CB, "it calls the C library's '" + Callee->getName() +
+                          "' through a declaration unlike the library's, "
+                          "whose pointer arguments the check could not tell "
+                          "(declare it as its header does)");
+  if (!TLI.getLibFunc(*Callee, LF) || !TLI.has(LF))
     return true;
   unsigned Fixed = Callee->getFunctionType()->getNumParams();
   for (unsigned Arg = 0; Arg < CB.arg_size() && Arg < Fixed; ++Arg) {
