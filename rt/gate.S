@@ -464,8 +464,20 @@
         CHECK_THREAD 4f                 /* domain's PKRU says key 0); */
         test r11d, r11d                 /* r10 again after the call */
         jz 3f
-        test r12d, 3                    /* key 0 readable and writable: */
-        jnz 3f                          /* a signal handler, else no say */
+.if \pku
+        /* A signal's handler: the PKRU Linux sets for one (every key but 0
+         * disabled), or the default domain's image an earlier gate of the
+         * same handler installed. A domain's own image is neither (it
+         * enables the domain's key): a domain with key 0 rights jumping
+         * here through a `ret` of trusted code gets no say. */
+        mov eax, r12d
+        and eax, RT_PKRU_HANDLER_MASK
+        cmp eax, RT_PKRU_HANDLER
+        je 6f
+        cmp r12d, [RT_RO_TABLE_ADDR]
+        jne 3f
+6:
+.endif
         mov rdi, r10
         mov rsi, rbx
         cld                             /* a caller other than a handler */

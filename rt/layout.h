@@ -15,6 +15,10 @@
  * key of the domain that runs on them (docs/runtime.md §2). */
 #define RT_PKEY_STACK 2
 #define RT_PKRU_RUNTIME_DENIED 0xc /* AD|WD of RT_PKEY_RUNTIME */
+/* The PKRU Linux gives a signal handler (its init_pkru): every key but 0
+ * access-disabled; the mask tests those AD bits and key 0's AD and WD. */
+#define RT_PKRU_HANDLER 0x55555554
+#define RT_PKRU_HANDLER_MASK 0x55555557
 
 /* The runtime's window of fixed addresses, below 2 GiB (AddressSanitizer's
  * shadow starts there) so that the seccomp filter can keep system calls
