@@ -282,6 +282,15 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
   return 0;
 }
 
+/* Under sfi, the code copied from its files (scan.c) but in a process of
+ * a cross-process pair, whose code the other process maps from the files
+ * (docs/cross-process.md). */
+static int pin_code(void) {
+  if (xproc_listening() || getenv("DIPC_CONNECT"))
+    return 0;
+  return scan_pin_code();
+}
+
 __attribute__((constructor)) static void loader_init(void) {
   sfi_code_start();
   sfi_next_resolve_all(); /* no interceptor writes loader data later */
@@ -291,8 +300,11 @@ __attribute__((constructor)) static void loader_init(void) {
   threads_set_setup(setup_thread);
   if (signals_install(recover, report) != 0 || xproc_connect_setup() != 0)
     _exit(DIPC_EXIT_REFUSED);
-  if (!strcmp(dipc_backend(), "sfi"))
+  if (!strcmp(dipc_backend(), "sfi")) {
     hide_own_memory();
+    if (pin_code() != 0)
+      _exit(DIPC_EXIT_REFUSED);
+  }
   heap_start();
   if (getenv("DIPC_INFO"))
     domains_print(stderr);
@@ -391,7 +403,7 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
     _exit(DIPC_EXIT_REFUSED);
   }
-  if (handle && load_new_objects() != 0) {
+  if (handle && (load_new_objects() != 0 || (sfi_code_on && pin_code() != 0))) {
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
     _exit(DIPC_EXIT_REFUSED);
   }

@@ -7,13 +7,17 @@
  * a private anonymous copy of its checked bytes: Linux lets a library's
  * file be written while it is mapped, and a dropped page would be re-read
  * from it. Later executable memory goes through the runtime (seccomp
- * filter, rt/exec.c), which does the same. */
+ * filter, rt/exec.c), which does the same. Under sfi nothing is scanned,
+ * but the code is copied all the same, at start and after each dlopen:
+ * a domain that rewrote an instrumented library's file ran it without
+ * its checks. */
 #define _GNU_SOURCE
 #include "scan.h"
 #include "../rt/procmaps.h"
 #include "trusted.h"
 
 #include <dipc/rt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -61,9 +65,10 @@ static const char *name(const struct mapping *m) {
   return m->path[0] ? m->path : "[anonymous code]";
 }
 
-/* Checks one mapping in `copy`, its bytes; rewrites a trusted object's. */
+/* Checks one mapping in `copy`, its bytes (for PKRU writes when `scan`);
+ * rewrites a trusted object's. */
 static int check(const struct mapping *m, unsigned char *copy,
-                 uintptr_t runtime) {
+                 uintptr_t runtime, int scan) {
   if (m->prot & PROT_WRITE) {
     fprintf(stderr,
             "dipc-loader: refusing writable and executable memory at "
@@ -71,7 +76,7 @@ static int check(const struct mapping *m, unsigned char *copy,
             (unsigned long)m->lo, (unsigned long)m->hi, name(m));
     return -1;
   }
-  if (runtime >= m->lo && runtime < m->hi)
+  if (!scan || (runtime >= m->lo && runtime < m->hi))
     return 0;
   if (m->ino && trusted_file(m->major, m->minor, m->ino))
     return trusted_rewrite(m->lo, m->hi, copy, name(m));
@@ -86,7 +91,8 @@ static int check(const struct mapping *m, unsigned char *copy,
 }
 
 /* Checks the mapping and puts the checked copy in its place. */
-static int seal_mapping(const struct mapping *m, uintptr_t runtime) {
+static int seal_mapping(const struct mapping *m, uintptr_t runtime,
+                        int scan) {
   size_t size = m->hi - m->lo;
   if (strcmp(m->path, "[vsyscall]") == 0)
     return 0; /* the kernel's, execute-only, fixed */
@@ -104,7 +110,7 @@ static int seal_mapping(const struct mapping *m, uintptr_t runtime) {
     return -1;
   }
   memcpy(copy, (void *)m->lo, size);
-  int err = check(m, copy, runtime);
+  int err = check(m, copy, runtime, scan);
   /* The vDSO is the kernel's special mapping: checked, left in place. */
   if (err == 0 && strcmp(m->path, "[vdso]") != 0) {
     if (mprotect(copy, size, PROT_READ | PROT_EXEC) == 0 &&
@@ -124,7 +130,20 @@ int scan_start(uintptr_t runtime) {
   if (read_mappings(mappings, &n) != 0)
     return -1;
   for (unsigned i = 0; i < n; ++i)
-    if (seal_mapping(&mappings[i], runtime) != 0)
+    if (seal_mapping(&mappings[i], runtime, 1) != 0)
       return -1;
   return 0;
+}
+
+int scan_pin_code(void) {
+  static struct mapping mappings[MAX_MAPPINGS];
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  unsigned n;
+  pthread_mutex_lock(&lock);
+  int err = read_mappings(mappings, &n);
+  for (unsigned i = 0; err == 0 && i < n; ++i)
+    if (mappings[i].ino) /* a file's: anonymous code is a copy already */
+      err = seal_mapping(&mappings[i], 0, 0);
+  pthread_mutex_unlock(&lock);
+  return err;
 }

@@ -1,4 +1,5 @@
-/* scan.h - checks the code in the process at start (mpk backend). */
+/* scan.h - checks the code in the process at start (mpk backend), and
+ * pins it (sfi). */
 #ifndef DIPC_LOADER_SCAN_H
 #define DIPC_LOADER_SCAN_H
 
@@ -8,5 +9,10 @@
  * `runtime`, an address of its code) and replaces each by a private copy
  * of its checked bytes. Returns 0, or -1 after printing what is refused. */
 int scan_start(uintptr_t runtime);
+
+/* Under sfi: replaces every executable mapping of a file by a private copy
+ * of its bytes (no scan), so that no write to the file changes code that
+ * runs. Returns 0, or -1 after printing what is refused. */
+int scan_pin_code(void);
 
 #endif
