@@ -124,26 +124,24 @@ static int seal_mapping(const struct mapping *m, uintptr_t runtime,
   return err;
 }
 
-int scan_start(uintptr_t runtime) {
-  static struct mapping mappings[MAX_MAPPINGS];
-  unsigned n;
-  if (read_mappings(mappings, &n) != 0)
-    return -1;
-  for (unsigned i = 0; i < n; ++i)
-    if (seal_mapping(&mappings[i], runtime, 1) != 0)
-      return -1;
-  return 0;
-}
+/* The executable mappings of one pass (large: off the stack), under the
+ * lock (dlopen pins from any thread). */
+static struct mapping mappings[MAX_MAPPINGS];
+static pthread_mutex_t mappings_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int scan_pin_code(void) {
-  static struct mapping mappings[MAX_MAPPINGS];
-  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Seals every executable mapping (scan: checked for PKRU writes), or only
+ * those of files (anonymous code is a copy already). */
+static int seal_all(uintptr_t runtime, int scan) {
   unsigned n;
-  pthread_mutex_lock(&lock);
+  pthread_mutex_lock(&mappings_lock);
   int err = read_mappings(mappings, &n);
   for (unsigned i = 0; err == 0 && i < n; ++i)
-    if (mappings[i].ino) /* a file's: anonymous code is a copy already */
-      err = seal_mapping(&mappings[i], 0, 0);
-  pthread_mutex_unlock(&lock);
+    if (scan || mappings[i].ino)
+      err = seal_mapping(&mappings[i], runtime, scan);
+  pthread_mutex_unlock(&mappings_lock);
   return err;
 }
+
+int scan_start(uintptr_t runtime) { return seal_all(runtime, 1); }
+
+int scan_pin_code(void) { return seal_all(0, 0); }
