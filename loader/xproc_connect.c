@@ -517,26 +517,37 @@ static void map_vdso_stubs(const struct thunk *t, uintptr_t theirs) {
 }
 
 /* A system call made from the other's code traps (SIGSYS): one test per
- * code mapping on the instruction pointer. TSYNC: every thread. */
+ * code mapping on the instruction pointer, in pieces that do not cross a
+ * 4 GiB boundary (the filter compares 32-bit halves; a library's code
+ * lies across one now and then, as address randomisation puts it). TSYNC:
+ * every thread. */
 static void trap_syscalls(const struct thunk *t) {
   struct remote *r = t->remote;
-  struct sock_filter f[6 * MAX_EXEC + 1];
+  struct sock_filter f[2 * 6 * MAX_EXEC + 1];
   unsigned n = 0;
   const unsigned ip = offsetof(struct seccomp_data, instruction_pointer);
   for (unsigned i = 0; i < r->nexec; i++) {
     uintptr_t lo = r->exec_lo[i], hi = r->exec_hi[i];
-    if (lo >> 32 != (hi - 1) >> 32)
-      refuse(t, "its code mapping %#lx-%#lx crosses a 4 GiB boundary",
+    if (hi - lo > (1ull << 32))
+      refuse(t, "its code mapping %#lx-%#lx is larger than 4 GiB",
              (unsigned long)lo, (unsigned long)hi);
-    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip + 4);
-    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-                                          (uint32_t)(lo >> 32), 0, 4);
-    f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip);
-    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
-                                          (uint32_t)lo, 0, 2);
-    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
-                                          (uint32_t)hi, 1, 0);
-    f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+    while (lo < hi) {
+      /* [lo, end): one 4 GiB window; end's low half 0 is the window's top,
+       * where no upper test is needed (nor could one be made). */
+      uintptr_t top = ((lo >> 32) + 1) << 32, end = top < hi ? top : hi;
+      int open_top = (uint32_t)end == 0;
+      f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip + 4);
+      f[n++] = (struct sock_filter)BPF_JUMP(
+          BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(lo >> 32), 0, open_top ? 3 : 4);
+      f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ip);
+      f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+                                            (uint32_t)lo, 0, open_top ? 1 : 2);
+      if (!open_top)
+        f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
+                                              (uint32_t)end, 1, 0);
+      f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+      lo = end;
+    }
   }
   f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
   struct sock_fprog prog = {(unsigned short)n, f};
