@@ -403,7 +403,8 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
     _exit(DIPC_EXIT_REFUSED);
   }
-  if (handle && (load_new_objects() != 0 || (sfi_code_on && pin_code() != 0))) {
+  if (handle &&
+      (load_new_objects() != 0 || (sfi_code_on && pin_code() != 0))) {
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
     _exit(DIPC_EXIT_REFUSED);
   }
@@ -438,7 +439,7 @@ __attribute__((visibility("default"))) void *dlmopen(Lmid_t lmid,
   dlmopen_fn real = INTERPOSE_NEXT(dlmopen_fn, "dlmopen");
   /* Under sfi no code runs unchecked but libc's and the trusted
    * libraries': a plain object's constructors would. */
-  if (!strcmp(dipc_backend(), "sfi")) {
+  if (sfi_code_on) {
     fprintf(stderr,
             "dipc-loader: dlmopen(\"%s\") refused: under the sfi backend "
             "objects load in the base namespace only (dlopen)\n",

@@ -39,9 +39,8 @@ static void exec_init(void) {
  * loaded so far; the filter then keeps the kernel calls that undo the
  * isolation for the runtime (seccomp.c). Before the main thread enters the
  * default domain: its PKRU still reaches the cookie's key. A program
- * without the loader is a runtime test, or stops at start. */
-extern int __dipc_loader_seal(void) __attribute__((weak));
-
+ * without the loader is a runtime test, or stops at start
+ * (__dipc_loader_seal: internal.h). */
 static void seal(void) {
   if (!__dipc_loader_seal)
     return;

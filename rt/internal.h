@@ -375,6 +375,8 @@ struct dipc_sfi_undo {
 DIPC_HIDDEN void dipc_sfi_init(void);
 DIPC_HIDDEN void dipc_sfi_tag(uintptr_t lo, uintptr_t hi, uint32_t tag);
 DIPC_HIDDEN uint32_t dipc_sfi_tag_of(uintptr_t addr);
+/* The loader (libdipc-loader.so, when it is there) defines this. */
+extern int __dipc_loader_seal(void) __attribute__((weak));
 /* Under `sfi`, memory an exported function reads or writes for a caller
  * that is not libdipc or the loader (`ret`, its return address) is
  * checked against the running domain's rights, as the loader's
@@ -382,8 +384,6 @@ DIPC_HIDDEN uint32_t dipc_sfi_tag_of(uintptr_t addr);
  * the caller's own rights). A denied range is the caller's fault at its
  * call: dipc_user_fault leaves the exported function (its frame pointer)
  * for the sfi trap with the caller's return address on top. */
-/* The loader (libdipc-loader.so, when it is there) defines this. */
-extern int __dipc_loader_seal(void) __attribute__((weak));
 /* Whether a return address lies in libdipc's code or the loader's. */
 DIPC_HIDDEN int dipc_trusted_caller(const void *ret);
 /* dipc_code_scan's search (codescan.c), for the runtime's own scans. */

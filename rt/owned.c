@@ -62,7 +62,6 @@ struct text_range {
 static struct text_range trusted_text[4];
 static unsigned ntrusted_text;
 
-
 static int add_trusted_text(struct dl_phdr_info *info, size_t size, void *p) {
   (void)size, (void)p;
   if (!dipc_segment_holds(info, (uintptr_t)dipc_rights_init) &&

@@ -84,7 +84,6 @@ static void tag_runtime(uintptr_t lo, uintptr_t hi) {
   dipc_sfi_tag(lo, hi, DIPC_SFI_TAG_RUNTIME);
 }
 
-
 /* libdipc's and the loader's images: what they write (the backend, the
  * tables' pointers, the interceptors' state) is the runtime's; what they
  * only read (code, the strings they hand the program, dipc_backend()'s)

@@ -164,16 +164,16 @@ static int program_function_start(uintptr_t target) {
   return found;
 }
 
+/* The loader's: whether t is a function of libc only its interceptor may
+ * call (another name of it reached it unchecked: loader/sfi_alias.c). */
+extern int __dipc_loader_sfi_bypass(uintptr_t t) __attribute__((weak));
+
 /* A target without the call magic: allowed only if it is the start of a
  * function a direct call by name would reach, that is, an exported
  * function of a loaded object that the name resolves to in the global
  * scope (an interceptor's, not the C library's function it replaces), or
  * of a function of the program's plain units. No address inside a
  * function; no code of the runtime that is not an exported entry point. */
-/* The loader's: whether t is a function of libc only its interceptor may
- * call (another name of it reached it unchecked: loader/sfi_alias.c). */
-extern int __dipc_loader_sfi_bypass(uintptr_t t) __attribute__((weak));
-
 int dipc_sfi_call_target_ok(uintptr_t t) {
   const void *target = (const void *)t;
   if (!enforced() || allowed_has(t))

@@ -269,7 +269,8 @@ static void drop_rseq(void) {
     return;
   char *area = (char *)read_fsbase() + __rseq_offset;
   /* glibc registers the 32-byte area but reports the feature size. */
-  long r = syscall(SYS_rseq, area, 32, DIPC_RSEQ_FLAG_UNREGISTER, RSEQ_SIG_X86);
+  long r =
+      syscall(SYS_rseq, area, 32, DIPC_RSEQ_FLAG_UNREGISTER, RSEQ_SIG_X86);
   if (r != 0)
     r = syscall(SYS_rseq, area, __rseq_size, DIPC_RSEQ_FLAG_UNREGISTER,
                 RSEQ_SIG_X86);
