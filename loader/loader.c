@@ -215,6 +215,17 @@ static void report_sfi(void) {
                  "running domain (%s): not one of the function's labels\n",
                  (void *)addr, domain_name(running));
     break;
+  case DIPC_SFI_CFI_JUMP:
+    n = snprintf(line, sizeof line,
+                 expected ? "dipc: sfi fault: longjmp to %p refused in the "
+                            "running domain (%s): its buffer holds no context "
+                            "this thread saved there (the last one saved "
+                            "there returns to %p)\n"
+                          : "dipc: sfi fault: longjmp to %p refused in the "
+                            "running domain (%s): no setjmp of this thread "
+                            "saved a context into its buffer\n",
+                 (void *)addr, domain_name(running), (void *)expected);
+    break;
   default:
     n = snprintf(line, sizeof line,
                  "dipc: sfi fault: %s of %llu bytes at %p (domain %s) "

@@ -2,7 +2,10 @@
  * time-out with alarm and siglongjmp out of a running callee): before
  * jumping, the runtime pops the calls and signal frames the jump leaves
  * (dipc_unwind_jump), restoring what a return would; a jump it refuses
- * stops here. */
+ * stops here. Under `sfi` a jump must also resume exactly the context the
+ * thread's last setjmp into that buffer saved (setjmp.S records it):
+ * glibc's pointer guard, which mangles three of its words, lies in the
+ * TCB, which a domain may read, so a buffer could send a jump anywhere. */
 #define _GNU_SOURCE
 #include <dipc/rt.h>
 
@@ -11,30 +14,56 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ucontext.h>
 
 #include "interpose.h"
+#include "sfi_intercept.h"
+#include "sfi_real.h"
 #include "signals.h"
+
+#include <dipc/sfi.h>
 
 typedef void (*jump_fn)(struct __jmp_buf_tag *, int)
     __attribute__((noreturn));
 
-/* glibc keeps the stack pointer in slot 6, mangled with the thread's
- * pointer guard (tcbhead_t.pointer_guard, %fs:0x30): rol 0x11 of the xor. */
-enum { JB_RSP = 6 };
+typedef int (*sigsetjmp_fn)(struct __jmp_buf_tag *, int);
 
-static uintptr_t jump_sp(const struct __jmp_buf_tag *env) {
-  uintptr_t v = (uintptr_t)env->__jmpbuf[JB_RSP], guard;
+/* glibc's __jmpbuf: rbx, rbp, r12-r15, rsp, pc; rbp, rsp and pc mangled
+ * with the thread's pointer guard (tcbhead_t.pointer_guard, %fs:0x30):
+ * rol 0x11 of the xor. */
+enum { JB_RBP = 1, JB_RSP = 6, JB_PC = 7 };
+
+static uintptr_t demangle(uintptr_t v) {
+  uintptr_t guard;
   __asm__("mov %%fs:0x30, %0" : "=r"(guard));
   return ((v >> 0x11) | (v << (64 - 0x11))) ^ guard;
 }
 
-__attribute__((noreturn)) static void jump(const char *name,
+void __dipc_sfi_jmp_record(const void *buf, const uintptr_t *ctx);
+void __dipc_sfi_check_jump(const void *buf, const uintptr_t *ctx);
+
+/* setjmp.S: the context glibc's __sigsetjmp is about to save into buf
+ * (DIPC_SFI_JMP_WORDS, unmangled), kept by the runtime under `sfi`;
+ * returns that __sigsetjmp. */
+__attribute__((visibility("hidden"))) sigsetjmp_fn
+setjmp_record(struct __jmp_buf_tag *buf, const uintptr_t *ctx) {
+  if (sfi_code_on)
+    __dipc_sfi_jmp_record(buf, ctx);
+  return NEXT_AS(sigsetjmp_fn, "__sigsetjmp");
+}
+
+__attribute__((noreturn)) static void jump(jump_fn real, const char *name,
                                            struct __jmp_buf_tag *env,
                                            int val) {
-  /* Resolved before the gate: the jump's destination may run with rights
-   * that do not reach the loader's data. */
-  jump_fn real = (jump_fn)interpose_next(name);
-  uintptr_t sp = jump_sp(env);
+  if (sfi_code_on) {
+    uintptr_t ctx[DIPC_SFI_JMP_WORDS];
+    for (unsigned i = 0; i < DIPC_SFI_JMP_WORDS; ++i) {
+      uintptr_t v = (uintptr_t)env->__jmpbuf[i];
+      ctx[i] = i == JB_RBP || i == JB_RSP || i == JB_PC ? demangle(v) : v;
+    }
+    __dipc_sfi_check_jump(env, ctx); /* returns only if it was saved so */
+  }
+  uintptr_t sp = demangle((uintptr_t)env->__jmpbuf[JB_RSP]);
   long r = dipc_unwind_jump((const void *)sp);
   if (r == -DIPC_EPERM)
     __builtin_trap(); /* a domain leaving its call: its crash */
@@ -50,13 +79,31 @@ __attribute__((noreturn)) static void jump(const char *name,
   real(env, val);
 }
 
+/* libc's function is looked up before the gate: the jump's destination
+ * may run with rights that do not reach the loader's data. */
 #define INTERPOSE(name)                                                        \
   __attribute__((visibility("default"), noreturn)) void name(                  \
       struct __jmp_buf_tag env[1], int val) {                                  \
-    jump(#name, env, val);                                                     \
+    jump(NEXT_AS(jump_fn, #name), #name, env, val);                            \
   }
 
 INTERPOSE(longjmp)
 INTERPOSE(_longjmp)
 INTERPOSE(siglongjmp)
 INTERPOSE(__longjmp_chk)
+
+/* setcontext and swapcontext resume whatever context a ucontext_t holds,
+ * which a domain can forge as it can a jmp_buf (and mangled nothing): under
+ * `sfi` they are refused to instrumented code. */
+SFI_EXPORT int setcontext(const ucontext_t *ucp) {
+  if (SFI_CHECKED())
+    return (int)sfi_refuse("setcontext");
+  return NEXT(setcontext)(ucp);
+}
+
+SFI_EXPORT int swapcontext(ucontext_t *restrict oucp,
+                           const ucontext_t *restrict ucp) {
+  if (SFI_CHECKED())
+    return (int)sfi_refuse("swapcontext");
+  return NEXT(swapcontext)(oucp, ucp);
+}

@@ -43,6 +43,11 @@ static int installed;
  * front of it for the crash signals always, and for other signals while it
  * is a handler function (stands_in_for). */
 static struct sigaction program_action[NSIG];
+/* What runs for the handler function of program_action: a proxy that runs
+ * it as the domain that installed it (dipc_domain_callback), or the
+ * function itself for the default domain. A domain's handler run as the
+ * default domain would have the default domain's rights. */
+static void *program_run[NSIG];
 static pthread_mutex_t program_action_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
@@ -68,11 +73,47 @@ static int stands_in_for(int sig) {
   return crash_index(sig) >= 0 || has_handler_function(&program_action[sig]);
 }
 
+/* What a handler of instrumented code may not change, under `sfi`, in
+ * the context its signal interrupted: where and with which registers that
+ * code resumes, and the alternate stack and the FP state's address the
+ * kernel restores from it (rt_sigreturn). Either would send execution or
+ * the kernel's writes anywhere, past every check. */
+struct kept_context {
+  gregset_t gregs;
+  stack_t stack;
+  void *fpregs;
+};
+
+static void keep_context(struct kept_context *k, const ucontext_t *uc) {
+  memcpy(k->gregs, uc->uc_mcontext.gregs, sizeof k->gregs);
+  k->stack = uc->uc_stack;
+  k->fpregs = uc->uc_mcontext.fpregs;
+}
+
+static void restore_context(const struct kept_context *k, ucontext_t *uc) {
+  if (!memcmp(k->gregs, uc->uc_mcontext.gregs, sizeof k->gregs) &&
+      !memcmp(&k->stack, &uc->uc_stack, sizeof k->stack) &&
+      k->fpregs == uc->uc_mcontext.fpregs)
+    return;
+  char line[200];
+  int n = snprintf(line, sizeof line,
+                   "dipc: sfi: a signal handler changed the context its "
+                   "signal interrupted (rip %p, now %p): refused, it "
+                   "resumes as it was\n",
+                   (void *)k->gregs[REG_RIP],
+                   (void *)uc->uc_mcontext.gregs[REG_RIP]);
+  if (n > 0)
+    (void)!write(STDERR_FILENO, line, (size_t)n);
+  memcpy(uc->uc_mcontext.gregs, k->gregs, sizeof k->gregs);
+  uc->uc_stack = k->stack;
+  uc->uc_mcontext.fpregs = k->fpregs;
+}
+
 /* Runs the program's handler function for sig, if it has one; 0 if its
  * action is SIG_DFL or SIG_IGN. */
 static int run_program_handler(int sig, const struct sigaction *act,
-                               siginfo_t *info, void *uc) {
-  if (!has_handler_function(act))
+                               void *run, siginfo_t *info, void *uc) {
+  if (!has_handler_function(act) || !run)
     return 0;
   if (act->sa_flags & SA_RESETHAND) {
     program_action[sig].sa_handler = SIG_DFL;
@@ -81,10 +122,16 @@ static int run_program_handler(int sig, const struct sigaction *act,
   /* As the default domain, on this stack, with the interrupted call's
    * state kept aside: the handler may call across domains. */
   int framed = GATE_CALL(__dipc_signal_enter(uc));
+  struct kept_context kept;
+  int keep = uc && sfi_code_checks((const void *)act->sa_handler);
+  if (keep)
+    keep_context(&kept, uc);
   if (act->sa_flags & SA_SIGINFO)
-    act->sa_sigaction(sig, info, uc);
+    ((void (*)(int, siginfo_t *, void *))run)(sig, info, uc);
   else
-    act->sa_handler(sig);
+    ((void (*)(int))run)(sig);
+  if (keep)
+    restore_context(&kept, uc);
   if (framed)
     GATE_CALL(__dipc_signal_leave(uc));
   return 1;
@@ -95,7 +142,8 @@ static int run_program_handler(int sig, const struct sigaction *act,
  * program's handler can use the thread's stack as well as its TLS. */
 static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   struct sigaction act = program_action[sig];
-  if (run_program_handler(sig, &act, info, uc) || act.sa_handler == SIG_IGN)
+  if (run_program_handler(sig, &act, program_run[sig], info, uc) ||
+      act.sa_handler == SIG_IGN)
     return;
   /* Default action: uninstall ourselves and let the faulting instruction
    * run again (or re-raise a sent signal), so the kernel reports the same
@@ -157,7 +205,7 @@ static void signal_handler(int sig, siginfo_t *info, void *uc) {
   altstack_below_here(uc);
   GATE_CALL(__dipc_recover_from_fault(NULL)); /* the default domain's image */
   struct sigaction act = program_action[sig];
-  run_program_handler(sig, &act, info, uc);
+  run_program_handler(sig, &act, program_run[sig], info, uc);
 }
 
 static void crash_handler(int sig, siginfo_t *info, void *uc) {
@@ -215,6 +263,8 @@ int signals_install(fault_recovery_fn recover, fault_report_fn report) {
       perror("dipc-loader: sigaction");
       return -1;
     }
+    /* installed before the loader: the program's, as the default domain */
+    program_run[sig] = (void *)program_action[sig].sa_handler;
   }
   installed = 1;
   return signals_setup_thread();
@@ -363,6 +413,15 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
     errno = EINVAL;
     return -1;
   }
+  void *run = NULL;
+  if (act && has_handler_function(act)) {
+    run = dipc_domain_callback((void *)act->sa_handler,
+                               act->sa_flags & SA_SIGINFO ? 3 : 1);
+    if (!run) {
+      errno = ENOMEM; /* no proxy into the calling domain */
+      return -1;
+    }
+  }
   int crash = crash_index(sig) >= 0;
   pthread_mutex_lock(&program_action_lock);
   struct sigaction previous;
@@ -381,8 +440,10 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   if (err == 0) {
     if (old)
       *old = stands_in_for(sig) ? program_action[sig] : previous;
-    if (act)
+    if (act) {
       program_action[sig] = *act;
+      program_run[sig] = run;
+    }
   }
   pthread_mutex_unlock(&program_action_lock);
   return err;

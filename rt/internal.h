@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dipc/sfi.h"
 #include "layout.h"
 
 #define DIPC_HIDDEN __attribute__((visibility("hidden")))
@@ -29,6 +30,9 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 /* ---- limits ------------------------------------------------------------- */
 #define RT_KCS_ENTRIES 512
 #define RT_DCS_ENTRIES 256
+/* setjmp contexts kept per thread under `sfi` (sfi_cfi.c): live ones; the
+ * oldest goes when a new one finds no room. */
+#define RT_JMP_RECORDS 32
 #define RT_TRUSTED_STACK (64 * 1024)
 /* Room for runtime C code below a gate's XSAVE area (gate.S XSAVE_USER). */
 _Static_assert(RT_TRUSTED_STACK >= RT_XSAVE_MAX + 32 * 1024 &&
@@ -127,6 +131,14 @@ struct dipc_thread {
   } sfi_fault;
   struct dipc_cap_reg caps[8];
   struct dipc_cap_reg dcs[RT_DCS_ENTRIES];
+  /* The contexts the setjmp family saved on this thread under `sfi`
+   * (sfi_cfi.c), which a longjmp must resume exactly. buf 0: free. */
+  struct dipc_jmp_record {
+    uintptr_t buf;
+    uintptr_t ctx[DIPC_SFI_JMP_WORDS];
+    uint64_t seq;
+  } jmps[RT_JMP_RECORDS];
+  uint64_t jmp_seq;
 };
 
 /* The thread now runs as dom: its state and the heap hint of its public

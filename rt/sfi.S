@@ -49,6 +49,7 @@ __dipc_sfi_trap:
         CFI_SLOW __dipc_sfi_ret_slow, dipc_sfi_ret_ok
         CFI_SLOW __dipc_sfi_check_call, dipc_sfi_call_ok
         CFI_SLOW __dipc_sfi_check_callback, dipc_sfi_callback_ok
+        CFI_SLOW __dipc_sfi_check_jump, dipc_sfi_jump_ok
 
 /* dipc_user_fault(frame) (internal.h): the exported function whose frame
  * pointer is `frame` faults as its caller's call of it. */

@@ -240,3 +240,69 @@ DIPC_HIDDEN void dipc_sfi_cfi_refuse(uint32_t kind, const void *where);
 void dipc_sfi_cfi_refuse(uint32_t kind, const void *where) {
   refuse(kind, (uintptr_t)where, 0);
 }
+
+/* ---- the setjmp family (dipc/sfi.h, DIPC_SFI_CFI_JUMP) ------------------ */
+
+enum { JMP_RSP = 6, JMP_PC = 7 };
+
+static int same_stack(const struct dipc_thread *st, uintptr_t a, uintptr_t b) {
+  return a >= st->stack_lo && a < st->stack_hi && b >= st->stack_lo &&
+         b < st->stack_hi;
+}
+
+/* Drops r: its buffer word first, so a check a signal handler makes
+ * meanwhile finds no half-written record. */
+static void jmp_drop(struct dipc_jmp_record *r) {
+  __atomic_store_n(&r->buf, 0, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* The loader's setjmp family saves ctx into buf: kept until the thread
+ * saves into buf again, or a setjmp higher up the same stack shows that
+ * its frame returned, or 32 newer ones push it out. Only for the loader's
+ * calls (no domain may record a context of its choosing). */
+DIPC_EXPORT void __dipc_sfi_jmp_record(const void *buf, const uintptr_t *ctx) {
+  if (!enforced() || !dipc_trusted_caller(__builtin_return_address(0)))
+    return;
+  struct dipc_thread *st = dipc_current_thread();
+  if (!st)
+    return;
+  struct dipc_jmp_record *free = NULL, *oldest = &st->jmps[0];
+  for (unsigned i = 0; i < RT_JMP_RECORDS; ++i) {
+    struct dipc_jmp_record *r = &st->jmps[i];
+    if (r->buf == (uintptr_t)buf ||
+        (r->buf && r->ctx[JMP_RSP] < ctx[JMP_RSP] &&
+         same_stack(st, r->ctx[JMP_RSP], ctx[JMP_RSP])))
+      jmp_drop(r);
+    if (!r->buf)
+      free = free ? free : r;
+    else if (r->seq < oldest->seq || !oldest->buf)
+      oldest = r;
+  }
+  struct dipc_jmp_record *r = free ? free : oldest;
+  jmp_drop(r);
+  for (unsigned i = 0; i < DIPC_SFI_JMP_WORDS; ++i)
+    r->ctx[i] = ctx[i];
+  r->seq = ++st->jmp_seq;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&r->buf, (uintptr_t)buf, __ATOMIC_RELAXED);
+}
+
+/* __dipc_sfi_check_jump (sfi.S): a longjmp through buf must resume ctx,
+ * what the thread's last setjmp into buf saved there. */
+DIPC_HIDDEN int dipc_sfi_jump_ok(const void *buf, const uintptr_t *ctx);
+int dipc_sfi_jump_ok(const void *buf, const uintptr_t *ctx) {
+  struct dipc_thread *st = dipc_current_thread();
+  if (!enforced() || !st)
+    return 1;
+  for (unsigned i = 0; i < RT_JMP_RECORDS; ++i) {
+    const struct dipc_jmp_record *r = &st->jmps[i];
+    if (r->buf != (uintptr_t)buf)
+      continue;
+    for (unsigned w = 0; w < DIPC_SFI_JMP_WORDS; ++w)
+      if (r->ctx[w] != ctx[w])
+        return refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], r->ctx[JMP_PC]);
+    return 1;
+  }
+  return refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], 0);
+}

@@ -601,15 +601,16 @@ static long spawn_proxy(uint32_t dom, uintptr_t routine, uint32_t args,
 }
 
 /* OP_CALLBACK_PROXY: a function a domain hands libc to call later (a
- * thread-specific data destructor, an exit handler), which libc calls from
- * whatever domain then runs (the default domain's thread exit or exit()):
+ * thread-specific data destructor, an exit handler, a signal handler),
+ * which libc calls from whatever domain then runs (the default domain's
+ * thread exit or exit(), the loader's signal handler):
  * the proxy that runs it as the calling domain, or fn itself for the
  * default domain. */
 long dipc_callback_proxy_op(struct dipc_thread *st, uintptr_t fn,
                             uint64_t args) {
   if (st->cur_dom == 0)
     return (long)fn;
-  if (!fn || args > 2)
+  if (!fn || args > 3)
     return -DIPC_EINVAL;
   void *proxy;
   long err = spawn_proxy(st->cur_dom, fn, (uint32_t)args, &proxy);

@@ -292,10 +292,10 @@ int dipc_thread_adopt(long ticket, void **proxy, void **arg);
 void dipc_thread_spawn_drop(long ticket);
 /* A function the calling domain hands libc to call later, from whatever
  * domain runs then (a thread-specific data destructor, an exit handler;
- * the loader's interceptors under `sfi`): a proxy that runs it as the
- * calling domain (callable by the default domain and that domain), fn
- * itself in the default domain, NULL when none can be made. args: its
- * integer arguments, at most 2. */
+ * the loader's interceptors under `sfi`; a signal handler, the loader's
+ * sigaction): a proxy that runs it as the calling domain (callable by the
+ * default domain and that domain), fn itself in the default domain, NULL
+ * when none can be made. args: its integer arguments, at most 3. */
 void *dipc_domain_callback(void *fn, int args);
 /* pthread_exit in such a thread (the loader's): the start routine's call
  * keeps value (0; -DIPC_EPERM as the default domain, -DIPC_EINVAL inside a

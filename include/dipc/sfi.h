@@ -108,6 +108,16 @@
 #define DIPC_SFI_CFI_RETURN 1
 #define DIPC_SFI_CFI_CALL 2
 #define DIPC_SFI_CFI_BRANCH 3
+/* longjmp: the loader's setjmp family records the context it lets glibc
+ * save (rbx, rbp, r12-r15, rsp, pc: the order of glibc's __jmpbuf,
+ * unmangled) with void __dipc_sfi_jmp_record(const void *buf, const
+ * uintptr_t *ctx), for its own calls only; its longjmp family resumes
+ * only the context the thread's last setjmp into that buffer saved: void
+ * __dipc_sfi_check_jump(const void *buf, const uintptr_t *ctx) returns,
+ * or reports a control-flow fault of this kind. A forged or altered
+ * buffer would resume anywhere, past any check, with any registers. */
+#define DIPC_SFI_CFI_JUMP 4
+#define DIPC_SFI_JMP_WORDS 8
 
 /* A unit compiled with -fdipc-sfi marks its records note (dipc/note.h)
  * with this type instead of DIPC_NOTE_TYPE_RECORDS (same descriptor).
