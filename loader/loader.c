@@ -376,13 +376,16 @@ static int sfi_library_ok(const char *file, char *path, size_t size) {
   } else {
     snprintf(err, sizeof err, "its file cannot be found to check it");
   }
-  if (status > 0 && v.sfi_units == v.units)
+  if (status > 0 && v.sfi_units == v.units && !v.sfi_magic_stray)
     return 1;
   if (status == 0)
     snprintf(err, sizeof err, "it has no dIPC records, so no checks");
-  else if (status > 0)
+  else if (status > 0 && v.sfi_units < v.units)
     snprintf(err, sizeof err, "%u of its %u units were compiled without "
              "-fdipc-sfi", v.units - v.sfi_units, v.units);
+  else if (status > 0)
+    snprintf(err, sizeof err, DIPC_SFI_MAGIC_STRAY_FMT,
+             (unsigned long long)v.sfi_magic_at);
   fprintf(stderr, "dipc-loader: sfi: dlopen(\"%s\") from a domain refused: "
           "%s; its code would run unchecked\n", file, err);
   return 0;

@@ -83,6 +83,11 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
              v.units - v.sfi_units, v.units);
     return -1;
   }
+  if (!strcmp(dipc_backend(), "sfi") && v.sfi_magic_stray) {
+    snprintf(err, errlen, DIPC_SFI_MAGIC_STRAY_FMT,
+             (unsigned long long)v.sfi_magic_at);
+    return -1;
+  }
   struct record_array *arrays[DIPC_NUM_RECORD_KINDS] = {
       [DIPC_RECORD_KIND_domain] = &out->domains,
       [DIPC_RECORD_KIND_entry] = &out->entries,

@@ -14,9 +14,11 @@
 #define _GNU_SOURCE
 #include "scan.h"
 #include "../rt/procmaps.h"
+#include "sfi_code.h"
 #include "trusted.h"
 
 #include <dipc/rt.h>
+#include <dipc/sfi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +67,31 @@ static const char *name(const struct mapping *m) {
   return m->path[0] ? m->path : "[anonymous code]";
 }
 
+/* Under sfi, code that is not instrumented must not hold the call magic
+ * (dipc/sfi.h): instrumented code could call the address after it, in the
+ * middle of code nothing checks. The validator holds instrumented objects
+ * to the same, but before their functions (validate/sfi_magic.h). */
+static int stray_magic(const struct mapping *m, const unsigned char *copy) {
+  static const unsigned char magic[4] = {
+      DIPC_SFI_CALL_MAGIC & 0xff, (DIPC_SFI_CALL_MAGIC >> 8) & 0xff,
+      (DIPC_SFI_CALL_MAGIC >> 16) & 0xff, DIPC_SFI_CALL_MAGIC >> 24};
+  if (!sfi_code_on)
+    return 0;
+  size_t size = m->hi - m->lo, off = 0;
+  const unsigned char *hit;
+  while ((hit = memmem(copy + off, size - off, magic, 4)) &&
+         sfi_code_contains(m->lo + (uintptr_t)(hit - copy)))
+    off = (size_t)(hit - copy) + 1;
+  if (!hit)
+    return 0;
+  fprintf(stderr,
+          "dipc-loader: refusing %s under sfi: its code holds the sfi call "
+          "magic at %#lx, so instrumented code could call the code after it "
+          "unchecked\n",
+          name(m), (unsigned long)(m->lo + (uintptr_t)(hit - copy)));
+  return 1;
+}
+
 /* Checks one mapping in `copy`, its bytes (for PKRU writes when `scan`);
  * rewrites a trusted object's. */
 static int check(const struct mapping *m, unsigned char *copy,
@@ -76,6 +103,8 @@ static int check(const struct mapping *m, unsigned char *copy,
             (unsigned long)m->lo, (unsigned long)m->hi, name(m));
     return -1;
   }
+  if (stray_magic(m, copy))
+    return -1;
   if (!scan || (runtime >= m->lo && runtime < m->hi))
     return 0;
   if (m->ino && trusted_file(m->major, m->minor, m->ino))

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "validate.h"
 #include "elf_image.h"
+#include "sfi_magic.h"
 
 #include <dipc/metadata.h>
 #include <dipc/note.h>
@@ -869,6 +870,16 @@ static int check_unit_seal(void *ctx, const char *name, uint32_t type,
   return 0;
 }
 
+/* -fdipc-sfi code: where the call magic sits other than right before a
+ * function (out->sfi_magic_stray), which the loader refuses under sfi. */
+static int check_sfi_magic(struct validator *v) {
+  int r = dipc_sfi_magic_stray(v->img, &v->out->sfi_magic_at);
+  if (r < 0)
+    return fail(v, "no memory to look for the sfi call magic in its code");
+  v->out->sfi_magic_stray = r;
+  return 1;
+}
+
 int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
                   char *err, size_t errlen) {
   struct validator v = {img, out, err, errlen, 0};
@@ -915,7 +926,7 @@ int dipc_validate(const struct dipc_elf_image *img, struct dipc_validated *out,
   struct seal_walk walk = {&v, {0}, 0};
   if (v.sealed && dipc_elf_notes(img, check_unit_seal, &walk, err, errlen))
     return -1;
-  return 1;
+  return out->sfi_units ? check_sfi_magic(&v) : 1;
 }
 
 int dipc_validate_file(const char *path, struct dipc_elf_image *img,

@@ -56,7 +56,20 @@ struct dipc_validated {
   /* Translation units with records (dIPC notes), and how many of them
    * were compiled with -fdipc-sfi (dipc/sfi.h). */
   unsigned units, sfi_units;
+  /* With -fdipc-sfi units: 1 if their code holds DIPC_SFI_CALL_MAGIC
+   * elsewhere than right before a function (sfi_magic.h), the first such
+   * site at sfi_magic_at. */
+  int sfi_magic_stray;
+  uint64_t sfi_magic_at;
 };
+
+/* The loader's words for a stray magic (dipc_validated.sfi_magic_stray),
+ * with the site's address. */
+#define DIPC_SFI_MAGIC_STRAY_FMT                                               \
+  "its code holds the sfi call magic at %#llx, where no function starts "      \
+  "after it: an indirect call there would pass the check (a constant of "      \
+  "the source holds these bytes: change it; a -fdipc-sfi object must also "    \
+  "keep its symbol table)"
 
 /* Validates the records of the object in img. Returns 1 if it has valid
  * records, 0 if it is no dIPC object (no note and no dipc_ section), -1
