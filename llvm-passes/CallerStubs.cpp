@@ -14,6 +14,7 @@
 // stub. An entry's address is its anycall stub, which works from any domain.
 #include "CallerStubs.h"
 #include "Diagnostics.h"
+#include "RecoveryOption.h"
 #include "SfiChecks.h"
 #include "StubAsm.h"
 #include "dipc.h"
@@ -229,7 +230,8 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
   ProxyCall PC = buildProxyCall(B, Imp.Shape, Imp.Entry->getFunctionType(),
                                 Imp.Entry->getAttributes(), Args, Proxy,
                                 Imp.CallerPolicy, StubStyle == Recovery::Try,
-                                hasAVX(Caller), Imp.Entry->getName());
+                                hasAVX(Caller), Imp.Entry->getName(),
+                                StubStyle == Recovery::SetJmp && sfiEnabled());
   Value *Raw;
   if (StubStyle == Recovery::Try) {
     // asm unwind: the runtime raises the fault from the call's return point
@@ -252,6 +254,17 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     Raw = B.CreateCall(PC.Asm, PC.Operands);
     markOwnAsm(*cast<CallBase>(Raw));
     markStubCall(*cast<CallBase>(Raw), PC.ProxyOperand);
+    if (PC.FaultFlag) {
+      // Under sfi a faulted call resumes here, not at the buffer's label.
+      auto [Results, Faulted] = splitFaultFlag(B, Raw);
+      Raw = Results;
+      BasicBlock *Ok = BasicBlock::Create(Ctx, "dipc.ok", &Caller, Join);
+      B.CreateCondBr(B.CreateICmpEQ(Faulted, ConstantInt::get(
+                                                  Faulted->getType(),
+                                                  DIPC_RESUME_FAULT)),
+                     Fault, Ok);
+      B.SetInsertPoint(Ok);
+    }
     storeErrno(B, 0);
     B.CreateBr(Join);
   }

@@ -522,9 +522,12 @@ bool ControlFlow::run(Function &F) {
     return false;
   // A callee stub's prefix is its entry's record (CalleeStubs.cpp, read
   // by the runtime): it is reached through proxies only, so it has no
-  // magic, and an indirect call of it goes to the call slow path.
-  bool CalleeStub =
-      F.getName().starts_with("__dipc_callee.") && F.hasPrefixData();
+  // magic, and an indirect call of it goes to the call slow path. An
+  // anycall stub's is the back-link to its record (MetadataRecords.cpp):
+  // the call slow path allows it by the runtime's anycall table.
+  bool CalleeStub = (F.getName().starts_with("__dipc_callee.") ||
+                     F.getName().starts_with("__dipc_anycall.")) &&
+                    F.hasPrefixData();
   if (!CalleeStub && !admissible(F))
     return false;
   if (!CalleeStub)

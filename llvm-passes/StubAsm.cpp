@@ -105,9 +105,10 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
                          FunctionType *EntryTy, AttributeList EntryAttrs,
                          ArrayRef<Value *> Args, Value *Proxy,
                          dipc_policy_t CallerPolicy, bool CanUnwind,
-                         bool HasAVX, StringRef EntryName) {
+                         bool HasAVX, StringRef EntryName, bool FaultFlag) {
   LLVMContext &Ctx = B.getContext();
   ProxyCall Call;
+  Call.FaultFlag = FaultFlag;
   std::vector<std::string> Constraints;
   StringSet<> Written; // registers named as outputs: no clobber for them
 
@@ -117,6 +118,11 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
     OutTypes.push_back(resultRegType(Ctx, Scalar, Slot.Class));
     Constraints.push_back(("={" + resultRegName(Slot) + "}").str());
     Written.insert(resultRegName(Slot));
+  }
+  if (FaultFlag) {
+    OutTypes.push_back(Type::getInt64Ty(Ctx));
+    Constraints.push_back("={r11}");
+    Written.insert("r11");
   }
   // Stack arguments are laid out in a buffer of the caller's frame, which
   // the asm copies below rsp (StackArgs != 0).
@@ -235,6 +241,23 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
                      join(Constraints, ","), /*hasSideEffects=*/true,
                      /*isAlignStack=*/true, InlineAsm::AD_ATT, CanUnwind);
   return Call;
+}
+
+std::pair<Value *, Value *> splitFaultFlag(IRBuilder<> &B, Value *AsmResult) {
+  auto *STy = dyn_cast<StructType>(AsmResult->getType());
+  if (!STy)
+    return {nullptr, AsmResult};
+  unsigned N = STy->getNumElements() - 1;
+  Value *Flag = B.CreateExtractValue(AsmResult, N, "dipc.faulted");
+  if (N == 1)
+    return {B.CreateExtractValue(AsmResult, 0), Flag};
+  Type *ResultsTy =
+      StructType::get(B.getContext(), STy->elements().take_front(N));
+  Value *Results = PoisonValue::get(ResultsTy);
+  for (unsigned I = 0; I < N; ++I)
+    Results = B.CreateInsertValue(Results, B.CreateExtractValue(AsmResult, I),
+                                  I);
+  return {Results, Flag};
 }
 
 std::optional<unsigned> stackPointerOperand(const InlineAsm &IA) {

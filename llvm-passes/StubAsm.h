@@ -20,16 +20,28 @@ struct ProxyCall {
   llvm::InlineAsm *Asm;
   llvm::SmallVector<llvm::Value *, 8> Operands;
   unsigned ProxyOperand; // Operands' index of the proxy's address
+  bool FaultFlag;        // the last output is r11 (below)
 };
 
 // The asm call of the proxy at `Proxy` (in r11) with `Args` in their SysV
 // registers. `CanUnwind` makes it an `asm unwind` for try-style recovery.
+// `FaultFlag` adds r11 as a last output: the proxy returns it 0, and under
+// `sfi` the runtime resumes a setjmp-style caller whose callee faulted
+// right after the call with r11 = DIPC_RESUME_FAULT instead of at its
+// buffer's label, which the caller's domain could have rewritten
+// (dipc/abi.h).
 ProxyCall buildProxyCall(llvm::IRBuilder<> &B, const CallShape &Shape,
                          llvm::FunctionType *EntryTy,
                          llvm::AttributeList EntryAttrs,
                          llvm::ArrayRef<llvm::Value *> Args, llvm::Value *Proxy,
                          dipc_policy_t CallerPolicy, bool CanUnwind,
-                         bool HasAVX, llvm::StringRef EntryName);
+                         bool HasAVX, llvm::StringRef EntryName,
+                         bool FaultFlag = false);
+
+// A FaultFlag call's value split into the results (as unpackResults
+// wants them; nullptr for none) and the flag.
+std::pair<llvm::Value *, llvm::Value *>
+splitFaultFlag(llvm::IRBuilder<> &B, llvm::Value *AsmResult);
 
 // The position, among the call's operands, of the caller stub's rsp input:
 // its value is only valid in the function that took it.

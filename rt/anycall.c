@@ -64,6 +64,12 @@ static int is_stub(uintptr_t stub) {
          !memcmp(p + 7, jmp, 7);
 }
 
+int dipc_anycall_registered(uintptr_t stub) {
+  if (!dipc_anycall_rw || !stub || stub == TOMBSTONE)
+    return 0;
+  return dipc_anycall_rw[2 * find_slot(stub)] == stub;
+}
+
 long dipc_anycall_check_stub(uintptr_t stub) {
   /* Shared text of the default domain: a named domain's pages or the
    * runtime's never hold one. */

@@ -210,8 +210,11 @@ static int program_instrumented(void) {
 
 /* mpk needs keys 1 (runtime) and 2 (stacks) and as many others as the
  * kernel gives for domains; `none` and `sfi` pretend to have the same
- * keys. Without DIPC_BACKEND: mpk where the CPU has keys, else sfi for a
- * program compiled with -fdipc-sfi, else none, with a warning. */
+ * keys. Without DIPC_BACKEND: sfi for a program compiled with -fdipc-sfi,
+ * else mpk where the CPU has keys, else none, with a warning. Its checks
+ * read the running domain and the rights in runtime memory, which
+ * protection keys keep from every domain: such a program cannot run
+ * under mpk. */
 static int choose_backend(void) {
   const char *env = getenv("DIPC_BACKEND");
   DIPC_CHECK(!env || !strcmp(env, "mpk") || !strcmp(env, "none") ||
@@ -227,6 +230,16 @@ static int choose_backend(void) {
       _exit(DIPC_EXIT_REFUSED);
     }
     return DIPC_BACKEND_SFI;
+  }
+  if (!env && instrumented)
+    return DIPC_BACKEND_SFI;
+  if (env && !strcmp(env, "mpk") && instrumented) {
+    fprintf(stderr, "dipc: backend `mpk` cannot run a program compiled with "
+                    "-fdipc-sfi: its checks read the runtime's state, which "
+                    "protection keys keep from every domain; run it with "
+                    "--backend=sfi, or build it without -fdipc-sfi for "
+                    "mpk: refused\n");
+    _exit(DIPC_EXIT_REFUSED);
   }
   int want_mpk = !env || !strcmp(env, "mpk");
   if (want_mpk && dipc_machine.cpu_pku) {
@@ -246,8 +259,6 @@ static int choose_backend(void) {
   DIPC_CHECK(!env || strcmp(env, "mpk"),
              "DIPC_BACKEND=mpk but this CPU/kernel has no protection keys%s",
              forced_no_pku() ? " (DIPC_NO_PKU=1 hides them)" : "");
-  if (!env && instrumented)
-    return DIPC_BACKEND_SFI;
   fprintf(stderr, "dipc: warning: backend `none`: domain isolation is NOT "
                   "enforced\n");
   return DIPC_BACKEND_NONE;

@@ -737,6 +737,8 @@ DIPC_HIDDEN extern uintptr_t *dipc_anycall_rw;
 /* 0 if stub is an anycall stub of the default domain's text not in the
  * table yet; -DIPC_EINVAL, -DIPC_EEXIST otherwise. */
 DIPC_HIDDEN long dipc_anycall_check_stub(uintptr_t stub);
+/* Whether stub is a registered anycall stub (an entry loaded). */
+DIPC_HIDDEN int dipc_anycall_registered(uintptr_t stub);
 /* set: the entry set whose proxy it is (dipc_anycall_forget). */
 DIPC_HIDDEN long dipc_anycall_insert(uintptr_t stub, void *proxy,
                                      uint32_t set);

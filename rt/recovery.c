@@ -269,6 +269,14 @@ int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
     r[REG_RIP] = (greg_t)e->ret;
     r[REG_RCX] = r[REG_RSI] = r[REG_RDI] = r[REG_R8] = r[REG_R9] = 0;
     r[REG_R10] = r[REG_R11] = 0;
+  } else if (e->recovery && dipc_machine.backend == DIPC_BACKEND_SFI) {
+    /* setjmp style under sfi: right after the stub's call, which sees the
+     * flag (dipc/abi.h); the buffer's words are the caller domain's. */
+    r[REG_RSP] = (greg_t)(e->caller_rsp + 8);
+    r[REG_RIP] = (greg_t)e->ret;
+    r[REG_RCX] = r[REG_RSI] = r[REG_RDI] = r[REG_R8] = r[REG_R9] = 0;
+    r[REG_R10] = 0;
+    r[REG_R11] = DIPC_RESUME_FAULT;
   } else if (e->recovery) {
     r[REG_RBP] = (greg_t)e->recovery[0];
     r[REG_RIP] = (greg_t)e->recovery[1];

@@ -168,7 +168,8 @@ static int program_function_start(uintptr_t target) {
  * call (another name of it reached it unchecked: loader/sfi_alias.c). */
 extern int __dipc_loader_sfi_bypass(uintptr_t t) __attribute__((weak));
 
-/* A target without the call magic: allowed only if it is the start of a
+/* A target without the call magic: allowed only if it is a loaded entry's
+ * anycall stub, or the start of a
  * function a direct call by name would reach, that is, an exported
  * function of a loaded object that the name resolves to in the global
  * scope (an interceptor's, not the C library's function it replaces), or
@@ -180,6 +181,12 @@ int dipc_sfi_call_target_ok(uintptr_t t) {
     return 1;
   if (__dipc_loader_sfi_bypass && __dipc_loader_sfi_bypass(t))
     return 0;
+  /* An entry's address (its anycall stub): the record back-link before it
+   * leaves no room for the magic, and any domain may call it. */
+  if (dipc_anycall_registered(t)) {
+    allowed_add(t);
+    return 1;
+  }
   Dl_info info;
   const ElfW(Sym) *sym = NULL;
   if (dladdr1(target, &info, (void **)&sym, RTLD_DL_SYMENT) &&

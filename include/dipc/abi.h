@@ -64,6 +64,12 @@
 
 #include "dipc/limits.h"
 
+/* Under `sfi` a setjmp-style caller stub's callee that faulted returns to
+ * the stub's call with r11 = DIPC_RESUME_FAULT (the proxy returns 0
+ * there), not to the label of its recovery buffer, which lies in the
+ * caller's own frame: its domain could have pointed it anywhere. */
+#define DIPC_RESUME_FAULT 1
+
 #define DIPC_VECTOR_ADDR 0x7ff01000
 #define DIPC_VECTOR_SETJMP_ARM 0x7ff01000
 #define DIPC_VECTOR_ERRNO_LOCATION 0x7ff01008

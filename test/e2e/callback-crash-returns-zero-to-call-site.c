@@ -25,6 +25,10 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.try2 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -Os %s -o %t.trys
 // RUN: %dipc-bin-dir/dipc-run %t.trys 2>&1 | FileCheck %s
+// Entries' addresses under -fdipc-sfi (anycall stubs: the call check
+// allows them by the runtime's anycall table).
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s
 // CHECK: lib's loop: sum 46, faults 1, checks 12345; errno 0, kcs 0
 // CHECK-NEXT: main through the pointer: 0 errno 14 kcs 0
 // CHECK-NEXT: next call: 16 errno 0 kcs 0

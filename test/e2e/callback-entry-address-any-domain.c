@@ -34,6 +34,10 @@
 // RUN: %dipc-clang -fdipc -O2 -flto %s -o %t.lto
 // RUN: %dipc-bin-dir/dipc-run %t.lto 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-readelf %t.sj2 | FileCheck %s --check-prefix=RECORDS
+// Entries' addresses under -fdipc-sfi (anycall stubs: the call check
+// allows them by the runtime's anycall table).
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s
 // RECORDS: anycall mix domain=app stub=__dipc_anycall.mix int_args=6 vec_args=2
 // RECORDS-NOT: anycall
 // CHECK: main -> lib -> pointer: 87654321, errno 0, kcs 0

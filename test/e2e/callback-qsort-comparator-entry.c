@@ -16,6 +16,10 @@
 // RUN: %dipc-bin-dir/dipc-run %t.try0 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O2 %s -o %t.try2
 // RUN: %dipc-bin-dir/dipc-run %t.try2 2>&1 | FileCheck %s
+// Entries' addresses under -fdipc-sfi (anycall stubs: the call check
+// allows them by the runtime's anycall table).
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s
 // CHECK: sorter domain: 12 15 23 27 31 44 (sorter errno 0), errno 0 kcs 0
 // CHECK-NEXT: default domain: 1 2 3 5 7 9 errno 0 kcs 0
 // CHECK-NEXT: crashing comparator: a permutation: yes, kcs 0

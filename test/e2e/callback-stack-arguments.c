@@ -19,6 +19,10 @@
 // RUN: %dipc-bin-dir/dipc-run %t.try3 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -Os %s -o %t.s
 // RUN: %dipc-bin-dir/dipc-run %t.s 2>&1 | FileCheck %s
+// Entries' addresses under -fdipc-sfi (anycall stubs: the call check
+// allows them by the runtime's anycall table).
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s
 // CHECK: main through the pointer: 987654321 struct 36, errno 0, kcs 0
 // CHECK-NEXT: lib through the pointer: 987654321 struct 36, errno 0, kcs 0
 // CHECK-NEXT: app through its own entry's pointer: 987654321 struct 36, errno 0, kcs 0
