@@ -1,20 +1,28 @@
 /* notify.c - SIGEV_THREAD notifications (timer_create, mq_notify). glibc
- * runs them on a helper thread it creates itself, past the pthread_create
- * wrapper (threads.c): a thread with no runtime state, as the default
- * domain. Under `mpk` its first malloc makes an arena, whose trim then
- * traps to a runtime that cannot serve it (the filter's munmap trap,
- * rt/exec.c): the process died of SIGSYS at the first expiry. Under `sfi`
- * a domain's function would run there with the default domain's rights.
- * Both are refused, with a message; SIGEV_SIGNAL, or SIGEV_THREAD_ID to a
- * thread of the program, work. Otherwise a notification function runs as
- * the default domain and may not call entries (docs/runtime.md). */
+ * runs each on a thread it creates itself, past the pthread_create
+ * wrapper (threads.c): its gs still names the runtime state of the thread
+ * that started glibc's helper thread. So under `sfi` and `none` the
+ * loader hands glibc a trampoline of its own instead of the function:
+ * there the thread gets its own alternate stack and runtime state, then
+ * calls the function as the domain that asked for the notification (a
+ * callback proxy, dipc_domain_callback), which may call entries like any
+ * code. The function and its value wait in a table of the loader's
+ * (runtime memory under `sfi`: no domain rewrites where it goes). Under
+ * `mpk` the notification thread's first free makes an arena, whose trim
+ * traps (the filter's munmap trap, rt/exec.c) before the trampoline
+ * runs, to a runtime that cannot serve a thread it does not know: the
+ * process died of SIGSYS at the first expiry. There SIGEV_THREAD is
+ * refused, with a message; SIGEV_SIGNAL, or SIGEV_THREAD_ID to a thread
+ * of the program, work. */
 #define _GNU_SOURCE
 #include "interpose.h"
 #include "sfi_intercept.h"
+#include "signals.h"
 
 #include <dipc/rt.h>
 #include <errno.h>
 #include <mqueue.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,31 +30,88 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* Whether sev asks for SIGEV_THREAD where it cannot work (said on
- * stderr); checked: the caller is instrumented code under `sfi`. */
-static int refused(const char *call, const struct sigevent *sev,
-                   int checked) {
+int *__dipc_errno_location_gate(void);
+
+/* Notifications asked for (each runs `run` with `value`): never freed, a
+ * timer's deletion is not the loader's to see; the same pair is kept once. */
+enum { MAX_NOTIFY = 256 };
+static struct notify_call {
+  void (*run)(union sigval);
+  union sigval value;
+} calls[MAX_NOTIFY];
+static unsigned num_calls;
+static pthread_mutex_t calls_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* glibc's notification thread: sigev_value is the index + 1. */
+static void notify_start(union sigval v) {
+  unsigned i = (unsigned)v.sival_int - 1;
+  if (i >= __atomic_load_n(&num_calls, __ATOMIC_ACQUIRE))
+    return;
+  if (signals_setup_thread() != 0)
+    return;
+  (void)__dipc_errno_location_gate(); /* this thread's own state */
+  calls[i].run(calls[i].value);
+}
+
+/* *sev with the trampoline in place of its function, in *mine; 0, or -1
+ * when no proxy or no room is left (errno set, said on stderr). */
+static int redirect(const char *call, const struct sigevent *sev,
+                    struct sigevent *mine) {
+  void *run = dipc_domain_callback((void *)sev->sigev_notify_function, 1);
+  if (!run) {
+    fprintf(stderr, "dipc: %s: no proxy into the calling domain for its "
+                    "SIGEV_THREAD function\n", call);
+    errno = ENOMEM;
+    return -1;
+  }
+  pthread_mutex_lock(&calls_lock);
+  unsigned i = 0;
+  while (i < num_calls && (calls[i].run != run ||
+                           calls[i].value.sival_ptr != sev->sigev_value.sival_ptr))
+    i++;
+  if (i == num_calls && num_calls < MAX_NOTIFY) {
+    calls[i].run = (void (*)(union sigval))run;
+    calls[i].value = sev->sigev_value;
+    __atomic_store_n(&num_calls, num_calls + 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&calls_lock);
+  if (i == MAX_NOTIFY) {
+    fprintf(stderr, "dipc: %s: more than %d SIGEV_THREAD notifications\n",
+            call, MAX_NOTIFY);
+    errno = EAGAIN;
+    return -1;
+  }
+  *mine = *sev;
+  mine->sigev_notify_function = notify_start;
+  mine->sigev_value.sival_int = (int)i + 1;
+  return 0;
+}
+
+/* The sigevent to hand glibc for sev (the caller's own, or *mine with the
+ * trampoline), or NULL when it is refused (errno set, said on stderr);
+ * checked: the caller is instrumented code under `sfi`. */
+static const struct sigevent *notification(const char *call,
+                                           const struct sigevent *sev,
+                                           int checked,
+                                           struct sigevent *mine) {
   if (!sev)
-    return 0;
+    return sev;
   if (checked)
     SFI_READ(sev, sizeof *sev);
   if (sev->sigev_notify != SIGEV_THREAD)
-    return 0;
-  const char *why = NULL;
-  if (!strcmp(dipc_backend(), "mpk"))
-    why = "under the mpk backend (libc's notification thread has no runtime "
-          "state)";
-  else if (checked && dipc_current_domain() != 0)
-    why = "to a domain under sfi (libc's notification thread would run its "
-          "function as the default domain)";
-  if (!why)
-    return 0;
-  fprintf(stderr,
-          "dipc: %s: SIGEV_THREAD is not supported %s; use SIGEV_SIGNAL or "
-          "SIGEV_THREAD_ID\n",
-          call, why);
-  errno = ENOTSUP;
-  return 1;
+    return sev;
+  if (!strcmp(dipc_backend(), "mpk")) {
+    fprintf(stderr,
+            "dipc: %s: SIGEV_THREAD is not supported under the mpk backend "
+            "(libc's notification thread has no runtime state); use "
+            "SIGEV_SIGNAL or SIGEV_THREAD_ID\n",
+            call);
+    errno = ENOTSUP;
+    return NULL;
+  }
+  if (checked)
+    sfi_check_callee((const void *)sev->sigev_notify_function);
+  return redirect(call, sev, mine) == 0 ? mine : NULL;
 }
 
 typedef int (*timer_create_fn)(clockid_t, struct sigevent *, timer_t *);
@@ -56,17 +121,23 @@ EXPORT int timer_create(clockid_t clock, struct sigevent *restrict sev,
   int checked = SFI_CHECKED();
   if (checked)
     SFI_WRITE(timer, sizeof *timer);
-  if (refused("timer_create", sev, checked))
+  struct sigevent mine;
+  const struct sigevent *use = notification("timer_create", sev, checked,
+                                            &mine);
+  if (sev && !use)
     return -1;
   timer_create_fn real = INTERPOSE_NEXT(timer_create_fn, "timer_create");
-  return real(clock, sev, timer);
+  return real(clock, (struct sigevent *)use, timer);
 }
 
 typedef int (*mq_notify_fn)(mqd_t, const struct sigevent *);
 
 EXPORT int mq_notify(mqd_t mq, const struct sigevent *sev) {
-  if (refused("mq_notify", sev, SFI_CHECKED()))
+  struct sigevent mine;
+  const struct sigevent *use =
+      notification("mq_notify", sev, SFI_CHECKED(), &mine);
+  if (sev && !use)
     return -1;
   mq_notify_fn real = INTERPOSE_NEXT(mq_notify_fn, "mq_notify");
-  return real(mq, sev);
+  return real(mq, use);
 }

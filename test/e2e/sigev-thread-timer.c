@@ -1,26 +1,28 @@
 // A POSIX timer whose expiry runs a function on a thread (SIGEV_THREAD):
-// glibc runs it on a helper thread of its own, which the loader never set
-// up. Under `none` and `sfi` a plain function runs there and the timer
-// works. Under `mpk` the process died of SIGSYS at the first expiry (the
-// helper's arena trim trapped to a runtime with no state for the thread):
-// now timer_create refuses it with ENOTSUP and says why (loader/notify.c),
-// and a SIGEV_SIGNAL timer still works. A named domain's SIGEV_THREAD
-// timer is refused under `sfi` too: its function would run there as the
-// default domain, with that domain's rights (created under `none`).
+// glibc runs it on a thread it creates itself, which the loader never set
+// up, and whose gs still named the runtime state of another thread. Under
+// `none` and `sfi` the loader now hands glibc a trampoline that gives the
+// thread its own state and runs the function as the domain that armed the
+// timer (loader/notify.c): the main program's function calls an entry
+// from there (it crashed before), domain d's runs as d (under `sfi` it was
+// refused: it would have run as the default domain). Under `mpk` the
+// process died of SIGSYS at the first expiry (the helper's arena trim
+// trapped to a runtime with no state for the thread): timer_create
+// refuses it with ENOTSUP and says why, and a SIGEV_SIGNAL timer works.
 // RUN: %dipc-clang -fdipc -O1 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefixes=WORKS,NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=WORKS
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O1 %s -o %t.sfi
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefixes=WORKS,SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=WORKS
 // RUN: %if pku %{ %dipc-bin-dir/dipc-run --backend=mpk %t 2>&1 | FileCheck %s --check-prefix=MPK %}
 // WORKS: SIGEV_THREAD timer: created, its function ran with 41
 // WORKS: SIGEV_SIGNAL timer: created, its signal came
-// NONE: domain d's SIGEV_THREAD timer: created
-// SFI: dipc: timer_create: SIGEV_THREAD is not supported to a domain under sfi
-// SFI: domain d's SIGEV_THREAD timer: refused (Operation not supported)
+// WORKS: domain d's SIGEV_THREAD timer: its function ran as d
 // MPK: dipc: timer_create: SIGEV_THREAD is not supported under the mpk backend
 // MPK: SIGEV_THREAD timer: refused (Operation not supported)
 // MPK: SIGEV_SIGNAL timer: created, its signal came
+// MPK: domain d's SIGEV_THREAD timer: refused (Operation not supported)
 #include <dipc.h>
+#include <dipc/rt.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,7 +35,8 @@ long add(long a, long b) __dom("calc") __entry { return a + b; }
 static volatile long ran_with = -1;
 static volatile sig_atomic_t signalled;
 
-static void on_expiry(union sigval v) { ran_with = v.sival_int; }
+/* A cross-domain call from glibc's notification thread. */
+static void on_expiry(union sigval v) { ran_with = add(v.sival_int - 1, 1); }
 static void on_signal(int sig) { signalled = sig; }
 
 // Arms a 1 ms one-shot timer notifying as sev says; waits up to 1 s for
@@ -56,9 +59,15 @@ static void try_timer(const char *name, struct sigevent *sev,
                 : "nothing came");
 }
 
-static void d_expiry(union sigval v) __dom("d") { (void)v; }
+static volatile long d_ran_as = -1;
+static void d_expiry(union sigval v) __dom("d") {
+  (void)v;
+  d_ran_as = dipc_current_domain();
+}
 
-// A timer of domain d's own, deleted at once.
+long d_self(void) __dom("d") __entry { return dipc_current_domain(); }
+
+// A timer of domain d's own: which domain its function runs as.
 long d_timer(void) __dom("d") __entry __perm("default", write) {
   struct sigevent sev = {.sigev_notify = SIGEV_THREAD,
                          .sigev_notify_function = d_expiry};
@@ -67,8 +76,11 @@ long d_timer(void) __dom("d") __entry __perm("default", write) {
     printf("domain d's SIGEV_THREAD timer: refused (%s)\n", strerror(errno));
     return -1;
   }
+  struct itimerspec once = {.it_value = {0, 1000000}};
+  timer_settime(t, 0, &once, NULL);
+  for (int i = 0; i < 100 && d_ran_as < 0; i++)
+    usleep(10000);
   timer_delete(t);
-  printf("domain d's SIGEV_THREAD timer: created\n");
   return 0;
 }
 
@@ -85,6 +97,10 @@ int main(void) {
   struct sigevent sig = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1};
   try_timer("SIGEV_SIGNAL", &sig, signal_came);
   fflush(stdout);
-  d_timer();
+  if (d_timer() == 0)
+    printf("domain d's SIGEV_THREAD timer: its function ran as %s\n",
+           d_ran_as == d_self() ? "d"
+           : d_ran_as < 0       ? "never"
+                                : "another domain");
   return 0;
 }
