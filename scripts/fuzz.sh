@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets of the validator and the ELF locating code
 # (test/fuzz/) and runs each for SECONDS (default 30), starting from a seed
 # corpus of real -fdipc binaries built here (the web-db example as a
-# program and as a shared object, the crafted-record fixture, a plain
+# program, with the sfi checks and as a shared object, the crafted-record fixture, a plain
 # program). A crash, leak or hang fails with the input kept in
 # build/fuzz/artifacts; add it to test/fuzz/regressions/ with its fix.
 #
@@ -22,6 +22,7 @@ cc="$build/bin/dipc-clang"
 web=$root/examples/web-db
 "$cc" -fdipc -O2 "$web/web.c" "$web/db.c" -o "$seeds/web-db"
 "$cc" -fdipc -O2 -fPIC -shared "$web/db.c" -o "$seeds/db.so"
+"$cc" -fdipc -fdipc-sfi -O2 "$web/web.c" "$web/db.c" -o "$seeds/web-db-sfi"
 "$cc" -O2 "$web/web.c" "$web/db.c" -o "$seeds/plain"
 /usr/lib/llvm-19/bin/yaml2obj "$root/test/metadata/Inputs/records.yaml" \
   -o "$seeds/records"
