@@ -31,6 +31,11 @@ long dipc_op_set_fault_hook(const struct dipc_thread *st, uintptr_t hook) {
   uint32_t d = st->cur_dom;
   if (d == 0)
     return -DIPC_EPERM; /* the default domain is nobody's callee */
+  /* The trampoline resumes from words on the caller's stack, which the
+   * caller's domain may write (the hook itself, when it is the caller's,
+   * or another thread): under sfi that is a jump anywhere. */
+  if (dipc_machine.backend == DIPC_BACKEND_SFI)
+    return -DIPC_ENOTSUP;
   if (!hooks)
     hooks = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *hooks);
   struct hooks *h = &hooks[d];
