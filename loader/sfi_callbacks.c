@@ -24,6 +24,12 @@
 #include <threads.h>
 
 #define CALLEE(fn) sfi_check_callee((const void *)(fn))
+
+static int in_loader(const void *fn) {
+  Dl_info at, self;
+  return dladdr(fn, &at) && dladdr((const void *)in_loader, &self) &&
+         at.dli_fbase == self.dli_fbase;
+}
 /* Exit handlers may also be a library's function a call by name reaches
  * (a static std::string's destructor is libstdc++'s). Such a function runs
  * unchecked on the argument registered with it: it must be memory the
@@ -31,8 +37,15 @@
  * getrlimit on exit's status 0 and the domain's rights row would write 16
  * bytes of ones over it). */
 static void handler(const void *fn, const void *arg) {
+  if (sfi_has_call_magic(fn))
+    return;
   __dipc_sfi_check_call(fn);
-  if (arg && !sfi_has_call_magic(fn))
+  /* Never one of the loader's interceptors: called by libc, it checks
+   * nothing (its caller is not instrumented code), and setcontext's would
+   * resume the context its argument holds (an attack's exit handler did). */
+  if (in_loader(fn))
+    __dipc_sfi_check_callback(fn); /* refused: no function of the program */
+  if (arg)
     SFI_WRITE(arg, 1);
 }
 /* Functions libc calls later from whatever domain then runs (thread exit
@@ -58,9 +71,12 @@ SFI_EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
   return NEXT(__cxa_atexit)(fn, arg, dso);
 }
 
+/* on_exit's handler gets exit's status first, which the domain chooses:
+ * a library function would take it for an address (memset's, wmemset's
+ * destination), so it must be code the checks cover. */
 SFI_EXPORT int on_exit(void (*fn)(int, void *), void *arg) {
   if (SFI_CHECKED()) {
-    handler((const void *)fn, arg);
+    CALLEE(fn);
     if (!(fn = AS_CALLER(fn, 2)))
       return -1;
   }

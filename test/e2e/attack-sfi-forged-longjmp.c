@@ -11,7 +11,10 @@
 // `foreign`: a buffer holding a context saved into another buffer. Each is
 // refused and main gets DIPC_EFAULT. `context`: setcontext of a ucontext_t
 // whose saved rip it changed (nothing is mangled there); setcontext and
-// swapcontext are refused to instrumented code (EPERM). The same done by the default domain,
+// swapcontext are refused to instrumented code (EPERM). `atexit`: the
+// same context handed to libc as an exit handler's argument, setcontext
+// as the handler (libc would call it, uninstrumented, at exit): refused
+// when registered, as any of the loader's interceptors as a handler. The same done by the default domain,
 // with no call to recover to, stops the process with the report.
 // Control: under `none` the forged jump is taken.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
@@ -20,11 +23,13 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi stale 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi foreign 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi context 2>&1 | FileCheck %s --check-prefix=CONTEXT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi atexit 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t.sfi main-pc 2>&1 | FileCheck %s --check-prefix=MAIN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi pc 2>&1 | FileCheck %s --check-prefix=HIJACKED
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi rbx 2>&1 | FileCheck %s --check-prefix=REG
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi foreign 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi context 2>&1 | FileCheck %s --check-prefix=HIJACKED
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi atexit 2>&1 | FileCheck %s --check-prefix=HIJACKED
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi main-pc 2>&1 | FileCheck %s --check-prefix=HIJACKED
 // SFI-NOT: hijacked
 // SFI-NOT: resumed
@@ -45,6 +50,8 @@
 #include <setjmp.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
 
 enum { JB_RBX = 0, JB_PC = 7 };
 
@@ -78,13 +85,15 @@ __attribute__((noinline)) static long forge(const char *mode) {
       _longjmp(stale_buf, 1);
     return 1;
   }
-  if (strcmp(mode, "context") == 0) {
+  if (strcmp(mode, "context") == 0 || strcmp(mode, "atexit") == 0) {
     static ucontext_t uc;
     static volatile int once;
     getcontext(&uc);
     if (once++)
       return 2;
     uc.uc_mcontext.gregs[REG_RIP] = (greg_t)hijacked;
+    if (strcmp(mode, "atexit") == 0)
+      return __cxa_atexit((void (*)(void *))setcontext, &uc, NULL);
     printf("setcontext returned %d\n", setcontext(&uc));
     return 1;
   }

@@ -3,8 +3,9 @@
 // (pthread_atfork) when the default domain forks, a thread_local
 // destructor (__cxa_thread_atexit_impl) when the thread that registered it
 // ends; and accepted: a key whose destructor is free, and an exit handler
-// that is a library function given memory of the domain's own (on_exit
-// with getrlimit). Each handler records the domain it ran as; the report
+// that is a library function given memory of the domain's own
+// (__cxa_atexit with globfree, as a static object's destructor in a
+// library is). Each handler records the domain it ran as; the report
 // is computed from what they recorded.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O1 %s -o %t.sfi -lpthread
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s
@@ -16,16 +17,17 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
+#include <glob.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso);
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
 extern void *__dso_handle;
 
 static long d_id __dom("d"), prepared __dom("d"), parented __dom("d"),
     tls_ran __dom("d");
-static struct rlimit limits __dom("d");
+static glob_t globbuf __dom("d");
 static pthread_key_t key __dom("d");
 // Written by the child's handler, read by the parent: shared memory.
 static long *child_ran;
@@ -50,7 +52,7 @@ long d_register(long *shared) __dom("d") __entry __perm("default", write) {
   child_ran = shared;
   int a = pthread_atfork(on_prepare, on_parent, on_child);
   int b = pthread_key_create(&key, free);
-  int c = on_exit((void (*)(int, void *))getrlimit, &limits);
+  int c = __cxa_atexit((void (*)(void *))globfree, &globbuf, __dso_handle);
   pthread_t t;
   int e = pthread_create(&t, NULL, thread_body, NULL);
   if (e == 0)
