@@ -10,7 +10,9 @@
 #include <dipc/rt.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,7 @@ typedef int (*sigsetjmp_fn)(struct __jmp_buf_tag *, int);
 /* glibc's __jmpbuf: rbx, rbp, r12-r15, rsp, pc; rbp, rsp and pc mangled
  * with the thread's pointer guard (tcbhead_t.pointer_guard, %fs:0x30):
  * rol 0x11 of the xor. */
-enum { JB_RBP = 1, JB_RSP = 6, JB_PC = 7 };
+enum { JB_RSP = 6 };
 
 static uintptr_t demangle(uintptr_t v) {
   uintptr_t guard;
@@ -40,7 +42,10 @@ static uintptr_t demangle(uintptr_t v) {
 }
 
 void __dipc_sfi_jmp_record(const void *buf, const uintptr_t *ctx);
-void __dipc_sfi_check_jump(const void *buf, const uintptr_t *ctx);
+const uintptr_t *__dipc_sfi_jump_take(const void *buf);
+/* setjmp.S: takes buf's context again (checked, __dipc_sfi_jump_take) and
+ * resumes it from the runtime's copy, with val (1 for 0). */
+__attribute__((noreturn)) void sfi_longjmp(const void *buf, int val);
 
 /* setjmp.S: the context glibc's __sigsetjmp is about to save into buf
  * (DIPC_SFI_JMP_WORDS, unmangled), kept by the runtime under `sfi`;
@@ -55,15 +60,11 @@ setjmp_record(struct __jmp_buf_tag *buf, const uintptr_t *ctx) {
 __attribute__((noreturn)) static void jump(jump_fn real, const char *name,
                                            struct __jmp_buf_tag *env,
                                            int val) {
-  if (sfi_code_on) {
-    uintptr_t ctx[DIPC_SFI_JMP_WORDS];
-    for (unsigned i = 0; i < DIPC_SFI_JMP_WORDS; ++i) {
-      uintptr_t v = (uintptr_t)env->__jmpbuf[i];
-      ctx[i] = i == JB_RBP || i == JB_RSP || i == JB_PC ? demangle(v) : v;
-    }
-    __dipc_sfi_check_jump(env, ctx); /* returns only if it was saved so */
-  }
-  uintptr_t sp = demangle((uintptr_t)env->__jmpbuf[JB_RSP]);
+  /* Under sfi the words come from the runtime's checked copy, and the
+   * jump is made from it, not by glibc from the buffer: another thread of
+   * the domain could rewrite the buffer after the check. */
+  uintptr_t sp = sfi_code_on ? __dipc_sfi_jump_take(env)[JB_RSP]
+                             : demangle((uintptr_t)env->__jmpbuf[JB_RSP]);
   long r = dipc_unwind_jump((const void *)sp);
   if (r == -DIPC_EPERM)
     __builtin_trap(); /* a domain leaving its call: its crash */
@@ -76,7 +77,13 @@ __attribute__((noreturn)) static void jump(jump_fn real, const char *name,
     abort();
   }
   signals_jumping(sp);
-  real(env, val);
+  if (!sfi_code_on)
+    real(env, val);
+  /* What glibc's longjmp does before its jump (but the unwinding of
+   * pthread_cleanup_push frames on the way, which a jump under sfi skips). */
+  if (env->__mask_was_saved)
+    pthread_sigmask(SIG_SETMASK, (const sigset_t *)&env->__saved_mask, NULL);
+  sfi_longjmp(env, val);
 }
 
 /* libc's function is looked up before the gate: the jump's destination

@@ -57,4 +57,31 @@ _setjmp:
         jmp setjmp_common
         .size _setjmp, . - _setjmp
 
+/* sfi_longjmp(buf, val) (longjmp.c): the context of buf, taken again and
+ * checked by the runtime (another thread may have changed buf since the
+ * loader's first look), resumed from the runtime's copy, with eax = val,
+ * or 1 for 0, as glibc's longjmp does. Never returns. */
+        .globl sfi_longjmp
+        .hidden sfi_longjmp
+        .type sfi_longjmp, @function
+        .p2align 4
+sfi_longjmp:
+        push rsi                        /* val; rsp 16-aligned for the call */
+        call __dipc_sfi_jump_take       /* faults if refused */
+        pop rsi
+        mov rbx, [rax]
+        mov rbp, [rax + 8]
+        mov r12, [rax + 16]
+        mov r13, [rax + 24]
+        mov r14, [rax + 32]
+        mov r15, [rax + 40]
+        mov rdx, [rax + 56]             /* pc, before rsp moves */
+        mov rsp, [rax + 48]
+        mov eax, esi
+        test eax, eax
+        jnz 1f
+        inc eax
+1:      jmp rdx
+        .size sfi_longjmp, . - sfi_longjmp
+
         .section .note.GNU-stack, "", @progbits

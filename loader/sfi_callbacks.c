@@ -14,12 +14,16 @@
 #include "sfi_intercept.h"
 
 #include <dipc/rt.h>
+#include <dirent.h>
 #include <dlfcn.h>
+#include <ftw.h>
+#include <glob.h>
 #include <errno.h>
 #include <link.h>
 #include <printf.h>
 #include <pthread.h>
 #include <search.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <threads.h>
 
@@ -284,4 +288,67 @@ SFI_EXPORT int register_printf_type(printf_va_arg_function fn) {
   if (SFI_CHECKED())
     return (int)sfi_refuse("register_printf_type");
   return NEXT(register_printf_type)(fn);
+}
+
+/* Directory walks and globbing call the domain's functions from libc,
+ * unchecked (a scandir filter one byte into a function ran): each must be
+ * code the checks cover, as qsort's comparator. */
+typedef int (*dir_filter)(const struct dirent *);
+typedef int (*dir_compar)(const struct dirent **, const struct dirent **);
+
+SFI_EXPORT int scandir(const char *dir, struct dirent ***list, dir_filter sel,
+                       dir_compar cmp) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(dir, SIZE_MAX);
+    SFI_WRITE(list, sizeof *list);
+    CALLEE_IF(sel);
+    CALLEE_IF(cmp);
+  }
+  return NEXT(scandir)(dir, list, sel, cmp);
+}
+
+SFI_EXPORT int scandirat(int fd, const char *dir, struct dirent ***list,
+                         dir_filter sel, dir_compar cmp) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(dir, SIZE_MAX);
+    SFI_WRITE(list, sizeof *list);
+    CALLEE_IF(sel);
+    CALLEE_IF(cmp);
+  }
+  return NEXT(scandirat)(fd, dir, list, sel, cmp);
+}
+
+SFI_EXPORT int ftw(const char *dir, __ftw_func_t fn, int fds) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(dir, SIZE_MAX);
+    CALLEE(fn);
+  }
+  return NEXT(ftw)(dir, fn, fds);
+}
+
+SFI_EXPORT int nftw(const char *dir, __nftw_func_t fn, int fds, int flags) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(dir, SIZE_MAX);
+    CALLEE(fn);
+  }
+  return NEXT(nftw)(dir, fn, fds, flags);
+}
+
+/* glob's error function, and with GLOB_ALTDIRFUNC the directory functions
+ * the glob_t itself holds. */
+SFI_EXPORT int glob(const char *pattern, int flags,
+                    int (*err)(const char *, int), glob_t *g) {
+  if (SFI_CHECKED()) {
+    sfi_read_string(pattern, SIZE_MAX);
+    SFI_WRITE(g, sizeof *g);
+    CALLEE_IF(err);
+    if (flags & GLOB_ALTDIRFUNC) {
+      CALLEE_IF(g->gl_closedir);
+      CALLEE_IF(g->gl_readdir);
+      CALLEE_IF(g->gl_opendir);
+      CALLEE_IF(g->gl_lstat);
+      CALLEE_IF(g->gl_stat);
+    }
+  }
+  return NEXT(glob)(pattern, flags, err, g);
 }

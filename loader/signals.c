@@ -52,8 +52,10 @@ static pthread_mutex_t program_action_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
+/* A record of sfi_real.h's: under sfi the alias table (sfi_alias.c) then
+ * binds libc's other names of it (__sigaction) to the loader's. */
 static sigaction_fn real_sigaction(void) {
-  return INTERPOSE_NEXT(sigaction_fn, "sigaction");
+  return NEXT_AS(sigaction_fn, "sigaction");
 }
 
 static int crash_index(int sig) {
@@ -73,40 +75,18 @@ static int stands_in_for(int sig) {
   return crash_index(sig) >= 0 || has_handler_function(&program_action[sig]);
 }
 
-/* What a handler of instrumented code may not change, under `sfi`, in
- * the context its signal interrupted: where and with which registers that
- * code resumes, and the alternate stack and the FP state's address the
- * kernel restores from it (rt_sigreturn). Either would send execution or
- * the kernel's writes anywhere, past every check. */
-struct kept_context {
-  gregset_t gregs;
-  stack_t stack;
-  void *fpregs;
-};
+/* Under `sfi` a handler of instrumented code may not change, in the
+ * context its signal interrupted, where and with which registers that
+ * code resumes, nor the alternate stack and the FP state's address the
+ * kernel restores from it (rt_sigreturn): either would send execution or
+ * the kernel's writes anywhere, past every check. The runtime keeps them
+ * in the thread's state (a copy here, beside the kernel's frame, was the
+ * handler's to rewrite too) and puts them back after the handler. */
+int __dipc_sfi_context_keep(const void *uc);
+int __dipc_sfi_context_restore(void *uc);
 
-static void keep_context(struct kept_context *k, const ucontext_t *uc) {
-  memcpy(k->gregs, uc->uc_mcontext.gregs, sizeof k->gregs);
-  k->stack = uc->uc_stack;
-  k->fpregs = uc->uc_mcontext.fpregs;
-}
-
-static void restore_context(const struct kept_context *k, ucontext_t *uc) {
-  if (!memcmp(k->gregs, uc->uc_mcontext.gregs, sizeof k->gregs) &&
-      !memcmp(&k->stack, &uc->uc_stack, sizeof k->stack) &&
-      k->fpregs == uc->uc_mcontext.fpregs)
-    return;
-  char line[200];
-  int n = snprintf(line, sizeof line,
-                   "dipc: sfi: a signal handler changed the context its "
-                   "signal interrupted (rip %p, now %p): refused, it "
-                   "resumes as it was\n",
-                   (void *)k->gregs[REG_RIP],
-                   (void *)uc->uc_mcontext.gregs[REG_RIP]);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line, (size_t)n);
-  memcpy(uc->uc_mcontext.gregs, k->gregs, sizeof k->gregs);
-  uc->uc_stack = k->stack;
-  uc->uc_mcontext.fpregs = k->fpregs;
+static void say(const char *line) {
+  (void)!write(STDERR_FILENO, line, strlen(line));
 }
 
 /* Runs the program's handler function for sig, if it has one; 0 if its
@@ -121,17 +101,26 @@ static int run_program_handler(int sig, const struct sigaction *act,
   }
   /* As the default domain, on this stack, with the interrupted call's
    * state kept aside: the handler may call across domains. */
-  int framed = GATE_CALL(__dipc_signal_enter(uc));
-  struct kept_context kept;
   int keep = uc && sfi_code_checks((const void *)act->sa_handler);
-  if (keep)
-    keep_context(&kept, uc);
+  if (keep && __dipc_sfi_context_keep(uc) != 0) {
+    say("dipc: sfi: too many signal handlers nested on this thread to keep "
+        "what they interrupted: this one does not run\n");
+    return 1;
+  }
+  int framed = GATE_CALL(__dipc_signal_enter(uc));
   if (act->sa_flags & SA_SIGINFO)
     ((void (*)(int, siginfo_t *, void *))run)(sig, info, uc);
   else
     ((void (*)(int))run)(sig);
-  if (keep)
-    restore_context(&kept, uc);
+  int changed = keep ? __dipc_sfi_context_restore(uc) : 0;
+  if (changed > 0)
+    say("dipc: sfi: a signal handler changed the context its signal "
+        "interrupted: refused, it resumes as it was\n");
+  if (changed < 0) {
+    say("dipc: sfi: the context a signal handler interrupted was lost; "
+        "stopping\n");
+    abort();
+  }
   if (framed)
     GATE_CALL(__dipc_signal_leave(uc));
   return 1;
@@ -459,4 +448,63 @@ __attribute__((visibility("default"))) sighandler_t signal(int sig,
   if (sigaction(sig, &act, &old) != 0)
     return SIG_ERR;
   return old.sa_handler;
+}
+
+/* libc's other ways to install a handler reach its own sigaction past the
+ * one above: the handler would run as the default domain, unchecked (an
+ * attack installed one a byte into a function with sysv_signal). They go
+ * through the one above instead. __libc_sigaction is libc's private
+ * sigaction, which a domain can look up; bsd_signal and ssignal are
+ * signal's and __sysv_signal sysv_signal's other names (sfi_alias.c binds
+ * those, from these records of libc's functions). */
+__attribute__((visibility("default"))) int
+__libc_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+    __attribute__((alias("sigaction"), nothrow, leaf));
+
+static void libc_installers(void) {
+  (void)NEXT_AS(void *, "signal");
+  (void)NEXT_AS(void *, "sysv_signal");
+  (void)NEXT_AS(void *, "sigset");
+  (void)NEXT_AS(void *, "__libc_sigaction");
+}
+__attribute__((used)) static void (*const records_of_installers)(void) =
+    libc_installers;
+
+/* System V's: one-shot, not blocked in its own handler. */
+__attribute__((visibility("default"))) sighandler_t sysv_signal(int sig,
+                                                                sighandler_t fn) {
+  if (SFI_CHECKED() && fn != SIG_DFL && fn != SIG_IGN && fn != SIG_ERR)
+    sfi_check_callee((const void *)fn);
+  struct sigaction act = {.sa_handler = fn,
+                          .sa_flags = SA_RESETHAND | SA_NODEFER};
+  struct sigaction old;
+  sigemptyset(&act.sa_mask);
+  if (sigaction(sig, &act, &old) != 0)
+    return SIG_ERR;
+  return old.sa_handler;
+}
+
+/* SIG_HOLD blocks sig; any other disposition is installed and unblocks it.
+ * Returns SIG_HOLD if sig was blocked, else the previous disposition. */
+__attribute__((visibility("default"))) sighandler_t sigset(int sig,
+                                                           sighandler_t fn) {
+  if (SFI_CHECKED() && fn != SIG_DFL && fn != SIG_IGN && fn != SIG_ERR &&
+      fn != SIG_HOLD)
+    sfi_check_callee((const void *)fn);
+  sigset_t one, was;
+  if (sigemptyset(&one) != 0 || sigaddset(&one, sig) != 0)
+    return SIG_ERR;
+  struct sigaction old;
+  if (fn == SIG_HOLD) {
+    if (sigaction(sig, NULL, &old) != 0 ||
+        pthread_sigmask(SIG_BLOCK, &one, &was) != 0)
+      return SIG_ERR;
+  } else {
+    struct sigaction act = {.sa_handler = fn};
+    sigemptyset(&act.sa_mask);
+    if (sigaction(sig, &act, &old) != 0 ||
+        pthread_sigmask(SIG_UNBLOCK, &one, &was) != 0)
+      return SIG_ERR;
+  }
+  return sigismember(&was, sig) ? SIG_HOLD : old.sa_handler;
 }

@@ -12,6 +12,7 @@
  * (an anycall proxy: the caller needs no grant) and goes on where recovery
  * said. A hook that crashes itself is not run again for that. */
 #define _GNU_SOURCE
+#include <string.h>
 #include <sys/ucontext.h>
 
 #include "internal.h"
@@ -31,11 +32,6 @@ long dipc_op_set_fault_hook(const struct dipc_thread *st, uintptr_t hook) {
   uint32_t d = st->cur_dom;
   if (d == 0)
     return -DIPC_EPERM; /* the default domain is nobody's callee */
-  /* The trampoline resumes from words on the caller's stack, which the
-   * caller's domain may write (the hook itself, when it is the caller's,
-   * or another thread): under sfi that is a jump anywhere. */
-  if (dipc_machine.backend == DIPC_BACKEND_SFI)
-    return -DIPC_ENOTSUP;
   if (!hooks)
     hooks = dipc_alloc_runtime(RT_MAX_DOMAINS * sizeof *hooks);
   struct hooks *h = &hooks[d];
@@ -71,11 +67,52 @@ long dipc_op_set_fault_hook(const struct dipc_thread *st, uintptr_t hook) {
  * proxy, the resume address, then a gap for the red zone. */
 #define RED_ZONE 128
 
+/* Under sfi the trampoline keeps nothing on the caller's stack, which the
+ * caller's domain may write (its other threads, or the hook itself when
+ * it is the caller's: an attack rewrote the resume address there): the
+ * context it resumes, the hook's proxy and dipc_errno stay in the
+ * thread's state, and it asks for them (gate.S). No room: no hook. */
+static void divert_sfi(uintptr_t proxy, ucontext_t *uc) {
+  extern const char __dipc_fault_hook_tramp_sfi[];
+  struct dipc_thread *st = dipc_current_thread();
+  if (!st || st->n_hook_resume == RT_HOOK_DEPTH)
+    return;
+  struct dipc_hook_resume *h = &st->hook_resume[st->n_hook_resume];
+  _Static_assert(sizeof h->gregs == sizeof uc->uc_mcontext.gregs, "NGREG");
+  memcpy(h->gregs, uc->uc_mcontext.gregs, sizeof h->gregs);
+  h->proxy = proxy;
+  h->err = *(volatile int *)((char *)st + DIPC_ERRNO_GS_OFFSET);
+  st->n_hook_resume++;
+  uc->uc_mcontext.gregs[REG_RIP] = (greg_t)__dipc_fault_hook_tramp_sfi;
+}
+
+DIPC_HIDDEN uintptr_t dipc_fault_hook_proxy(void);
+uintptr_t dipc_fault_hook_proxy(void) {
+  struct dipc_thread *st = dipc_current_thread();
+  DIPC_CHECK(st && st->n_hook_resume, "fault hook trampoline entered twice");
+  return st->hook_resume[st->n_hook_resume - 1].proxy;
+}
+
+/* The registers to resume with (gregset_t order), after the hook; and
+ * dipc_errno as recovery left it. */
+DIPC_HIDDEN const uint64_t *dipc_fault_hook_resume(void);
+const uint64_t *dipc_fault_hook_resume(void) {
+  struct dipc_thread *st = dipc_current_thread();
+  DIPC_CHECK(st && st->n_hook_resume, "fault hook trampoline entered twice");
+  const struct dipc_hook_resume *h = &st->hook_resume[--st->n_hook_resume];
+  *(volatile int *)((char *)st + DIPC_ERRNO_GS_OFFSET) = h->err;
+  return h->gregs;
+}
+
 void dipc_fault_hook_divert(const struct dipc_kcs_entry *e, void *ucv) {
   ucontext_t *uc = ucv;
   uintptr_t proxy = hooks ? hooks[e->callee_dom].proxy : 0;
   if (!proxy || e->proxy == proxy)
     return;
+  if (dipc_machine.backend == DIPC_BACKEND_SFI) {
+    divert_sfi(proxy, uc);
+    return;
+  }
   extern const char __dipc_fault_hook_tramp[];
   greg_t *r = uc->uc_mcontext.gregs;
   uintptr_t *sp = (uintptr_t *)((uintptr_t)r[REG_RSP] - RED_ZONE) - 2;

@@ -588,6 +588,42 @@ __dipc_fault_hook_tramp:
         ret 128                         /* to the resume address */
         .size __dipc_fault_hook_tramp, . - __dipc_fault_hook_tramp
 
+/* The same under `sfi`, with nothing read back from the caller's stack,
+ * which the caller's domain may write while the hook runs: the hook's
+ * proxy and the context to resume come from the thread's state
+ * (fault_hook.c). The stack below the resumed red zone is scratch. rcx,
+ * which no resume address expects anything in (recovery zeroes it),
+ * carries the jump. */
+        .globl __dipc_fault_hook_tramp_sfi
+        .hidden __dipc_fault_hook_tramp_sfi
+        .p2align 4
+__dipc_fault_hook_tramp_sfi:
+        sub rsp, 128
+        and rsp, -16
+        call dipc_fault_hook_proxy
+        call rax                        /* the hook, through its proxy */
+        call dipc_fault_hook_resume     /* rax = the registers, NGREG */
+        pxor xmm0, xmm0                 /* as recovery left them: results */
+        pxor xmm1, xmm1
+        mov r8, [rax + 8 * 0]           /* gregset_t: REG_R8 .. */
+        mov r9, [rax + 8 * 1]
+        mov r10, [rax + 8 * 2]
+        mov r11, [rax + 8 * 3]
+        mov r12, [rax + 8 * 4]
+        mov r13, [rax + 8 * 5]
+        mov r14, [rax + 8 * 6]
+        mov r15, [rax + 8 * 7]
+        mov rdi, [rax + 8 * 8]
+        mov rsi, [rax + 8 * 9]
+        mov rbp, [rax + 8 * 10]
+        mov rbx, [rax + 8 * 11]
+        mov rdx, [rax + 8 * 12]
+        mov rsp, [rax + 8 * 15]
+        mov rcx, [rax + 8 * 16]         /* REG_RIP */
+        mov rax, [rax + 8 * 13]
+        jmp rcx
+        .size __dipc_fault_hook_tramp_sfi, . - __dipc_fault_hook_tramp_sfi
+
 /* The first call through an unresolved import slot resumes here (import.c)
  * in the caller's domain, on its stack, as if the slot had pointed here:
  * [rsp] = the caller's return address, arguments in rdi, rsi, rdx, rcx, r8,

@@ -33,6 +33,11 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 /* setjmp contexts kept per thread under `sfi` (sfi_cfi.c): live ones; the
  * oldest goes when a new one finds no room. */
 #define RT_JMP_RECORDS 32
+/* Signal handlers of instrumented code nested on one thread whose
+ * interrupted contexts the runtime keeps under `sfi` (sfi_cfi.c). */
+#define RT_KEPT_CONTEXTS 8
+/* Fault hooks running nested on one thread under `sfi` (fault_hook.c). */
+#define RT_HOOK_DEPTH 4
 #define RT_TRUSTED_STACK (64 * 1024)
 /* Room for runtime C code below a gate's XSAVE area (gate.S XSAVE_USER). */
 _Static_assert(RT_TRUSTED_STACK >= RT_XSAVE_MAX + 32 * 1024 &&
@@ -139,6 +144,30 @@ struct dipc_thread {
     uint64_t seq;
   } jmps[RT_JMP_RECORDS];
   uint64_t jmp_seq;
+  /* The context a longjmp under way resumes, copied from its buffer and
+   * checked (sfi_cfi.c): the jump reads it here, where no other thread of
+   * the domain can change it after the check. */
+  uintptr_t jmp_taken[DIPC_SFI_JMP_WORDS];
+  /* What instrumented signal handlers running on this thread may not
+   * change in the contexts their signals interrupted (sfi_cfi.c), newest
+   * last: the ucontext's address, its general registers (NGREG), uc_stack
+   * and the FP state's address. */
+  struct dipc_kept_context {
+    uintptr_t uc;
+    uint64_t gregs[23];
+    uint64_t stack[3];
+    uint64_t fpregs;
+  } kept[RT_KEPT_CONTEXTS];
+  uint32_t n_kept;
+  /* Under `sfi`, the calls whose callee's fault hook runs before they
+   * resume (fault_hook.c), newest last: the context to resume (NGREG
+   * registers), the hook's proxy and dipc_errno. */
+  struct dipc_hook_resume {
+    uint64_t gregs[23];
+    uintptr_t proxy;
+    int32_t err;
+  } hook_resume[RT_HOOK_DEPTH];
+  uint32_t n_hook_resume;
 };
 
 /* The thread now runs as dom: its state and the heap hint of its public

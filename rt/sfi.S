@@ -49,7 +49,21 @@ __dipc_sfi_trap:
         CFI_SLOW __dipc_sfi_ret_slow, dipc_sfi_ret_ok
         CFI_SLOW __dipc_sfi_check_call, dipc_sfi_call_ok
         CFI_SLOW __dipc_sfi_check_callback, dipc_sfi_callback_ok
-        CFI_SLOW __dipc_sfi_check_jump, dipc_sfi_jump_ok
+
+/* const uintptr_t *__dipc_sfi_jump_take(const void *buf): the checked
+ * context of a longjmp (sfi_cfi.c), or the fault, with the caller's
+ * return address on top, as __dipc_sfi_check's. A SysV call. */
+        .globl __dipc_sfi_jump_take
+        .type __dipc_sfi_jump_take, @function
+        .p2align 4
+__dipc_sfi_jump_take:
+        sub rsp, 8
+        call dipc_sfi_jump_take
+        add rsp, 8
+        test rax, rax
+        jz __dipc_sfi_trap
+        ret
+        .size __dipc_sfi_jump_take, . - __dipc_sfi_jump_take
 
 /* dipc_user_fault(frame) (internal.h): the exported function whose frame
  * pointer is `frame` faults as its caller's call of it. */

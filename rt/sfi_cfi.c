@@ -17,6 +17,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <string.h>
+#include <sys/ucontext.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -295,21 +297,109 @@ DIPC_EXPORT void __dipc_sfi_jmp_record(const void *buf, const uintptr_t *ctx) {
   __atomic_store_n(&r->buf, (uintptr_t)buf, __ATOMIC_RELAXED);
 }
 
-/* __dipc_sfi_check_jump (sfi.S): a longjmp through buf must resume ctx,
- * what the thread's last setjmp into buf saved there. */
-DIPC_HIDDEN int dipc_sfi_jump_ok(const void *buf, const uintptr_t *ctx);
-int dipc_sfi_jump_ok(const void *buf, const uintptr_t *ctx) {
+/* __dipc_sfi_jump_take (sfi.S): the context a longjmp through buf
+ * resumes, which must be what the thread's last setjmp into buf saved
+ * there: copied from buf (glibc's __jmpbuf, three words mangled with the
+ * thread's pointer guard), checked, and returned in the thread's state,
+ * which no domain writes; NULL (a control-flow fault) if refused. */
+enum { JMP_RBP = 1 };
+
+static uintptr_t demangle(uintptr_t v) {
+  uintptr_t guard;
+  __asm__("mov %%fs:0x30, %0" : "=r"(guard));
+  return ((v >> 0x11) | (v << (64 - 0x11))) ^ guard;
+}
+
+DIPC_HIDDEN const uintptr_t *dipc_sfi_jump_take(const void *buf);
+const uintptr_t *dipc_sfi_jump_take(const void *buf) {
   struct dipc_thread *st = dipc_current_thread();
-  if (!enforced() || !st)
-    return 1;
+  if (!st)
+    return NULL;
+  uintptr_t *ctx = st->jmp_taken;
+  for (unsigned w = 0; w < DIPC_SFI_JMP_WORDS; ++w) {
+    uintptr_t v = __atomic_load_n((const uintptr_t *)buf + w, __ATOMIC_RELAXED);
+    ctx[w] = w == JMP_RBP || w == JMP_RSP || w == JMP_PC ? demangle(v) : v;
+  }
+  if (!enforced())
+    return ctx;
   for (unsigned i = 0; i < RT_JMP_RECORDS; ++i) {
     const struct dipc_jmp_record *r = &st->jmps[i];
     if (r->buf != (uintptr_t)buf)
       continue;
     for (unsigned w = 0; w < DIPC_SFI_JMP_WORDS; ++w)
-      if (r->ctx[w] != ctx[w])
-        return refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], r->ctx[JMP_PC]);
-    return 1;
+      if (r->ctx[w] != ctx[w]) {
+        refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], r->ctx[JMP_PC]);
+        return NULL;
+      }
+    return ctx;
   }
-  return refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], 0);
+  refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], 0);
+  return NULL;
+}
+
+/* ---- signal contexts (loader/signals.c) --------------------------------- */
+
+/* What an instrumented handler may not change in the context its signal
+ * interrupted, from the ucontext at uc: kept in the thread's state, which
+ * no domain writes (a copy beside the kernel's frame was the handler's to
+ * rewrite as well). Entries of handlers left by a jump go when a signal
+ * comes again at or above them. 0, or -1 when there is no room (or the
+ * caller is not the loader). */
+static void kept_of(struct dipc_kept_context *k, const ucontext_t *uc) {
+  k->uc = (uintptr_t)uc;
+  memcpy(k->gregs, uc->uc_mcontext.gregs, sizeof k->gregs);
+  k->stack[0] = (uint64_t)(uintptr_t)uc->uc_stack.ss_sp;
+  k->stack[1] = (uint64_t)(uint32_t)uc->uc_stack.ss_flags;
+  k->stack[2] = uc->uc_stack.ss_size;
+  k->fpregs = (uint64_t)(uintptr_t)uc->uc_mcontext.fpregs;
+}
+
+_Static_assert(sizeof(((ucontext_t *)0)->uc_mcontext.gregs) ==
+                   sizeof(((struct dipc_kept_context *)0)->gregs),
+               "NGREG");
+
+DIPC_EXPORT int __dipc_sfi_context_keep(const void *ucv) {
+  struct dipc_thread *st = dipc_current_thread();
+  if (!enforced() || !st || !dipc_trusted_caller(__builtin_return_address(0)))
+    return -1;
+  while (st->n_kept && st->kept[st->n_kept - 1].uc <= (uintptr_t)ucv)
+    st->n_kept--;
+  if (st->n_kept == RT_KEPT_CONTEXTS)
+    return -1;
+  /* Taken before it is filled, marked above any ucontext: a signal
+   * nested in here keeps its own above it and drops nothing of it. */
+  struct dipc_kept_context *k = &st->kept[st->n_kept];
+  k->uc = UINTPTR_MAX;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  st->n_kept++;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  struct dipc_kept_context now;
+  kept_of(&now, ucv);
+  uintptr_t uc = now.uc;
+  now.uc = UINTPTR_MAX;
+  *k = now;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  k->uc = uc;
+  return 0;
+}
+
+/* Puts back what the handler changed of the kept context; 1 if it had
+ * changed something, 0 if not, -1 if nothing was kept for uc. */
+DIPC_EXPORT int __dipc_sfi_context_restore(void *ucv) {
+  struct dipc_thread *st = dipc_current_thread();
+  if (!enforced() || !st || !dipc_trusted_caller(__builtin_return_address(0)) ||
+      !st->n_kept || st->kept[st->n_kept - 1].uc != (uintptr_t)ucv)
+    return -1;
+  const struct dipc_kept_context *k = &st->kept[st->n_kept - 1];
+  struct dipc_kept_context now;
+  ucontext_t *uc = ucv;
+  kept_of(&now, uc);
+  int changed = memcmp(&now, k, sizeof now) != 0;
+  memcpy(uc->uc_mcontext.gregs, k->gregs, sizeof k->gregs);
+  uc->uc_stack.ss_sp = (void *)(uintptr_t)k->stack[0];
+  uc->uc_stack.ss_flags = (int)k->stack[1];
+  uc->uc_stack.ss_size = k->stack[2];
+  uc->uc_mcontext.fpregs = (void *)(uintptr_t)k->fpregs;
+  st->n_kept--;
+  return changed;
 }

@@ -46,7 +46,6 @@ extern "C" {
 #define DIPC_EBUSY 16   /* dipc_forget_object: some page is still mapped */
 #define DIPC_EEXIST 17  /* dipc_anycall_register: stub already registered */
 #define DIPC_ENOSPC 28  /* a runtime table is full */
-#define DIPC_ENOTSUP 95 /* not under the running backend */
 #define DIPC_EPROTO 71  /* entry_request: signature mismatch (P4) */
 #define DIPC_ESTALE 116 /* handle closed, grant revoked */
 
@@ -192,9 +191,7 @@ int dipc_set_call_timeout(unsigned long ns);
  * releases what the dead call held (locks) and resets state; other threads
  * may call into the domain meanwhile. A crash in the hook makes it return
  * early. -DIPC_EPERM from the default domain, -DIPC_EINVAL if hook is not
- * the domain's code, -DIPC_ENOTSUP under `sfi` (the trampoline keeps the
- * caller's registers and resume address on its stack, which its domain's
- * other code could rewrite while the hook runs). */
+ * the domain's code. */
 int dipc_set_fault_hook(void (*hook)(void));
 
 /* ---- Cross-process calls (docs/cross-process.md) ------------------------- */

@@ -112,10 +112,12 @@
  * save (rbx, rbp, r12-r15, rsp, pc: the order of glibc's __jmpbuf,
  * unmangled) with void __dipc_sfi_jmp_record(const void *buf, const
  * uintptr_t *ctx), for its own calls only; its longjmp family resumes
- * only the context the thread's last setjmp into that buffer saved: void
- * __dipc_sfi_check_jump(const void *buf, const uintptr_t *ctx) returns,
- * or reports a control-flow fault of this kind. A forged or altered
- * buffer would resume anywhere, past any check, with any registers. */
+ * only the context the thread's last setjmp into that buffer saved: const
+ * uintptr_t *__dipc_sfi_jump_take(const void *buf) returns it, checked,
+ * in runtime memory, where the jump reads it (another thread could change
+ * the buffer after a check), or reports a control-flow fault of this
+ * kind. A forged or altered buffer would resume anywhere, past any check,
+ * with any registers. */
 #define DIPC_SFI_CFI_JUMP 4
 #define DIPC_SFI_JMP_WORDS 8
 

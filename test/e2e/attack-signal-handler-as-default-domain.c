@@ -21,6 +21,11 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi sigaction 2>&1 | FileCheck %s --check-prefixes=CHECK,SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi signal 2>&1 | FileCheck %s --check-prefixes=CHECK,STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi sigaction 2>&1 | FileCheck %s --check-prefixes=CHECK,STOLEN
+// libc's other installers (bsd_signal, signal's other name; sysv_signal)
+// reached its own sigaction past the loader's: now through it, under sfi.
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi bsd_signal 2>&1 | FileCheck %s --check-prefixes=CHECK,SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi sysv_signal 2>&1 | FileCheck %s --check-prefixes=CHECK,SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi bsd_signal 2>&1 | FileCheck %s --check-prefixes=CHECK,STOLEN
 // CHECK: default domain reads 'vault-secret-42' through its grant
 // CHECK: evil installed its handler: 0
 // MPK-NOT: stole
@@ -31,11 +36,15 @@
 // SFI: main goes on
 // STOLEN: stole 'vault-secret-42'
 // STOLEN: main goes on
+#define _GNU_SOURCE /* sysv_signal */
 #include <dipc.h>
 #include <dipc/rt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+
+/* signal's other name in libc, no longer declared by its headers */
+sighandler_t bsd_signal(int sig, sighandler_t fn);
 
 static char vault_secret[32] __dom("vault") = "vault-secret-42";
 const char *vault_address(void) __dom("vault") __entry { return vault_secret; }
@@ -65,6 +74,10 @@ long install(const char *how) __dom("evil") __entry __perm("default", write);
 long install(const char *how) {
   if (strcmp(how, "signal") == 0)
     return signal(SIGUSR1, on_usr1) == SIG_ERR ? -1 : 0;
+  if (strcmp(how, "bsd_signal") == 0)
+    return bsd_signal(SIGUSR1, on_usr1) == SIG_ERR ? -1 : 0;
+  if (strcmp(how, "sysv_signal") == 0)
+    return sysv_signal(SIGUSR1, on_usr1) == SIG_ERR ? -1 : 0;
   struct sigaction act;
   memset(&act, 0, sizeof act);
   act.sa_sigaction = on_usr1_info;

@@ -12,6 +12,9 @@
 // RUN: %dipc-bin-dir/dipc-run %t.try2 2>&1 | FileCheck %s
 // RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -O2 %s -o %t.sj2 -lpthread
 // RUN: %dipc-bin-dir/dipc-run %t.sj2 2>&1 | FileCheck %s
+// Under sfi the trampoline keeps what it resumes in the thread's state.
+// RUN: %dipc-clang -fdipc -fdipc-sfi -fdipc-recovery=setjmp -O2 %s -o %t.sfi -lpthread
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s
 // CHECK: no hook: crash errno 14, other thread: lock still held
 // CHECK-NEXT: set from default: -1, set to data: -22, set: 0
 // CHECK-NEXT: with hook: crash errno 14, hook runs 1, other thread: got the lock, kcs 0
