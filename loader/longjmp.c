@@ -33,7 +33,7 @@ typedef int (*sigsetjmp_fn)(struct __jmp_buf_tag *, int);
 /* glibc's __jmpbuf: rbx, rbp, r12-r15, rsp, pc; rbp, rsp and pc mangled
  * with the thread's pointer guard (tcbhead_t.pointer_guard, %fs:0x30):
  * rol 0x11 of the xor. */
-enum { JB_RSP = 6 };
+enum { JB_RSP = 6, JB_PC = 7 };
 
 static uintptr_t demangle(uintptr_t v) {
   uintptr_t guard;
@@ -42,6 +42,16 @@ static uintptr_t demangle(uintptr_t v) {
 }
 
 void __dipc_sfi_jmp_record(const void *buf, const uintptr_t *ctx);
+
+/* Whether pc lies in the object that defines libc_fn. libc never calls the
+ * setjmp family through its own symbols but when a domain handed it one
+ * (an obstack's chunk function): a context saved there would resume
+ * libc halfway with a value of the domain's choosing, so none is kept. */
+static int in_libc(uintptr_t pc, const void *libc_fn) {
+  Dl_info at, libc;
+  return dladdr((const void *)pc, &at) && dladdr(libc_fn, &libc) &&
+         at.dli_fbase == libc.dli_fbase;
+}
 const uintptr_t *__dipc_sfi_jump_take(const void *buf);
 /* setjmp.S: takes buf's context again (checked, __dipc_sfi_jump_take) and
  * resumes it from the runtime's copy, with val (1 for 0). */
@@ -52,9 +62,10 @@ __attribute__((noreturn)) void sfi_longjmp(const void *buf, int val);
  * returns that __sigsetjmp. */
 __attribute__((visibility("hidden"))) sigsetjmp_fn
 setjmp_record(struct __jmp_buf_tag *buf, const uintptr_t *ctx) {
-  if (sfi_code_on)
+  sigsetjmp_fn real = NEXT_AS(sigsetjmp_fn, "__sigsetjmp");
+  if (sfi_code_on && !in_libc(ctx[JB_PC], (const void *)real))
     __dipc_sfi_jmp_record(buf, ctx);
-  return NEXT_AS(sigsetjmp_fn, "__sigsetjmp");
+  return real;
 }
 
 __attribute__((noreturn)) static void jump(jump_fn real, const char *name,

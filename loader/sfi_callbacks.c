@@ -20,6 +20,7 @@
 #include <glob.h>
 #include <errno.h>
 #include <link.h>
+#include <obstack.h>
 #include <printf.h>
 #include <pthread.h>
 #include <search.h>
@@ -351,4 +352,43 @@ SFI_EXPORT int glob(const char *pattern, int flags,
     }
   }
   return NEXT(glob)(pattern, flags, err, g);
+}
+
+/* An obstack's chunk functions, which libc calls with sizes and pointers
+ * of its own (memset as one wrote over the rights matrix; _setjmp as one
+ * saved a context inside libc): code the checks cover, as a comparator.
+ * obstack_alloc_failed_handler, a variable of libc's, is libc's data
+ * (docs/runtime.md, "What stays trusted under sfi"). */
+SFI_EXPORT int _obstack_begin(struct obstack *h, int size, int align,
+                              void *(*chunk)(long), void (*release)(void *)) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(h, sizeof *h);
+    CALLEE(chunk);
+    CALLEE(release);
+  }
+  return NEXT(_obstack_begin)(h, size, align, chunk, release);
+}
+
+SFI_EXPORT int _obstack_begin_1(struct obstack *h, int size, int align,
+                                void *(*chunk)(void *, long),
+                                void (*release)(void *, void *), void *arg) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(h, sizeof *h);
+    CALLEE(chunk);
+    CALLEE(release);
+  }
+  return NEXT(_obstack_begin_1)(h, size, align, chunk, release, arg);
+}
+
+/* Cancellation's unwinding jumps with libc's own longjmp, past the
+ * loader's, to the context a cleanup buffer holds (pthread_cleanup_push):
+ * a buffer the domain forged sent it anywhere. Under sfi instrumented code
+ * may not start it; its cleanup regions run when popped. */
+SFI_EXPORT void __pthread_unwind_next(__pthread_unwind_buf_t *buf) {
+  if (SFI_CHECKED()) {
+    sfi_refuse("__pthread_unwind_next");
+    __builtin_trap(); /* it does not return: a crash of the caller */
+  }
+  NEXT(__pthread_unwind_next)(buf);
+  __builtin_unreachable();
 }

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/time.h>
 #include <time.h>
 
@@ -85,6 +86,46 @@ SFI_EXPORT char *getenv(const char *name) {
   if (SFI_CHECKED())
     STRING(name);
   return NEXT(getenv)(name);
+}
+
+/* GCONV_PATH names where iconv_open loads conversion modules from, with
+ * libc's internal dlopen, which the loader's never sees: a domain that set
+ * it had a plain library's constructor run unchecked. Refused to
+ * instrumented code, as a dlopen of a plain library is. */
+static int loads_code(const char *name, size_t len) {
+  return len == 10 && !memcmp(name, "GCONV_PATH", 10);
+}
+
+SFI_EXPORT int setenv(const char *name, const char *value, int overwrite) {
+  if (SFI_CHECKED()) {
+    size_t len = STRING(name);
+    STRING(value);
+    if (loads_code(name, len))
+      return (int)sfi_refuse("setenv of GCONV_PATH");
+  }
+  return NEXT(setenv)(name, value, overwrite);
+}
+
+/* libc keeps putenv's string itself, which the domain could rewrite into
+ * GCONV_PATH=... later: from instrumented code it is copied (setenv). */
+SFI_EXPORT int putenv(char *string) {
+  if (!SFI_CHECKED())
+    return NEXT(putenv)(string);
+  size_t len = STRING(string);
+  const char *eq = memchr(string, '=', len);
+  if (!eq)
+    return unsetenv(string);
+  size_t n = (size_t)(eq - string);
+  if (loads_code(string, n))
+    return (int)sfi_refuse("putenv of GCONV_PATH");
+  char *name = malloc(n + 1);
+  if (!name)
+    return -1;
+  memcpy(name, string, n);
+  name[n] = '\0';
+  int r = NEXT(setenv)(name, eq + 1, 1);
+  free(name);
+  return r;
 }
 
 SFI_EXPORT int clock_gettime(clockid_t clock, struct timespec *ts) {
