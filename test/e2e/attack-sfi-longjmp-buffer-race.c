@@ -15,6 +15,7 @@
 // SFI: 3000 tries: 3000 resumed as saved or refused
 // HIJACKED: jump hijacked
 #include "Inputs/vault.h"
+#include "Inputs/pointer-guard.h"
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -26,12 +27,6 @@ static void hijacked(void) {
   static const char msg[] = "jump hijacked\n";
   (void)!write(STDOUT_FILENO, msg, sizeof msg - 1);
   _exit(0);
-}
-
-static long mangle(uintptr_t v) {
-  uintptr_t guard = *(const uintptr_t *)((const char *)pthread_self() + 0x30);
-  v ^= guard;
-  return (long)((v << 0x11) | (v >> (64 - 0x11)));
 }
 
 static jmp_buf buf;
@@ -66,7 +61,7 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     return 1; /* resumed as saved */
   }
   good = buf[0].__jmpbuf[JB_PC];
-  forged = mangle((uintptr_t)hijacked);
+  forged = (long)glibc_mangle((uintptr_t)hijacked);
   armed = 1;
   _longjmp(buf, 1);
 }
