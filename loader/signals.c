@@ -99,14 +99,15 @@ static int run_program_handler(int sig, const struct sigaction *act,
     program_action[sig].sa_handler = SIG_DFL;
     program_action[sig].sa_flags &= ~SA_SIGINFO;
   }
-  /* As the default domain, on this stack, with the interrupted call's
-   * state kept aside: the handler may call across domains. */
   int keep = uc && sfi_code_checks((const void *)act->sa_handler);
   if (keep && __dipc_sfi_context_keep(uc) != 0) {
     say("dipc: sfi: too many signal handlers nested on this thread to keep "
         "what they interrupted: this one does not run\n");
     return 1;
   }
+  /* On this stack, with the interrupted call's state kept aside: the
+   * handler (a proxy into its domain, or the default domain's) may call
+   * across domains. */
   int framed = GATE_CALL(__dipc_signal_enter(uc));
   if (act->sa_flags & SA_SIGINFO)
     ((void (*)(int, siginfo_t *, void *))run)(sig, info, uc);
