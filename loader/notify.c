@@ -18,6 +18,7 @@
 #include "interpose.h"
 #include "sfi_intercept.h"
 #include "signals.h"
+#include "threads.h"
 
 #include <dipc/rt.h>
 #include <errno.h>
@@ -87,19 +88,29 @@ static int redirect(const char *call, const struct sigevent *sev,
   return 0;
 }
 
-/* The sigevent to hand glibc for sev (the caller's own, or *mine with the
- * trampoline), or NULL when it is refused (errno set, said on stderr);
- * checked: the caller is instrumented code under `sfi`. */
+/* The sigevent to hand glibc for sev: *mine, a copy of it read once (with
+ * the trampoline for SIGEV_THREAD), never sev, which another thread could
+ * turn into SIGEV_THREAD with a function of its choosing after this looked
+ * (an attack's race had libc's thread call puts on a secret); NULL when it
+ * is refused (errno set, said on stderr). checked: the caller is
+ * instrumented code under `sfi`. */
 static const struct sigevent *notification(const char *call,
                                            const struct sigevent *sev,
-                                           int checked,
-                                           struct sigevent *mine) {
+                                           int checked, struct sigevent *mine,
+                                           pthread_attr_t *attr) {
   if (!sev)
     return sev;
   if (checked)
     SFI_READ(sev, sizeof *sev);
+  memcpy(mine, sev, sizeof *mine);
+  sev = mine;
+  /* The notification thread's attributes, as pthread_create's. */
+  if (checked && sev->sigev_notify == SIGEV_THREAD)
+    mine->sigev_notify_attributes =
+        (pthread_attr_t *)threads_checked_attr(sev->sigev_notify_attributes,
+                                               attr);
   if (sev->sigev_notify != SIGEV_THREAD)
-    return sev;
+    return mine;
   if (!strcmp(dipc_backend(), "mpk")) {
     fprintf(stderr,
             "dipc: %s: SIGEV_THREAD is not supported under the mpk backend "
@@ -111,7 +122,7 @@ static const struct sigevent *notification(const char *call,
   }
   if (checked)
     sfi_check_callee((const void *)sev->sigev_notify_function);
-  return redirect(call, sev, mine) == 0 ? mine : NULL;
+  return redirect(call, mine, mine) == 0 ? mine : NULL;
 }
 
 typedef int (*timer_create_fn)(clockid_t, struct sigevent *, timer_t *);
@@ -122,8 +133,9 @@ EXPORT int timer_create(clockid_t clock, struct sigevent *restrict sev,
   if (checked)
     SFI_WRITE(timer, sizeof *timer);
   struct sigevent mine;
+  pthread_attr_t attr;
   const struct sigevent *use = notification("timer_create", sev, checked,
-                                            &mine);
+                                            &mine, &attr);
   if (sev && !use)
     return -1;
   timer_create_fn real = INTERPOSE_NEXT(timer_create_fn, "timer_create");
@@ -134,8 +146,9 @@ typedef int (*mq_notify_fn)(mqd_t, const struct sigevent *);
 
 EXPORT int mq_notify(mqd_t mq, const struct sigevent *sev) {
   struct sigevent mine;
+  pthread_attr_t attr;
   const struct sigevent *use =
-      notification("mq_notify", sev, SFI_CHECKED(), &mine);
+      notification("mq_notify", sev, SFI_CHECKED(), &mine, &attr);
   if (sev && !use)
     return -1;
   mq_notify_fn real = INTERPOSE_NEXT(mq_notify_fn, "mq_notify");

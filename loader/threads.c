@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <threads.h>
 #include <time.h>
 
@@ -80,14 +81,34 @@ pthread_exit(void *value) {
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
                                  void *(*)(void *), void *);
 
+const pthread_attr_t *threads_checked_attr(const pthread_attr_t *attr,
+                                           pthread_attr_t *copy) {
+  if (!attr)
+    return NULL;
+  SFI_READ(attr, sizeof *attr);
+  memcpy(copy, attr, sizeof *copy);
+  void *lo;
+  size_t size;
+  /* glibc gives the lowest address as the top minus the size: with no
+   * stack of the caller's (a top of NULL), lo + size wraps to 0. */
+  if (pthread_attr_getstack(copy, &lo, &size) == 0 &&
+      (uintptr_t)lo + size != 0)
+    SFI_WRITE(lo, size);
+  return copy;
+}
+
 __attribute__((visibility("default"))) int
 pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                void *(*routine)(void *), void *arg) {
   pthread_create_fn real = INTERPOSE_NEXT(pthread_create_fn, "pthread_create");
   /* The new thread calls routine from here, unchecked: under `sfi` it
-   * must be a function instrumented code could call itself. */
-  if (SFI_CHECKED())
+   * must be a function instrumented code could call itself, and a stack
+   * it names memory the caller may write. */
+  pthread_attr_t attr_copy;
+  if (SFI_CHECKED()) {
     sfi_check_callee((const void *)routine);
+    attr = threads_checked_attr(attr, &attr_copy);
+  }
   /* A slot for the thread's runtime state first: none left is EAGAIN, as
    * for any other resource a thread needs, never a stopped process. A
    * joined thread's slot frees once the kernel has reaped it, which can

@@ -1,21 +1,27 @@
 // libc's directory walks and globbing call the domain's functions from
 // libc itself, where no check of the call runs: `evil` hands scandir a
 // filter (`scandir`), nftw a function (`nftw`), glob a directory opener
-// (`glob`, GLOB_ALTDIRFUNC) one byte into a function of its own, past its start, where the
-// middle of a function passes over its checks. Under `sfi` each is
-// refused when handed over (loader/sfi_callbacks.c, as qsort's comparator)
-// and main gets DIPC_EFAULT. `start`: the function's own start, accepted.
+// (`glob`, GLOB_ALTDIRFUNC) one byte into a function of its own, past its
+// start, where the middle of a function passes over its checks. Under
+// `sfi` scandir's and nftw's are refused when handed over
+// (loader/sfi_callbacks.c, as qsort's comparator) and main gets
+// DIPC_EFAULT; GLOB_ALTDIRFUNC is refused outright (its functions sit in
+// the glob_t, which libc reads again after any check): GLOB_ABORTED.
+// `start`: the function's own start, accepted.
 // Control: under `none` libc calls into the middle of the function.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scandir 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi nftw 2>&1 | FileCheck %s --check-prefix=SFI
-// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi glob 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi glob 2>&1 | FileCheck %s --check-prefix=SFI-GLOB
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi start 2>&1 | FileCheck %s --check-prefix=START
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi scandir 2>&1 | FileCheck %s --check-prefix=REACHED
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi nftw 2>&1 | FileCheck %s --check-prefix=REACHED
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi glob 2>&1 | FileCheck %s --check-prefix=REACHED
 // SFI-NOT: reached
 // SFI: attack returned 0, dipc_errno 14
+// SFI-GLOB-NOT: reached
+// SFI-GLOB: dipc: sfi: glob with GLOB_ALTDIRFUNC refused to the running domain (it would undo the isolation)
+// SFI-GLOB: attack returned 2, dipc_errno 0
 // START: function start reached
 // REACHED: middle of a function reached
 #define _GNU_SOURCE
