@@ -53,13 +53,16 @@ static void mark(const struct dipc_elf_image *img, const Elf64_Shdr *sh,
       sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_offset > img->size ||
       sh->sh_size > img->size - sh->sh_offset)
     return;
-  const Elf64_Sym *sym = (const Elf64_Sym *)(img->file + sh->sh_offset);
-  for (size_t i = 0; i < sh->sh_size / sizeof *sym; ++i) {
-    unsigned type = ELF64_ST_TYPE(sym[i].st_info);
+  /* Copied out: a file need not align its symbol table. */
+  const uint8_t *table = img->file + sh->sh_offset;
+  for (size_t i = 0; i < sh->sh_size / sizeof(Elf64_Sym); ++i) {
+    Elf64_Sym sym;
+    memcpy(&sym, table + i * sizeof sym, sizeof sym);
+    unsigned type = ELF64_ST_TYPE(sym.st_info);
     if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-        sym[i].st_shndx == SHN_UNDEF)
+        sym.st_shndx == SHN_UNDEF)
       continue;
-    uint64_t *hit = bsearch(&sym[i].st_value, s->at, s->n, sizeof *s->at,
+    uint64_t *hit = bsearch(&sym.st_value, s->at, s->n, sizeof *s->at,
                             by_address);
     if (hit)
       s->start[hit - s->at] = 1;
