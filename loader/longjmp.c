@@ -63,7 +63,9 @@ __attribute__((noreturn)) void sfi_longjmp(const void *buf, int val);
 __attribute__((visibility("hidden"))) sigsetjmp_fn
 setjmp_record(struct __jmp_buf_tag *buf, const uintptr_t *ctx) {
   sigsetjmp_fn real = NEXT_AS(sigsetjmp_fn, "__sigsetjmp");
-  if (sfi_code_on && !in_libc(ctx[JB_PC], (const void *)real))
+  /* Instrumented code, the common caller, is not libc: no lookup. */
+  if (sfi_code_on && (sfi_code_contains(ctx[JB_PC]) ||
+                      !in_libc(ctx[JB_PC], (const void *)real)))
     __dipc_sfi_jmp_record(buf, ctx);
   return real;
 }

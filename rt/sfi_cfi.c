@@ -252,7 +252,8 @@ void dipc_sfi_cfi_refuse(uint32_t kind, const void *where) {
 
 /* ---- the setjmp family (dipc/sfi.h, DIPC_SFI_CFI_JUMP) ------------------ */
 
-enum { JMP_RSP = 6, JMP_PC = 7 };
+/* Words of glibc's __jmpbuf (dipc/sfi.h's order). */
+enum { JMP_RBP = 1, JMP_RSP = 6, JMP_PC = 7 };
 
 static int same_stack(const struct dipc_thread *st, uintptr_t a, uintptr_t b) {
   return a >= st->stack_lo && a < st->stack_hi && b >= st->stack_lo &&
@@ -302,8 +303,6 @@ DIPC_EXPORT void __dipc_sfi_jmp_record(const void *buf, const uintptr_t *ctx) {
  * there: copied from buf (glibc's __jmpbuf, three words mangled with the
  * thread's pointer guard), checked, and returned in the thread's state,
  * which no domain writes; NULL (a control-flow fault) if refused. */
-enum { JMP_RBP = 1 };
-
 static uintptr_t demangle(uintptr_t v) {
   uintptr_t guard;
   __asm__("mov %%fs:0x30, %0" : "=r"(guard));
