@@ -88,28 +88,33 @@ static int redirect(const char *call, const struct sigevent *sev,
   return 0;
 }
 
-/* The sigevent to hand glibc for sev: *mine, a copy of it read once (with
- * the trampoline for SIGEV_THREAD), never sev, which another thread could
+/* The sigevent to hand glibc for sev: a copy of it read once (with the
+ * trampoline for SIGEV_THREAD), never sev, which another thread could
  * turn into SIGEV_THREAD with a function of its choosing after this looked
  * (an attack's race had libc's thread call puts on a secret); NULL when it
  * is refused (errno set, said on stderr). checked: the caller is
- * instrumented code under `sfi`. */
-static const struct sigevent *notification(const char *call,
-                                           const struct sigevent *sev,
-                                           int checked, struct sigevent *mine,
-                                           pthread_attr_t *attr) {
+ * instrumented code under `sfi`, and the copy (with the notification
+ * thread's attributes) is in the thread's scratch area, where that other
+ * thread cannot write either; else it is *on_stack. Give it back with
+ * notification_done. */
+static struct sigevent *notification(const char *call,
+                                     const struct sigevent *sev, int checked,
+                                     struct sigevent *on_stack) {
   if (!sev)
-    return sev;
-  if (checked)
-    SFI_READ(sev, sizeof *sev);
-  memcpy(mine, sev, sizeof *mine);
-  sev = mine;
+    return NULL;
+  struct sigevent *mine = on_stack;
+  if (checked && !(mine = sfi_copy_in(call, sev, sizeof *sev)))
+    return NULL;
+  if (!checked)
+    memcpy(mine, sev, sizeof *mine);
   /* The notification thread's attributes, as pthread_create's. */
-  if (checked && sev->sigev_notify == SIGEV_THREAD)
-    mine->sigev_notify_attributes =
-        (pthread_attr_t *)threads_checked_attr(sev->sigev_notify_attributes,
-                                               attr);
-  if (sev->sigev_notify != SIGEV_THREAD)
+  pthread_attr_t *attr;
+  if (checked && mine->sigev_notify == SIGEV_THREAD) {
+    if (threads_checked_attr(call, mine->sigev_notify_attributes, &attr) != 0)
+      goto refused;
+    mine->sigev_notify_attributes = attr;
+  }
+  if (mine->sigev_notify != SIGEV_THREAD)
     return mine;
   if (!strcmp(dipc_backend(), "mpk")) {
     fprintf(stderr,
@@ -118,11 +123,21 @@ static const struct sigevent *notification(const char *call,
             "SIGEV_SIGNAL or SIGEV_THREAD_ID\n",
             call);
     errno = ENOTSUP;
-    return NULL;
+    goto refused;
   }
   if (checked)
-    sfi_check_callee((const void *)sev->sigev_notify_function);
-  return redirect(call, mine, mine) == 0 ? mine : NULL;
+    sfi_check_callee((const void *)mine->sigev_notify_function);
+  if (redirect(call, mine, mine) == 0)
+    return mine;
+refused:
+  if (checked)
+    sfi_copy_done(mine);
+  return NULL;
+}
+
+static void notification_done(struct sigevent *use, int checked) {
+  if (checked)
+    sfi_copy_done(use);
 }
 
 typedef int (*timer_create_fn)(clockid_t, struct sigevent *, timer_t *);
@@ -132,25 +147,27 @@ EXPORT int timer_create(clockid_t clock, struct sigevent *restrict sev,
   int checked = SFI_CHECKED();
   if (checked)
     SFI_WRITE(timer, sizeof *timer);
-  struct sigevent mine;
-  pthread_attr_t attr;
-  const struct sigevent *use = notification("timer_create", sev, checked,
-                                            &mine, &attr);
+  struct sigevent on_stack;
+  struct sigevent *use =
+      notification("timer_create", sev, checked, &on_stack);
   if (sev && !use)
     return -1;
   timer_create_fn real = INTERPOSE_NEXT(timer_create_fn, "timer_create");
-  return real(clock, (struct sigevent *)use, timer);
+  int r = real(clock, use, timer);
+  notification_done(use, checked);
+  return r;
 }
 
 typedef int (*mq_notify_fn)(mqd_t, const struct sigevent *);
 
 EXPORT int mq_notify(mqd_t mq, const struct sigevent *sev) {
-  struct sigevent mine;
-  pthread_attr_t attr;
-  const struct sigevent *use =
-      notification("mq_notify", sev, SFI_CHECKED(), &mine, &attr);
+  int checked = SFI_CHECKED();
+  struct sigevent on_stack;
+  struct sigevent *use = notification("mq_notify", sev, checked, &on_stack);
   if (sev && !use)
     return -1;
   mq_notify_fn real = INTERPOSE_NEXT(mq_notify_fn, "mq_notify");
-  return real(mq, use);
+  int r = real(mq, use);
+  notification_done(use, checked);
+  return r;
 }

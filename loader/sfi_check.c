@@ -3,11 +3,36 @@
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 
+#include <errno.h>
 #include <string.h>
 
 uint64_t sfi_array_size(size_t n, size_t size) {
   size_t bytes;
   return __builtin_mul_overflow(n, size, &bytes) ? UINT64_MAX : bytes;
+}
+
+void *sfi_scratch(const char *call, size_t n) {
+  void *room = __dipc_sfi_scratch_take(n);
+  if (!room) {
+    fprintf(stderr,
+            "dipc: sfi: %s: no room for %zu bytes of its arguments in the "
+            "thread's scratch area\n",
+            call, n);
+    errno = ENOMEM;
+  }
+  return room;
+}
+
+void *sfi_copy_in(const char *call, const void *p, size_t n) {
+  SFI_READ(p, n);
+  void *copy = sfi_scratch(call, n);
+  return copy ? memcpy(copy, p, n) : NULL;
+}
+
+void sfi_copy_done(void *copy) {
+  int saved = errno;
+  __dipc_sfi_scratch_give(copy);
+  errno = saved;
 }
 
 size_t sfi_read_string(const char *s, size_t max) {

@@ -94,6 +94,23 @@ long sfi_refuse(const char *call);
 #define SFI_READ(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 0)
 #define SFI_WRITE(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 1)
 
+/* libdipc (rt/scratch.c): room in this thread's scratch area, runtime
+ * memory no domain writes, and giving it back (last in, first out). */
+void *__dipc_sfi_scratch_take(size_t n);
+void __dipc_sfi_scratch_give(void *p);
+
+/* n bytes of this thread's scratch area for call's arguments (below); NULL
+ * with errno ENOMEM and the reason on stderr when there is no room. */
+void *sfi_scratch(const char *call, size_t n);
+
+/* A copy of the n bytes at p, which the running domain must be allowed to
+ * read, in this thread's scratch area: what libc reads of it after the
+ * interceptor's checks is what they checked, whatever another thread of
+ * the domain writes at p meanwhile. NULL as sfi_scratch; sfi_copy_done
+ * gives it back (and every copy taken after it), errno kept. */
+void *sfi_copy_in(const char *call, const void *p, size_t n);
+void sfi_copy_done(void *copy);
+
 /* n objects of size bytes, refused as a whole when the product overflows
  * (libc would run off the address space). */
 uint64_t sfi_array_size(size_t n, size_t size);

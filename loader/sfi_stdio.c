@@ -94,25 +94,51 @@ SFI_EXPORT size_t fwrite(const void *p, size_t size, size_t n, FILE *f) {
 
 /* *line (a malloc'd buffer of *n bytes, or NULL) is written, and may be
  * replaced by realloc (the loader's, which lets only the block's domain
- * resize it). */
-static void check_line(char **line, size_t *n, FILE *f) {
+ * resize it). libc reads *line and *n again as it goes: it gets a copy of
+ * both in the thread's scratch area, checked, and the caller gets what
+ * libc left there (a second thread of the domain swapped a checked *line
+ * for the secret's address while getline waited for its input). */
+struct line_args {
+  char *line;
+  size_t n;
+};
+
+static struct line_args *checked_line(const char *call, char **line,
+                                      size_t *n, FILE *f) {
   SFI_WRITE(line, sizeof *line);
   SFI_WRITE(n, sizeof *n);
-  if (*line)
-    SFI_WRITE(*line, *n);
   sfi_check_file(f);
+  struct line_args *copy = sfi_scratch(call, sizeof *copy);
+  if (!copy)
+    return NULL;
+  copy->line = *line;
+  copy->n = *n;
+  if (copy->line)
+    SFI_WRITE(copy->line, copy->n);
+  return copy;
+}
+
+static ssize_t line_done(struct line_args *copy, char **line, size_t *n,
+                         ssize_t got) {
+  *line = copy->line;
+  *n = copy->n;
+  sfi_copy_done(copy);
+  return got;
 }
 
 SFI_EXPORT ssize_t getline(char **line, size_t *n, FILE *f) {
-  if (SFI_CHECKED())
-    check_line(line, n, f);
-  return NEXT(getline)(line, n, f);
+  if (!SFI_CHECKED())
+    return NEXT(getline)(line, n, f);
+  struct line_args *c = checked_line("getline", line, n, f);
+  return c ? line_done(c, line, n, NEXT(getline)(&c->line, &c->n, f)) : -1;
 }
 
 SFI_EXPORT ssize_t getdelim(char **line, size_t *n, int delim, FILE *f) {
-  if (SFI_CHECKED())
-    check_line(line, n, f);
-  return NEXT(getdelim)(line, n, delim, f);
+  if (!SFI_CHECKED())
+    return NEXT(getdelim)(line, n, delim, f);
+  struct line_args *c = checked_line("getdelim", line, n, f);
+  return c ? line_done(c, line, n, NEXT(getdelim)(&c->line, &c->n, delim, f))
+           : -1;
 }
 
 /* NULL flushes every stream: libc's list, libc's business. */

@@ -14,6 +14,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,34 +83,72 @@ pthread_exit(void *value) {
 typedef int (*pthread_create_fn)(pthread_t *, const pthread_attr_t *,
                                  void *(*)(void *), void *);
 
-const pthread_attr_t *threads_checked_attr(const pthread_attr_t *attr,
-                                           pthread_attr_t *copy) {
+/* glibc's pthread_attr_t inside (nptl's struct pthread_attr, 2.32 on):
+ * pthread_create reads the affinity set and signal mask through its
+ * extension, memory of the caller's like the rest. */
+struct glibc_attr_extension {
+  cpu_set_t *cpuset;
+  size_t cpusetsize;
+  sigset_t sigmask;
+  _Bool sigmask_set;
+};
+
+struct glibc_attr {
+  struct sched_param schedparam;
+  int schedpolicy;
+  int flags;
+  size_t guardsize;
+  void *stackaddr;
+  size_t stacksize;
+  struct glibc_attr_extension *extension;
+  void *unused;
+};
+
+_Static_assert(sizeof(struct glibc_attr) == sizeof(pthread_attr_t),
+               "glibc's pthread_attr_t is nptl's struct pthread_attr");
+
+/* The largest affinity set taken: what glibc's own CPU_ALLOC gives for
+ * 8192 CPUs. */
+enum { MAX_CPUSET = 8192 / 8 };
+
+int threads_checked_attr(const char *call, const pthread_attr_t *attr,
+                         pthread_attr_t **copy) {
+  *copy = NULL;
   if (!attr)
-    return NULL;
-  SFI_READ(attr, sizeof *attr);
-  memcpy(copy, attr, sizeof *copy);
+    return 0;
+  struct glibc_attr *a = sfi_copy_in(call, attr, sizeof *attr);
+  if (!a)
+    return -1;
+  if (a->extension) {
+    struct glibc_attr_extension *e =
+        sfi_copy_in(call, a->extension, sizeof *e);
+    if (!e || (e->cpuset && e->cpusetsize > MAX_CPUSET)) {
+      sfi_copy_done(a);
+      errno = EINVAL;
+      return -1;
+    }
+    if (e->cpuset && !(e->cpuset = sfi_copy_in(call, e->cpuset,
+                                               e->cpusetsize))) {
+      sfi_copy_done(a);
+      return -1;
+    }
+    a->extension = e;
+  }
   void *lo;
   size_t size;
   /* glibc gives the lowest address as the top minus the size: with no
    * stack of the caller's (a top of NULL), lo + size wraps to 0. */
-  if (pthread_attr_getstack(copy, &lo, &size) == 0 &&
+  if (pthread_attr_getstack((pthread_attr_t *)a, &lo, &size) == 0 &&
       (uintptr_t)lo + size != 0)
     SFI_WRITE(lo, size);
-  return copy;
+  *copy = (pthread_attr_t *)a;
+  return 0;
 }
 
-__attribute__((visibility("default"))) int
-pthread_create(pthread_t *thread, const pthread_attr_t *attr,
-               void *(*routine)(void *), void *arg) {
+/* pthread_create's work (below), with the attributes to hand glibc. */
+static int create(pthread_t *thread, const pthread_attr_t *attr,
+                  void *(*routine)(void *), void *arg) {
   pthread_create_fn real = INTERPOSE_NEXT(pthread_create_fn, "pthread_create");
-  /* The new thread calls routine from here, unchecked: under `sfi` it
-   * must be a function instrumented code could call itself, and a stack
-   * it names memory the caller may write. */
-  pthread_attr_t attr_copy;
-  if (SFI_CHECKED()) {
-    sfi_check_callee((const void *)routine);
-    attr = threads_checked_attr(attr, &attr_copy);
-  }
   /* A slot for the thread's runtime state first: none left is EAGAIN, as
    * for any other resource a thread needs, never a stopped process. A
    * joined thread's slot frees once the kernel has reaped it, which can
@@ -147,6 +187,24 @@ pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     free(start);
     dipc_thread_unreserve();
   }
+  return err;
+}
+
+/* The new thread calls routine from here, unchecked: under `sfi` it must
+ * be a function instrumented code could call itself, the thread's handle
+ * memory the caller may write, and its attributes are checked (above). */
+__attribute__((visibility("default"))) int
+pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+               void *(*routine)(void *), void *arg) {
+  if (!SFI_CHECKED())
+    return create(thread, attr, routine, arg);
+  SFI_WRITE(thread, sizeof *thread);
+  sfi_check_callee((const void *)routine);
+  pthread_attr_t *copy;
+  if (threads_checked_attr("pthread_create", attr, &copy) != 0)
+    return errno;
+  int err = create(thread, copy, routine, arg);
+  sfi_copy_done(copy);
   return err;
 }
 

@@ -10,11 +10,14 @@ typedef int (*thread_setup_fn)(void);
 void threads_set_setup(thread_setup_fn setup);
 
 /* Under sfi, a thread's attributes from instrumented code, copied once
- * into *copy (another thread could change them after the check) and
- * checked: readable, and a stack they name writable by the running
- * domain (the new thread's code does not check accesses to its own
- * frames: a stack on another domain's pages would read them). */
-const pthread_attr_t *threads_checked_attr(const pthread_attr_t *attr,
-                                           pthread_attr_t *copy);
+ * into the thread's scratch area with what they point to (the affinity
+ * set), where no thread of the domain can change them after the check
+ * (sfi_copy_in), and checked: readable, and a stack they name writable by
+ * the running domain (the new thread's code does not check accesses to
+ * its own frames: a stack on another domain's pages would read them).
+ * *copy is NULL for no attributes; 0, or -1 with errno set when refused.
+ * Given back with sfi_copy_done once libc has read them. */
+int threads_checked_attr(const char *call, const pthread_attr_t *attr,
+                         pthread_attr_t **copy);
 
 #endif

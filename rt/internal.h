@@ -38,6 +38,9 @@ dipc_fatal(const char *file, int line, const char *fmt, ...);
 #define RT_KEPT_CONTEXTS 8
 /* Fault hooks running nested on one thread under `sfi` (fault_hook.c). */
 #define RT_HOOK_DEPTH 4
+/* The loader's copies live at once on one thread under `sfi` (scratch.c):
+ * an interceptor's, those of signal handlers nested in it. */
+#define RT_SCRATCH_COPIES 16
 #define RT_TRUSTED_STACK (64 * 1024)
 /* Room for runtime C code below a gate's XSAVE area (gate.S XSAVE_USER). */
 _Static_assert(RT_TRUSTED_STACK >= RT_XSAVE_MAX + 32 * 1024 &&
@@ -142,6 +145,7 @@ struct dipc_thread {
     uintptr_t buf;
     uintptr_t ctx[DIPC_SFI_JMP_WORDS];
     uint64_t seq;
+    uint32_t n_scratch; /* the loader's copies live at the setjmp */
   } jmps[RT_JMP_RECORDS];
   uint64_t jmp_seq;
   /* The context a longjmp under way resumes, copied from its buffer and
@@ -168,6 +172,13 @@ struct dipc_thread {
     int32_t err;
   } hook_resume[RT_HOOK_DEPTH];
   uint32_t n_hook_resume;
+  /* The loader's copies in the slot's scratch area under `sfi`
+   * (scratch.c), newest last: their bytes [at, end) from the area's start
+   * and the KCS depth of the code they were made for. */
+  struct dipc_scratch_copy {
+    uint32_t at, end, depth;
+  } scratch[RT_SCRATCH_COPIES];
+  uint32_t n_scratch;
 };
 
 /* The thread now runs as dom: its state and the heap hint of its public
@@ -581,6 +592,10 @@ DIPC_HIDDEN struct dipc_thread *dipc_thread_slot(unsigned i);
 DIPC_HIDDEN struct dipc_thread *dipc_current_thread(void);
 /* Slot i's state if a live thread owns it, else NULL. */
 DIPC_HIDDEN const struct dipc_thread *dipc_thread_live(unsigned i);
+/* Forgets the loader's copies (scratch.c) made for code a recovery just
+ * left (deeper than st's KCS now), or that a longjmp left (the newest
+ * beyond `keep`; UINT32_MAX keeps all those). */
+DIPC_HIDDEN void dipc_scratch_unwind(struct dipc_thread *st, uint32_t keep);
 
 /* ---- owned.c, rights.c, maps.c: what memory an argument may name -------- */
 /* Records [p, p+len) as the runtime's own state. */

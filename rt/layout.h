@@ -57,6 +57,11 @@
  * checks that gs is a slot's start. Slots are adjacent (thread.c maps all
  * of a stride). */
 #define RT_THREAD_STRIDE (256 * 1024)
+/* The loader's scratch area in each slot (rt/scratch.c): runtime memory
+ * where, under `sfi`, the interceptors keep the copies of what they
+ * checked and hand libc. */
+#define RT_LOADER_SCRATCH_OFF (208 * 1024)
+#define RT_LOADER_SCRATCH_SIZE (32 * 1024)
 #define OP_IMPORT_RESOLVE_NUM 27 /* enum dipc_op, for __dipc_lazy_import */
 #define OP_MEMORY_NUM 28 /* enum dipc_op, for __dipc_trap_trampoline */
 #define OP_ANYCALL_MISS_NUM 33 /* enum dipc_op, for __dipc_anycall_miss */

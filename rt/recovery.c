@@ -230,6 +230,7 @@ void dipc_kcs_pop(struct dipc_thread *st) {
   if (e->flags & K_FLAG_DCS)
     st->dcs_top = e->dcs_top;
   dipc_set_cur_dom(st, e->caller_dom);
+  dipc_scratch_unwind(st, UINT32_MAX);
 }
 
 int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,

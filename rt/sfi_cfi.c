@@ -294,6 +294,7 @@ DIPC_EXPORT void __dipc_sfi_jmp_record(const void *buf, const uintptr_t *ctx) {
   for (unsigned i = 0; i < DIPC_SFI_JMP_WORDS; ++i)
     r->ctx[i] = ctx[i];
   r->seq = ++st->jmp_seq;
+  r->n_scratch = st->n_scratch;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   __atomic_store_n(&r->buf, (uintptr_t)buf, __ATOMIC_RELAXED);
 }
@@ -330,6 +331,8 @@ const uintptr_t *dipc_sfi_jump_take(const void *buf) {
         refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], r->ctx[JMP_PC]);
         return NULL;
       }
+    /* The loader's copies taken since are for frames the jump leaves. */
+    dipc_scratch_unwind(st, r->n_scratch);
     return ctx;
   }
   refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], 0);

@@ -54,6 +54,11 @@ _Static_assert(DSTACKS_OFF + RT_MAX_DOMAINS * DS_SIZE + RT_TRUSTED_STACK <=
 _Static_assert(TRUSTED_TOP <= DIPC_THREAD_PUBLIC_OFF &&
                    DIPC_THREAD_PUBLIC_OFF + RT_PAGE <= SLOT_MAPPED,
                "public thread page");
+_Static_assert(TRUSTED_TOP <= RT_LOADER_SCRATCH_OFF &&
+                   RT_LOADER_SCRATCH_OFF + RT_LOADER_SCRATCH_SIZE <=
+                       DIPC_SFI_SSP_GS_OFFSET,
+               "the loader's scratch area: between the trusted stack and "
+               "the shadow-stack words");
 _Static_assert(TRUSTED_TOP <= DIPC_SFI_SSP_GS_OFFSET &&
                    DIPC_SFI_SSP_GS_OFFSET % RT_PAGE == 0 &&
                    DIPC_SFI_SSP_FLOOR_GS_OFFSET == DIPC_SFI_SSP_GS_OFFSET + 8 &&

@@ -141,6 +141,7 @@ static void signal_pop(struct dipc_thread *st) {
   st->recovery = m->recovery;
   dipc_set_cur_dom(st, m->caller_dom);
   st->kcs_top = m - 1; /* the free slot below it */
+  dipc_scratch_unwind(st, UINT32_MAX);
 }
 
 DIPC_HIDDEN int dipc_signal_leave(struct dipc_thread *st, ucontext_t *uc);
