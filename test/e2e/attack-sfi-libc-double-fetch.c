@@ -1,0 +1,207 @@
+// libc and the kernel read some of their arguments' pointers from the
+// caller's memory, after the loader's check of them: an iovec's base, a
+// msghdr's iovecs, getline's *line. A second thread of `evil` keeps
+// flipping such a pointer between evil's own buffer and vault's secret;
+// the loader's check sees the good one, libc used the bad one now and then
+// (writev sent the secret, getline wrote over it). Under `sfi` libc now
+// gets a copy in runtime memory, checked, which no thread of a domain
+// writes: every try sends evil's own bytes or is refused. A thread's
+// affinity set, which pthread_create reads through its attributes'
+// extension, went unchecked: the secret's first byte became the new
+// thread's CPU mask. Control: under `none` every mode steals or writes.
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi -lpthread
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi writev 500 2>&1 | FileCheck %s --check-prefix=SFI-WRITEV
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi sendmsg 500 2>&1 | FileCheck %s --check-prefix=SFI-SENDMSG
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi getline 500 2>&1 | FileCheck %s --check-prefix=SFI-GETLINE
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi affinity 1 2>&1 | FileCheck %s --check-prefix=SFI-AFFINITY
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi writev 500 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi sendmsg 500 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi getline 500 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi affinity 1 2>&1 | FileCheck %s --check-prefix=STOLEN
+// SFI-WRITEV: writev: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI-SENDMSG: sendmsg: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI-GETLINE: getline: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI-AFFINITY: affinity: 1 tries, 0 stolen, 1 refused
+// STOLEN: {{[1-9][0-9]*}} stolen
+#include "Inputs/vault.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+static const char intact[] = "vault-secret-42";
+
+static const char vault_intact_copy[] __dom("vault") = "vault-secret-42";
+
+long vault_intact(void) __dom("vault") __entry {
+  for (size_t i = 0; i < sizeof vault_intact_copy; i++)
+    if (vault_secret[i] != vault_intact_copy[i])
+      return 0;
+  return 1;
+}
+
+static volatile uintptr_t *volatile slot;
+static volatile uintptr_t good, bad;
+static volatile int armed, started;
+static volatile long flips;
+
+static volatile long idles;
+
+static void *flipper(void *arg) {
+  (void)arg;
+  for (;;) {
+    volatile uintptr_t *at = slot;
+    if (!armed || !at) {
+      idles++;
+      continue;
+    }
+    uintptr_t g = good, b = bad;
+    *at = b;
+    for (volatile int i = 0; i < 64; i++) // a window libc's read can hit
+      ;
+    *at = g;
+    flips++;
+  }
+  return NULL;
+}
+
+// Arms the flipper on p (between g and b) and waits until it flips.
+static void arm(void *p, const void *g, const volatile void *b) {
+  good = (uintptr_t)g;
+  bad = (uintptr_t)b;
+  slot = p;
+  long seen = flips;
+  armed = 1;
+  while (flips == seen)
+    ;
+}
+
+// Waits until the flipper has seen it disarmed: p's frame may go then.
+static void disarm(void) {
+  armed = 0;
+  long seen = idles;
+  while (idles == seen)
+    ;
+  slot = NULL;
+}
+
+// What a try did: 1 stole (or wrote), 0 did not, -1 could not run.
+static long flip_writev(const volatile char *secret, char *loot, int msg) {
+  static char own[16] = "evil-own-bytes!";
+  int fds[2];
+  if ((msg ? socketpair(AF_UNIX, SOCK_STREAM, 0, fds) : pipe(fds)) != 0)
+    return -1;
+  struct iovec iov = {own, sizeof own};
+  struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+  arm(&iov.iov_base, own, secret);
+  ssize_t n = msg ? sendmsg(fds[1], &m, 0) : writev(fds[1], &iov, 1);
+  disarm();
+  char got[16] = "";
+  if (n == (ssize_t)sizeof got)
+    n = read(fds[0], got, sizeof got);
+  close(fds[0]);
+  close(fds[1]);
+  if (memcmp(got, intact, sizeof intact) != 0)
+    return 0;
+  memcpy(loot, got, sizeof intact);
+  return 1;
+}
+
+static long flip_getline(const volatile char *secret) {
+  int fds[2];
+  if (pipe(fds) != 0 || write(fds[1], "owned!\n", 7) != 7)
+    return -1;
+  FILE *in = fdopen(fds[0], "r");
+  if (!in)
+    return -1;
+  char *own = malloc(32), *line = own;
+  size_t n = 32;
+  arm(&line, own, secret);
+  (void)getline(&line, &n, in);
+  disarm();
+  fclose(in);
+  close(fds[1]);
+  free(own);
+  return 0; // main asks vault whether its secret is intact
+}
+
+static void *affinity_of(void *arg) {
+  cpu_set_t *set = arg;
+  return (void *)(intptr_t)sched_getaffinity(0, sizeof *set, set);
+}
+
+// The new thread's CPU mask from the secret's first byte: its two low bits
+// (this test's CPUs 0 and 1, asked of a mask that names only CPU 0).
+static long secret_affinity(const volatile char *secret, char *loot) {
+  pthread_attr_t attr;
+  cpu_set_t own, got;
+  CPU_ZERO(&own);
+  CPU_SET(0, &own);
+  if (pthread_attr_init(&attr) != 0 ||
+      pthread_attr_setaffinity_np(&attr, sizeof own, &own) != 0)
+    return -1;
+  // glibc's attributes: the extension's first word is the set's address.
+  void **extension = ((void ***)&attr)[5];
+  void *mine = extension[0];
+  extension[0] = (void *)secret;
+  pthread_t t;
+  void *r = (void *)-1;
+  int err = pthread_create(&t, &attr, affinity_of, &got);
+  extension[0] = mine;
+  pthread_attr_destroy(&attr);
+  if (err != 0 || pthread_join(t, &r) != 0 || r != NULL)
+    return 0;
+  unsigned bits = (CPU_ISSET(0, &got) ? 1u : 0) | (CPU_ISSET(1, &got) ? 2u : 0);
+  if (bits == 1u) // what evil asked for
+    return 0;
+  snprintf(loot, 32, "low bits of byte 0: %u", bits);
+  return 1;
+}
+
+long attack(const char *mode, void *aux, const volatile char *secret, int key,
+            char *loot) {
+  (void)aux, (void)key;
+  if (!started && strcmp(mode, "affinity") != 0) {
+    pthread_t t;
+    started = 1;
+    if (pthread_create(&t, NULL, flipper, NULL) != 0)
+      return -1;
+  }
+  if (!strcmp(mode, "writev"))
+    return flip_writev(secret, loot, 0);
+  if (!strcmp(mode, "sendmsg"))
+    return flip_writev(secret, loot, 1);
+  if (!strcmp(mode, "getline"))
+    return flip_getline(secret);
+  if (!strcmp(mode, "affinity"))
+    return secret_affinity(secret, loot);
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "writev";
+  int tries = argc > 2 ? atoi(argv[2]) : 1000, stolen = 0, refused = 0;
+  const char *secret = vault_address();
+  char loot[32] = "";
+  for (int i = 0; i < tries; i++) {
+    long r = attack(mode, NULL, secret, 0, loot);
+    int err = dipc_errno;
+    if (r < 0 && err == 0) {
+      printf("%s: could not run\n", mode);
+      return 1;
+    }
+    if (r == 0 && !vault_intact()) {
+      r = 1;
+      snprintf(loot, sizeof loot, "wrote over the secret");
+    }
+    stolen += r == 1;
+    refused += r == 0 && err == DIPC_EFAULT;
+  }
+  printf("%s: %d tries, %d stolen, %d refused\n", mode, tries, stolen,
+         refused);
+  if (stolen && loot[0])
+    printf("loot: '%s'\n", loot);
+  return 0;
+}
