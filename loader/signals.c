@@ -383,20 +383,9 @@ void signals_jumping(uintptr_t target_sp) {
 /* The program's view of signal dispositions: crash signals always stay
  * with the loader's handler, other signals get signal_handler in front of
  * the program's handler functions; either way the program sees its own
- * actions. */
-__attribute__((visibility("default"))) int
-sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
-  /* Under `sfi` the structures are the caller's to read and write, and
-   * the handler, which runs from here unchecked, a function instrumented
-   * code could call itself. */
-  if (SFI_CHECKED()) {
-    if (act)
-      SFI_READ(act, sizeof *act);
-    if (old)
-      SFI_WRITE(old, sizeof *old);
-    if (act && has_handler_function(act))
-      sfi_check_callee((const void *)act->sa_handler);
-  }
+ * actions. act is the loader's copy, read once. */
+static int set_action(int sig, const struct sigaction *act,
+                      struct sigaction *old) {
   if (!installed || sig <= 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
     return real_sigaction()(sig, act, old);
   if (sig == DIPC_TIMEOUT_SIGNAL) { /* the loader's (time-outs) */
@@ -436,6 +425,35 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
     }
   }
   pthread_mutex_unlock(&program_action_lock);
+  return err;
+}
+
+/* act is read once, into a copy every decision and libc then use: the
+ * handler seen as SIG_IGN by the check and as a function by libc went in
+ * raw, without its domain's proxy (an attack round's second thread flipped
+ * it). Under `sfi`, for instrumented callers, the copy is in the thread's
+ * scratch area, the structures are the caller's to read and write, and
+ * the handler, which runs from here unchecked, a function instrumented
+ * code could call itself. Elsewhere the copy is this frame's. */
+__attribute__((visibility("default"))) int
+sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  int checked = SFI_CHECKED();
+  struct sigaction on_stack, *mine = NULL;
+  if (act && checked && !(mine = sfi_copy_in("sigaction", act, sizeof *act)))
+    return -1;
+  if (act && !checked) {
+    mine = memcpy(&on_stack, act, sizeof on_stack);
+    __asm__ volatile("" : : "r"(mine) : "memory"); /* no read of act after */
+  }
+  if (checked) {
+    if (old)
+      SFI_WRITE(old, sizeof *old);
+    if (mine && has_handler_function(mine))
+      sfi_check_callee((const void *)mine->sa_handler);
+  }
+  int err = set_action(sig, mine, old);
+  if (checked)
+    sfi_copy_done(mine);
   return err;
 }
 
