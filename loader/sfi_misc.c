@@ -96,14 +96,31 @@ static int loads_code(const char *name, size_t len) {
   return len == 10 && !memcmp(name, "GCONV_PATH", 10);
 }
 
+/* A copy of the string s (checked, len bytes before its NUL) in the
+ * thread's scratch area, NUL-terminated: what libc then reads is what was
+ * checked (a second thread turned a checked XCONV_PATH into GCONV_PATH
+ * while libc's setenv read it again). */
+static char *string_copy(const char *call, const char *s, size_t len) {
+  char *copy = sfi_copy_in(call, s, len + 1);
+  if (copy)
+    copy[len] = '\0';
+  return copy;
+}
+
 SFI_EXPORT int setenv(const char *name, const char *value, int overwrite) {
-  if (SFI_CHECKED()) {
-    size_t len = STRING(name);
-    STRING(value);
-    if (loads_code(name, len))
-      return (int)sfi_refuse("setenv of GCONV_PATH");
-  }
-  return NEXT(setenv)(name, value, overwrite);
+  if (!SFI_CHECKED())
+    return NEXT(setenv)(name, value, overwrite);
+  size_t len = STRING(name);
+  char *name_copy = string_copy("setenv", name, len);
+  char *value_copy = name_copy ? string_copy("setenv", value, STRING(value))
+                               : NULL;
+  int r = -1;
+  if (value_copy && loads_code(name_copy, len))
+    r = (int)sfi_refuse("setenv of GCONV_PATH");
+  else if (value_copy)
+    r = NEXT(setenv)(name_copy, value_copy, overwrite);
+  sfi_copy_done(name_copy);
+  return r;
 }
 
 /* libc keeps putenv's string itself, which the domain could rewrite into
@@ -112,19 +129,18 @@ SFI_EXPORT int putenv(char *string) {
   if (!SFI_CHECKED())
     return NEXT(putenv)(string);
   size_t len = STRING(string);
-  const char *eq = memchr(string, '=', len);
-  if (!eq)
-    return unsetenv(string);
-  size_t n = (size_t)(eq - string);
-  if (loads_code(string, n))
-    return (int)sfi_refuse("putenv of GCONV_PATH");
-  char *name = malloc(n + 1);
-  if (!name)
+  char *copy = string_copy("putenv", string, len);
+  if (!copy)
     return -1;
-  memcpy(name, string, n);
-  name[n] = '\0';
-  int r = NEXT(setenv)(name, eq + 1, 1);
-  free(name);
+  char *eq = memchr(copy, '=', len);
+  int r;
+  if (!eq)
+    r = NEXT(unsetenv)(copy);
+  else if (loads_code(copy, (size_t)(eq - copy)))
+    r = (int)sfi_refuse("putenv of GCONV_PATH");
+  else
+    r = (*eq = '\0', NEXT(setenv)(copy, eq + 1, 1));
+  sfi_copy_done(copy);
   return r;
 }
 
