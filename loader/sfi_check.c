@@ -4,6 +4,7 @@
 #include "sfi_intercept.h"
 
 #include <errno.h>
+#include <printf.h>
 #include <string.h>
 
 uint64_t sfi_array_size(size_t n, size_t size) {
@@ -27,6 +28,80 @@ void *sfi_copy_in(const char *call, const void *p, size_t n) {
   SFI_READ(p, n);
   void *copy = sfi_scratch(call, n);
   return copy ? memcpy(copy, p, n) : NULL;
+}
+
+char *sfi_string_in(const char *call, const char *s, size_t max,
+                    size_t *len) {
+  *len = sfi_read_string(s, max);
+  char *copy = sfi_copy_in(call, s, *len + 1 > *len ? *len + 1 : *len);
+  if (copy)
+    copy[*len] = '\0';
+  return copy;
+}
+
+/* x86-64's va_list element: what va_arg reads next. */
+struct va_tag {
+  unsigned gp_offset, fp_offset;
+  char *overflow;
+  char *save;
+};
+_Static_assert(sizeof(struct va_tag) == sizeof(va_list), "x86-64 va_list");
+enum { SAVE_GP_END = 48, SAVE_END = 176 };
+
+sfi_va sfi_va_in(const char *call, sfi_va ap, const int *types, size_t n) {
+  struct va_tag *tag = sfi_scratch(call, sizeof *tag + SAVE_END);
+  if (!tag)
+    return NULL;
+  memcpy(tag, ap, sizeof *tag); /* the caller's, read once */
+  /* Where va_arg finds each argument, as it would (no read of them). */
+  unsigned gp = tag->gp_offset, fp = tag->fp_offset;
+  uintptr_t over = (uintptr_t)tag->overflow, over_lo = over;
+  for (size_t i = 0; i < n; ++i) {
+    int base = types[i] & ~PA_FLAG_MASK;
+    if ((base == PA_DOUBLE || base == PA_FLOAT) &&
+        (types[i] & PA_FLAG_LONG_DOUBLE)) {
+      over = ((over + 15) & ~(uintptr_t)15) + 16;
+    } else if (base == PA_DOUBLE || base == PA_FLOAT) {
+      if (fp + 16 <= SAVE_END)
+        fp += 16;
+      else
+        over += 8;
+    } else if (base <= PA_POINTER) {
+      if (gp + 8 <= SAVE_GP_END)
+        gp += 8;
+      else
+        over += 8;
+    } else {
+      fprintf(stderr, "dipc: sfi: %s: an argument of a registered printf "
+              "type cannot be checked\n", call);
+      sfi_copy_done(tag);
+      errno = EINVAL;
+      return NULL;
+    }
+  }
+  char *save = (char *)(tag + 1);
+  if (gp > tag->gp_offset) {
+    SFI_READ(tag->save + tag->gp_offset, gp - tag->gp_offset);
+    memcpy(save + tag->gp_offset, tag->save + tag->gp_offset,
+           gp - tag->gp_offset);
+  }
+  if (fp > tag->fp_offset) {
+    SFI_READ(tag->save + tag->fp_offset, fp - tag->fp_offset);
+    memcpy(save + tag->fp_offset, tag->save + tag->fp_offset,
+           fp - tag->fp_offset);
+  }
+  tag->save = save;
+  if (over > over_lo) {
+    /* Placed at the same offset in 16 bytes, for va_arg's alignment. */
+    char *stack = sfi_copy_in(call, (void *)(over_lo & ~(uintptr_t)15),
+                              over - (over_lo & ~(uintptr_t)15));
+    if (!stack) {
+      sfi_copy_done(tag);
+      return NULL;
+    }
+    tag->overflow = stack + (over_lo & 15);
+  }
+  return (sfi_va)tag;
 }
 
 void sfi_copy_done(void *copy) {

@@ -143,124 +143,144 @@ SFI_EXPORT size_t __fread_chk(void *p, size_t room, size_t size, size_t n,
   return NEXT(__fread_chk)(p, room, size, n, f);
 }
 
+/* The printf family's fortified forms, as sfi_printf.c's: checked on
+ * copies of the format and arguments; sprintf's bounded by the size
+ * checked. */
+static int checked_vfprintf_chk(const char *call, FILE *f, int flag,
+                                const char *fmt, sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  FORMAT_CALL(call, c, sfi_check_file(f),
+              NEXT(__vfprintf_chk)(f, sfi_fortify_flag(call, &c, fmt, flag), c.fmt, c.ap));
+}
+
 SFI_EXPORT int __vprintf_chk(int flag, const char *fmt, va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    sfi_check_file(stdout);
-  }
-  return NEXT(__vprintf_chk)(flag, fmt, ap);
+  return SFI_CHECKED()
+             ? checked_vfprintf_chk("__vprintf_chk", stdout, flag, fmt, ap)
+             : NEXT(__vprintf_chk)(flag, fmt, ap);
 }
 
 SFI_EXPORT int __printf_chk(int flag, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    sfi_check_file(stdout);
-  }
-  int r = NEXT(__vprintf_chk)(flag, fmt, ap);
+  int r = SFI_CHECKED()
+              ? checked_vfprintf_chk("__printf_chk", stdout, flag, fmt, ap)
+              : NEXT(__vprintf_chk)(flag, fmt, ap);
   va_end(ap);
   return r;
 }
 
 SFI_EXPORT int __vfprintf_chk(FILE *f, int flag, const char *fmt,
                               va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    sfi_check_file(f);
-  }
-  return NEXT(__vfprintf_chk)(f, flag, fmt, ap);
+  return SFI_CHECKED()
+             ? checked_vfprintf_chk("__vfprintf_chk", f, flag, fmt, ap)
+             : NEXT(__vfprintf_chk)(f, flag, fmt, ap);
 }
 
 SFI_EXPORT int __fprintf_chk(FILE *f, int flag, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    sfi_check_file(f);
-  }
-  int r = NEXT(__vfprintf_chk)(f, flag, fmt, ap);
+  int r = SFI_CHECKED()
+              ? checked_vfprintf_chk("__fprintf_chk", f, flag, fmt, ap)
+              : NEXT(__vfprintf_chk)(f, flag, fmt, ap);
   va_end(ap);
   return r;
 }
 
+static int checked_vdprintf_chk(const char *call, int fd, int flag,
+                                const char *fmt, sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  FORMAT_CALL(call, c, (void)0,
+              NEXT(__vdprintf_chk)(fd, sfi_fortify_flag(call, &c, fmt, flag), c.fmt, c.ap));
+}
+
 SFI_EXPORT int __vdprintf_chk(int fd, int flag, const char *fmt, va_list ap) {
-  if (SFI_CHECKED())
-    sfi_check_format(fmt, ap);
-  return NEXT(__vdprintf_chk)(fd, flag, fmt, ap);
+  return SFI_CHECKED()
+             ? checked_vdprintf_chk("__vdprintf_chk", fd, flag, fmt, ap)
+             : NEXT(__vdprintf_chk)(fd, flag, fmt, ap);
 }
 
 SFI_EXPORT int __dprintf_chk(int fd, int flag, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED())
-    sfi_check_format(fmt, ap);
-  int r = NEXT(__vdprintf_chk)(fd, flag, fmt, ap);
+  int r = SFI_CHECKED()
+              ? checked_vdprintf_chk("__dprintf_chk", fd, flag, fmt, ap)
+              : NEXT(__vdprintf_chk)(fd, flag, fmt, ap);
   va_end(ap);
   return r;
 }
 
+static int checked_vsnprintf_chk(const char *call, char *buf, size_t n,
+                                 int flag, size_t room, const char *fmt,
+                                 sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  FORMAT_CALL(call, c, SFI_WRITE(buf, n),
+              NEXT(__vsnprintf_chk)(buf, n, sfi_fortify_flag(call, &c, fmt, flag), room, c.fmt, c.ap));
+}
+
+static int checked_vsprintf_chk(const char *call, char *buf, int flag,
+                                size_t room, const char *fmt, sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  size_t size = 0;
+  FORMAT_CALL(call, c, (size = sfi_output_size(&c), SFI_WRITE(buf, size)),
+              NEXT(__vsnprintf_chk)(buf, size, sfi_fortify_flag(call, &c, fmt, flag), room, c.fmt, c.ap));
+}
+
 SFI_EXPORT int __vsprintf_chk(char *buf, int flag, size_t room,
                               const char *fmt, va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(buf, sfi_output_size(fmt, ap));
-  }
-  return NEXT(__vsprintf_chk)(buf, flag, room, fmt, ap);
+  return SFI_CHECKED() ? checked_vsprintf_chk("__vsprintf_chk", buf, flag,
+                                              room, fmt, ap)
+                       : NEXT(__vsprintf_chk)(buf, flag, room, fmt, ap);
 }
 
 SFI_EXPORT int __sprintf_chk(char *buf, int flag, size_t room,
                              const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(buf, sfi_output_size(fmt, ap));
-  }
-  int r = NEXT(__vsprintf_chk)(buf, flag, room, fmt, ap);
+  int r = SFI_CHECKED() ? checked_vsprintf_chk("__sprintf_chk", buf, flag,
+                                               room, fmt, ap)
+                        : NEXT(__vsprintf_chk)(buf, flag, room, fmt, ap);
   va_end(ap);
   return r;
 }
 
 SFI_EXPORT int __vsnprintf_chk(char *buf, size_t n, int flag, size_t room,
                                const char *fmt, va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(buf, n);
-  }
-  return NEXT(__vsnprintf_chk)(buf, n, flag, room, fmt, ap);
+  return SFI_CHECKED() ? checked_vsnprintf_chk("__vsnprintf_chk", buf, n,
+                                               flag, room, fmt, ap)
+                       : NEXT(__vsnprintf_chk)(buf, n, flag, room, fmt, ap);
 }
 
 SFI_EXPORT int __snprintf_chk(char *buf, size_t n, int flag, size_t room,
                               const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(buf, n);
-  }
-  int r = NEXT(__vsnprintf_chk)(buf, n, flag, room, fmt, ap);
+  int r = SFI_CHECKED() ? checked_vsnprintf_chk("__snprintf_chk", buf, n,
+                                                flag, room, fmt, ap)
+                        : NEXT(__vsnprintf_chk)(buf, n, flag, room, fmt, ap);
   va_end(ap);
   return r;
 }
 
+static int checked_vasprintf_chk(const char *call, char **out, int flag,
+                                 const char *fmt, sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  FORMAT_CALL(call, c, SFI_WRITE(out, sizeof *out),
+              NEXT(__vasprintf_chk)(out, sfi_fortify_flag(call, &c, fmt, flag), c.fmt, c.ap));
+}
+
 SFI_EXPORT int __vasprintf_chk(char **out, int flag, const char *fmt,
                                va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(out, sizeof *out);
-  }
-  return NEXT(__vasprintf_chk)(out, flag, fmt, ap);
+  return SFI_CHECKED()
+             ? checked_vasprintf_chk("__vasprintf_chk", out, flag, fmt, ap)
+             : NEXT(__vasprintf_chk)(out, flag, fmt, ap);
 }
 
 SFI_EXPORT int __asprintf_chk(char **out, int flag, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(out, sizeof *out);
-  }
-  int r = NEXT(__vasprintf_chk)(out, flag, fmt, ap);
+  int r = SFI_CHECKED()
+              ? checked_vasprintf_chk("__asprintf_chk", out, flag, fmt, ap)
+              : NEXT(__vasprintf_chk)(out, flag, fmt, ap);
   va_end(ap);
   return r;
 }

@@ -124,9 +124,44 @@ size_t sfi_read_string(const char *s, size_t max);
  * damaged makes libc write nowhere it could not write itself. */
 void sfi_check_file(FILE *f);
 
+/* A va_list as a value: a pointer to its one element (x86-64). */
+typedef __typeof__(&(*(va_list *)0)[0]) sfi_va;
+
+/* A copy of the string s (checked to its NUL, at most max bytes; its
+ * length in *len) in the thread's scratch area, NUL-terminated; NULL as
+ * sfi_scratch. */
+char *sfi_string_in(const char *call, const char *s, size_t max, size_t *len);
+
+/* A copy of ap in the thread's scratch area for the n arguments of these
+ * printf types (<printf.h>'s PA_*): its tag, and the bytes of its
+ * register save area and stack those arguments take, each checked
+ * readable first; a va_list libc can read the same arguments through
+ * while no thread of the domain can change them. NULL as sfi_scratch (or
+ * a type it cannot place, refused with EINVAL). */
+sfi_va sfi_va_in(const char *call, sfi_va ap, const int *types, size_t n);
+
+/* A printf call's format and arguments, as libc is to read them. */
+struct sfi_format {
+  const char *fmt;
+  sfi_va ap;
+  void *copy; /* the scratch copies to give back, or NULL */
+  int has_n;  /* the format has a %n */
+};
+
+/* The flag to hand a fortified printf (__*printf_chk) with c's copies:
+ * glibc refuses a %n in a writable format, which the copy always is; the
+ * loader makes that check of the caller's format itself (sfi_printf.c)
+ * and glibc gets 0 then. */
+int sfi_fortify_flag(const char *call, const struct sfi_format *c,
+                     const char *fmt, int flag);
+
 /* Checks a printf format and what its conversions read (%s) or write (%n)
- * of the arguments in ap (sfi_printf.c). */
-void sfi_check_format(const char *fmt, va_list ap);
+ * of the arguments in f->ap, and points f at copies of both in the
+ * thread's scratch area (sfi_printf.c): a second thread rewrote a checked
+ * "%p" into "%s", or an argument's pointer, before libc read them again.
+ * 0, or -1 with errno set; sfi_format_done gives the copies back. */
+int sfi_check_format(const char *call, struct sfi_format *f);
+void sfi_format_done(struct sfi_format *f);
 
 /* Format strings (printf's and scanf's): the decimal number at *p, and a
  * "%N$" or "*N$" position (1-based) at *p; each consumes what it read
@@ -134,7 +169,20 @@ void sfi_check_format(const char *fmt, va_list ap);
 size_t sfi_format_digits(const char **p);
 size_t sfi_format_position(const char **p);
 
-/* The bytes vsprintf(fmt, ap) writes, its NUL included. */
-size_t sfi_output_size(const char *fmt, va_list ap);
+/* The body of a printf family's checked path: the format and arguments
+ * in c checked and copied, then the other checks, then the real call on
+ * the copies (c.fmt, c.ap), its result returned. */
+#define FORMAT_CALL(call, c, checks, real_call)                                \
+  do {                                                                         \
+    if (sfi_check_format(call, &c) != 0)                                       \
+      return -1;                                                               \
+    checks;                                                                    \
+    int r_ = real_call;                                                        \
+    sfi_format_done(&c);                                                       \
+    return r_;                                                                 \
+  } while (0)
+
+/* The bytes vsprintf writes for f (checked), its NUL included. */
+size_t sfi_output_size(const struct sfi_format *f);
 
 #endif

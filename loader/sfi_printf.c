@@ -12,6 +12,7 @@
 #include <printf.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -35,30 +36,22 @@ static void fetch(const int *types, size_t n, va_list ap, uintptr_t *out) {
   }
 }
 
-/* The arguments, fetched on the first conversion that needs them: a
- * format without %s or %n (most) takes no argument's memory, and glibc's
- * parse_printf_format costs more than the rest of the check. */
+/* The arguments' types (glibc's parse_printf_format) and values. */
 struct format_args {
   const char *fmt;
-  va_list ap; /* a copy of the caller's */
-  size_t n; /* SIZE_MAX: not fetched yet */
+  va_list ap; /* a copy of the call's copy */
+  size_t n;
   int types[MAX_ARGS];
   uintptr_t v[MAX_ARGS];
 };
 
-static void fetch_args(struct format_args *a) {
-  if (a->n != SIZE_MAX)
-    return;
+static void fetch_types(struct format_args *a) {
   size_t n = parse_printf_format(a->fmt, MAX_ARGS, a->types);
   if (n > MAX_ARGS) {
     fprintf(stderr, "dipc: sfi: a printf format with more than %d "
             "arguments cannot be checked\n", MAX_ARGS);
     SFI_READ(a->fmt, UINT64_MAX); /* refused as an access */
   }
-  va_list copy;
-  va_copy(copy, a->ap);
-  fetch(a->types, n, copy, a->v);
-  va_end(copy);
   a->n = n;
 }
 
@@ -123,8 +116,14 @@ static _Noreturn void refuse_format(const char *fmt, const char *why) {
  * agree with it (a conversion read another way: `%5%`, an unknown or a
  * registered one) refuses the format rather than check other arguments
  * than those glibc uses. */
-void sfi_check_format(const char *fmt, va_list ap) {
-  sfi_read_string(fmt, SIZE_MAX);
+int sfi_check_format(const char *call, struct sfi_format *f) {
+  size_t len;
+  const char *fmt = sfi_string_in(call, f->fmt, SIZE_MAX, &len);
+  if (!fmt)
+    return -1;
+  f->fmt = fmt;
+  f->copy = (void *)fmt;
+  f->has_n = 0;
   unsigned char cls[MAX_ARGS];
   struct mem_conv mem[MAX_MEM_CONVS];
   size_t nmem = 0, next = 0, count = 0;
@@ -196,6 +195,7 @@ void sfi_check_format(const char *fmt, va_list ap) {
       continue;
     }
     TAKE(idx, conv == 'n' ? ARG_STORE : ARG_STRING);
+    f->has_n |= conv == 'n';
     if (nmem == MAX_MEM_CONVS)
       refuse_format(fmt, "too many %s and %n to check");
     mem[nmem++] = (struct mem_conv){
@@ -207,13 +207,20 @@ void sfi_check_format(const char *fmt, va_list ap) {
         .prec_idx = prec_idx};
   }
 #undef TAKE
-  if (!nmem && !odd)
-    return; /* no conversion takes the caller's memory */
+  /* libc reads the arguments of the copy's conversions from a copy too,
+   * whatever they are (a %lx of a stack slot rewritten meanwhile). */
   struct format_args a;
   a.fmt = fmt;
-  va_copy(a.ap, ap);
   a.n = SIZE_MAX;
-  fetch_args(&a);
+  fetch_types(&a);
+  if (!(f->ap = sfi_va_in(call, f->ap, a.types, a.n))) {
+    sfi_format_done(f);
+    return -1;
+  }
+  if (!nmem && !odd)
+    return 0; /* no conversion takes the caller's memory */
+  va_copy(a.ap, f->ap);
+  fetch(a.types, a.n, a.ap, a.v);
   va_end(a.ap);
   int agree = a.n == count;
   for (size_t i = 0; agree && i < a.n; ++i)
@@ -223,129 +230,172 @@ void sfi_check_format(const char *fmt, va_list ap) {
     refuse_format(fmt, "its conversions cannot be followed");
   for (size_t i = 0; i < nmem; ++i)
     check_conversion(&mem[i], &a);
+  return 0;
 }
 
-size_t sfi_output_size(const char *fmt, va_list ap) {
+/* Whether the page at p is writable, as /proc/self/maps shows. */
+static int writable(const void *p) {
+  FILE *maps = fopen("/proc/self/maps", "re");
+  if (!maps)
+    return 1;
+  uintptr_t lo, hi, at = (uintptr_t)p;
+  char perms[5];
+  int found = 1;
+  while (fscanf(maps, "%lx-%lx %4s%*[^\n]", &lo, &hi, perms) == 3)
+    if (at >= lo && at < hi) {
+      found = perms[1] == 'w';
+      break;
+    }
+  fclose(maps);
+  return found;
+}
+
+int sfi_fortify_flag(const char *call, const struct sfi_format *c,
+                     const char *fmt, int flag) {
+  if (flag <= 0 || !c->has_n)
+    return flag;
+  if (writable(fmt)) {
+    fprintf(stderr, "*** %%n in writable segment detected *** (%s)\n", call);
+    abort();
+  }
+  return 0;
+}
+
+void sfi_format_done(struct sfi_format *f) {
+  if (f->copy)
+    sfi_copy_done(f->copy);
+  f->copy = NULL;
+}
+
+size_t sfi_output_size(const struct sfi_format *f) {
   va_list copy;
-  va_copy(copy, ap);
-  int len = NEXT(vsnprintf)(NULL, 0, fmt, copy);
+  va_copy(copy, f->ap);
+  int len = NEXT(vsnprintf)(NULL, 0, f->fmt, copy);
   va_end(copy);
   return len < 0 ? 0 : (size_t)len + 1;
 }
 
+/* Each family: its checked path on the copies (FORMAT_CALL), which its
+ * interceptors take for instrumented callers; sprintf's write is bounded
+ * by the size checked (vsnprintf), whatever the arguments' strings became
+ * since (a second thread removed a %s argument's NUL after the output was
+ * measured). */
+
+static int checked_vfprintf(const char *call, FILE *f, const char *fmt,
+                            sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  FORMAT_CALL(call, c, sfi_check_file(f), NEXT(vfprintf)(f, c.fmt, c.ap));
+}
+
 SFI_EXPORT int vfprintf(FILE *f, const char *fmt, va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    sfi_check_file(f);
-  }
-  return NEXT(vfprintf)(f, fmt, ap);
+  return SFI_CHECKED() ? checked_vfprintf("vfprintf", f, fmt, ap)
+                       : NEXT(vfprintf)(f, fmt, ap);
 }
 
 SFI_EXPORT int fprintf(FILE *f, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    sfi_check_file(f);
-  }
-  int r = NEXT(vfprintf)(f, fmt, ap);
+  int r = SFI_CHECKED() ? checked_vfprintf("fprintf", f, fmt, ap)
+                        : NEXT(vfprintf)(f, fmt, ap);
   va_end(ap);
   return r;
 }
 
 SFI_EXPORT int vprintf(const char *fmt, va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    sfi_check_file(stdout);
-  }
-  return NEXT(vprintf)(fmt, ap);
+  return SFI_CHECKED() ? checked_vfprintf("vprintf", stdout, fmt, ap)
+                       : NEXT(vprintf)(fmt, ap);
 }
 
 SFI_EXPORT int printf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    sfi_check_file(stdout);
-  }
-  int r = NEXT(vprintf)(fmt, ap);
+  int r = SFI_CHECKED() ? checked_vfprintf("printf", stdout, fmt, ap)
+                        : NEXT(vprintf)(fmt, ap);
   va_end(ap);
   return r;
 }
 
+static int checked_vdprintf(const char *call, int fd, const char *fmt,
+                            sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  FORMAT_CALL(call, c, (void)0, NEXT(vdprintf)(fd, c.fmt, c.ap));
+}
+
 SFI_EXPORT int vdprintf(int fd, const char *fmt, va_list ap) {
-  if (SFI_CHECKED())
-    sfi_check_format(fmt, ap);
-  return NEXT(vdprintf)(fd, fmt, ap);
+  return SFI_CHECKED() ? checked_vdprintf("vdprintf", fd, fmt, ap)
+                       : NEXT(vdprintf)(fd, fmt, ap);
 }
 
 SFI_EXPORT int dprintf(int fd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED())
-    sfi_check_format(fmt, ap);
-  int r = NEXT(vdprintf)(fd, fmt, ap);
+  int r = SFI_CHECKED() ? checked_vdprintf("dprintf", fd, fmt, ap)
+                        : NEXT(vdprintf)(fd, fmt, ap);
   va_end(ap);
   return r;
 }
 
+static int checked_vsnprintf(const char *call, char *buf, size_t size,
+                             const char *fmt, sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  FORMAT_CALL(call, c, SFI_WRITE(buf, size),
+              NEXT(vsnprintf)(buf, size, c.fmt, c.ap));
+}
+
 SFI_EXPORT int vsnprintf(char *buf, size_t size, const char *fmt,
                          va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(buf, size);
-  }
-  return NEXT(vsnprintf)(buf, size, fmt, ap);
+  return SFI_CHECKED() ? checked_vsnprintf("vsnprintf", buf, size, fmt, ap)
+                       : NEXT(vsnprintf)(buf, size, fmt, ap);
 }
 
 SFI_EXPORT int snprintf(char *buf, size_t size, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(buf, size);
-  }
-  int r = NEXT(vsnprintf)(buf, size, fmt, ap);
+  int r = SFI_CHECKED() ? checked_vsnprintf("snprintf", buf, size, fmt, ap)
+                        : NEXT(vsnprintf)(buf, size, fmt, ap);
   va_end(ap);
   return r;
 }
 
+static int checked_vsprintf(const char *call, char *buf, const char *fmt,
+                            sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  size_t size = 0;
+  FORMAT_CALL(call, c, (size = sfi_output_size(&c), SFI_WRITE(buf, size)),
+              NEXT(vsnprintf)(buf, size, c.fmt, c.ap));
+}
+
 SFI_EXPORT int vsprintf(char *buf, const char *fmt, va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(buf, sfi_output_size(fmt, ap));
-  }
-  return NEXT(vsprintf)(buf, fmt, ap);
+  return SFI_CHECKED() ? checked_vsprintf("vsprintf", buf, fmt, ap)
+                       : NEXT(vsprintf)(buf, fmt, ap);
 }
 
 SFI_EXPORT int sprintf(char *buf, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(buf, sfi_output_size(fmt, ap));
-  }
-  int r = NEXT(vsprintf)(buf, fmt, ap);
+  int r = SFI_CHECKED() ? checked_vsprintf("sprintf", buf, fmt, ap)
+                        : NEXT(vsprintf)(buf, fmt, ap);
   va_end(ap);
   return r;
 }
 
+static int checked_vasprintf(const char *call, char **out, const char *fmt,
+                             sfi_va ap) {
+  struct sfi_format c = {.fmt = fmt, .ap = ap};
+  FORMAT_CALL(call, c, SFI_WRITE(out, sizeof *out),
+              NEXT(vasprintf)(out, c.fmt, c.ap));
+}
+
 SFI_EXPORT int vasprintf(char **out, const char *fmt, va_list ap) {
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(out, sizeof *out);
-  }
-  return NEXT(vasprintf)(out, fmt, ap);
+  return SFI_CHECKED() ? checked_vasprintf("vasprintf", out, fmt, ap)
+                       : NEXT(vasprintf)(out, fmt, ap);
 }
 
 SFI_EXPORT int asprintf(char **out, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (SFI_CHECKED()) {
-    sfi_check_format(fmt, ap);
-    SFI_WRITE(out, sizeof *out);
-  }
-  int r = NEXT(vasprintf)(out, fmt, ap);
+  int r = SFI_CHECKED() ? checked_vasprintf("asprintf", out, fmt, ap)
+                        : NEXT(vasprintf)(out, fmt, ap);
   va_end(ap);
   return r;
 }

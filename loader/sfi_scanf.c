@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 
+#include <printf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -97,11 +98,36 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
   return count;
 }
 
-/* input: sscanf's string (its length bounds a %s), NULL for a stream. */
-static void check_scanf(const char *fmt, const char *input, int gnu,
-                        va_list ap) {
-  sfi_read_string(fmt, SIZE_MAX);
-  size_t input_len = input ? sfi_read_string(input, SIZE_MAX) : 0;
+/* A scanf call's format, sscanf's input and the arguments, as libc is to
+ * read them: checked copies in the thread's scratch area (a second thread
+ * rewrote a checked "%10c" into "%40c", or a target pointer, or removed
+ * the input's NUL, before libc read them again). input: sscanf's string
+ * (its length bounds a %s), NULL for a stream. 0, or -1 with errno set;
+ * scanf_done gives the copies back. */
+struct scanf_call {
+  const char *fmt, *input;
+  sfi_va ap;
+  void *copy;
+};
+
+static void scanf_done(struct scanf_call *c) {
+  if (c->copy)
+    sfi_copy_done(c->copy);
+  c->copy = NULL;
+}
+
+static int check_scanf(const char *call, struct scanf_call *c, int gnu) {
+  size_t len, input_len = 0;
+  const char *fmt = sfi_string_in(call, c->fmt, SIZE_MAX, &len);
+  if (!fmt)
+    return -1;
+  c->fmt = fmt;
+  c->copy = (void *)fmt;
+  if (c->input &&
+      !(c->input = sfi_string_in(call, c->input, SIZE_MAX, &input_len))) {
+    scanf_done(c);
+    return -1;
+  }
   struct target t[MAX_ARGS];
   memset(t, 0, sizeof t);
   size_t n = scan_format(fmt, gnu, t);
@@ -110,12 +136,19 @@ static void check_scanf(const char *fmt, const char *input, int gnu,
             "cannot be checked\n", MAX_ARGS);
     SFI_READ(fmt, UINT64_MAX); /* refused as an access */
   }
+  int types[MAX_ARGS];
+  for (size_t i = 0; i < n; ++i)
+    types[i] = PA_POINTER;
+  if (!(c->ap = sfi_va_in(call, c->ap, types, n))) {
+    scanf_done(c);
+    return -1;
+  }
   va_list copy;
-  va_copy(copy, ap);
+  va_copy(copy, c->ap);
   for (size_t i = 0; i < n; ++i) {
     void *p = va_arg(copy, void *);
     size_t bytes = t[i].bytes;
-    if (bytes == UNBOUNDED && !input) {
+    if (bytes == UNBOUNDED && !c->input) {
       fprintf(stderr, "dipc: sfi: a scanf %%s or %%[ without a width from a "
               "stream can write any length: refused\n");
       SFI_WRITE(p, UINT64_MAX);
@@ -126,29 +159,44 @@ static void check_scanf(const char *fmt, const char *input, int gnu,
       SFI_WRITE(p, t[i].wide ? sfi_array_size(bytes, sizeof(wchar_t)) : bytes);
   }
   va_end(copy);
+  return 0;
 }
 
 /* glibc's headers name every scanf __isoc99_*: the GNU definitions are
- * declared by their symbol. */
+ * declared by their symbol. Each family's checked path runs the real
+ * function on the copies. */
 typedef int string_scanf_fn(const char *, const char *, va_list);
 typedef int stream_scanf_fn(FILE *, const char *, va_list);
 typedef int stdin_scanf_fn(const char *, va_list);
 
+#define SCANF_CALL(call, c, gnu, checks, real_call)                            \
+  do {                                                                         \
+    if (check_scanf(call, &c, gnu) != 0)                                       \
+      return EOF;                                                              \
+    checks;                                                                    \
+    int r_ = real_call;                                                        \
+    scanf_done(&c);                                                            \
+    return r_;                                                                 \
+  } while (0)
+
 #define STRING_SCANF(name, vname, sym, vsym, gnu)                              \
+  static int checked_##vname(const char *s, const char *fmt, sfi_va ap) {      \
+    struct scanf_call c = {.fmt = fmt, .input = s, .ap = ap};                                  \
+    SCANF_CALL(sym, c, gnu, (void)0,                                           \
+               NEXT_AS(string_scanf_fn *, vsym)(c.input, c.fmt, c.ap));        \
+  }                                                                            \
   SFI_EXPORT int vname(const char *s, const char *fmt, va_list ap)             \
       __asm__(vsym);                                                           \
   SFI_EXPORT int name(const char *s, const char *fmt, ...) __asm__(sym);       \
   int vname(const char *s, const char *fmt, va_list ap) {                      \
-    if (SFI_CHECKED())                                                         \
-      check_scanf(fmt, s, gnu, ap);                                            \
-    return NEXT_AS(string_scanf_fn *, vsym)(s, fmt, ap);                \
+    return SFI_CHECKED() ? checked_##vname(s, fmt, ap)                         \
+                         : NEXT_AS(string_scanf_fn *, vsym)(s, fmt, ap);       \
   }                                                                            \
   int name(const char *s, const char *fmt, ...) {                              \
     va_list ap;                                                                \
     va_start(ap, fmt);                                                         \
-    if (SFI_CHECKED())                                                         \
-      check_scanf(fmt, s, gnu, ap);                                            \
-    int r = NEXT_AS(string_scanf_fn *, vsym)(s, fmt, ap);               \
+    int r = SFI_CHECKED() ? checked_##vname(s, fmt, ap)                        \
+                          : NEXT_AS(string_scanf_fn *, vsym)(s, fmt, ap);      \
     va_end(ap);                                                                \
     return r;                                                                  \
   }
@@ -156,23 +204,22 @@ STRING_SCANF(gnu_sscanf, gnu_vsscanf, "sscanf", "vsscanf", 1)
 STRING_SCANF(c99_sscanf, c99_vsscanf, "__isoc99_sscanf", "__isoc99_vsscanf", 0)
 
 #define STREAM_SCANF(name, vname, sym, vsym, gnu)                              \
+  static int checked_##vname(FILE *f, const char *fmt, sfi_va ap) {            \
+    struct scanf_call c = {.fmt = fmt, .ap = ap};                               \
+    SCANF_CALL(sym, c, gnu, sfi_check_file(f),                                 \
+               NEXT_AS(stream_scanf_fn *, vsym)(f, c.fmt, c.ap));              \
+  }                                                                            \
   SFI_EXPORT int vname(FILE *f, const char *fmt, va_list ap) __asm__(vsym);    \
   SFI_EXPORT int name(FILE *f, const char *fmt, ...) __asm__(sym);             \
   int vname(FILE *f, const char *fmt, va_list ap) {                            \
-    if (SFI_CHECKED()) {                                                       \
-      check_scanf(fmt, NULL, gnu, ap);                                         \
-      sfi_check_file(f);                                                       \
-    }                                                                          \
-    return NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);                \
+    return SFI_CHECKED() ? checked_##vname(f, fmt, ap)                         \
+                         : NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);       \
   }                                                                            \
   int name(FILE *f, const char *fmt, ...) {                                    \
     va_list ap;                                                                \
     va_start(ap, fmt);                                                         \
-    if (SFI_CHECKED()) {                                                       \
-      check_scanf(fmt, NULL, gnu, ap);                                         \
-      sfi_check_file(f);                                                       \
-    }                                                                          \
-    int r = NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);               \
+    int r = SFI_CHECKED() ? checked_##vname(f, fmt, ap)                        \
+                          : NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);      \
     va_end(ap);                                                                \
     return r;                                                                  \
   }
@@ -180,23 +227,22 @@ STREAM_SCANF(gnu_fscanf, gnu_vfscanf, "fscanf", "vfscanf", 1)
 STREAM_SCANF(c99_fscanf, c99_vfscanf, "__isoc99_fscanf", "__isoc99_vfscanf", 0)
 
 #define STDIN_SCANF(name, vname, sym, vsym, gnu)                               \
+  static int checked_##vname(const char *fmt, sfi_va ap) {                     \
+    struct scanf_call c = {.fmt = fmt, .ap = ap};                               \
+    SCANF_CALL(sym, c, gnu, sfi_check_file(stdin),                             \
+               NEXT_AS(stdin_scanf_fn *, vsym)(c.fmt, c.ap));                  \
+  }                                                                            \
   SFI_EXPORT int vname(const char *fmt, va_list ap) __asm__(vsym);             \
   SFI_EXPORT int name(const char *fmt, ...) __asm__(sym);                      \
   int vname(const char *fmt, va_list ap) {                                     \
-    if (SFI_CHECKED()) {                                                       \
-      check_scanf(fmt, NULL, gnu, ap);                                         \
-      sfi_check_file(stdin);                                                   \
-    }                                                                          \
-    return NEXT_AS(stdin_scanf_fn *, vsym)(fmt, ap);                    \
+    return SFI_CHECKED() ? checked_##vname(fmt, ap)                            \
+                         : NEXT_AS(stdin_scanf_fn *, vsym)(fmt, ap);           \
   }                                                                            \
   int name(const char *fmt, ...) {                                             \
     va_list ap;                                                                \
     va_start(ap, fmt);                                                         \
-    if (SFI_CHECKED()) {                                                       \
-      check_scanf(fmt, NULL, gnu, ap);                                         \
-      sfi_check_file(stdin);                                                   \
-    }                                                                          \
-    int r = NEXT_AS(stdin_scanf_fn *, vsym)(fmt, ap);                   \
+    int r = SFI_CHECKED() ? checked_##vname(fmt, ap)                           \
+                          : NEXT_AS(stdin_scanf_fn *, vsym)(fmt, ap);          \
     va_end(ap);                                                                \
     return r;                                                                  \
   }
