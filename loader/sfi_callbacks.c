@@ -219,25 +219,42 @@ SFI_EXPORT void tdestroy(void *root, void (*free_node)(void *)) {
   NEXT(tdestroy)(root, free_node);
 }
 
+/* lfind and lsearch read *n again as they go, and between the calls of
+ * the comparator, which is the domain's code: it grew *n mid-search (and
+ * a second thread could) so that libc compared, or lsearch appended the
+ * key, past the checked array. libc gets a copy of *n in the thread's
+ * scratch area; lsearch's caller gets the count back. */
 SFI_EXPORT void *lfind(const void *key, const void *base, size_t *n,
                        size_t size, compare_fn cmp) {
-  if (SFI_CHECKED()) {
-    SFI_READ(n, sizeof *n);
-    SFI_READ(base, sfi_array_size(*n, size));
-    CALLEE(cmp);
-  }
-  return NEXT(lfind)(key, base, n, size, cmp);
+  if (!SFI_CHECKED())
+    return NEXT(lfind)(key, base, n, size, cmp);
+  size_t *count = sfi_copy_in("lfind", n, sizeof *n);
+  if (!count)
+    return NULL;
+  SFI_READ(base, sfi_array_size(*count, size));
+  CALLEE(cmp);
+  void *r = NEXT(lfind)(key, base, count, size, cmp);
+  sfi_copy_done(count);
+  return r;
 }
 
 SFI_EXPORT void *lsearch(const void *key, void *base, size_t *n, size_t size,
                          compare_fn cmp) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(n, sizeof *n);
-    /* It appends the key when it is not found. */
-    SFI_WRITE(base, sfi_array_size(*n < SIZE_MAX ? *n + 1 : *n, size));
-    CALLEE(cmp);
-  }
-  return NEXT(lsearch)(key, base, n, size, cmp);
+  if (!SFI_CHECKED())
+    return NEXT(lsearch)(key, base, n, size, cmp);
+  SFI_WRITE(n, sizeof *n);
+  size_t *count = sfi_copy_in("lsearch", n, sizeof *n);
+  if (!count)
+    return NULL;
+  /* It appends the key (read) when it is not found. */
+  SFI_READ(key, size);
+  SFI_WRITE(base,
+            sfi_array_size(*count < SIZE_MAX ? *count + 1 : *count, size));
+  CALLEE(cmp);
+  void *r = NEXT(lsearch)(key, base, count, size, cmp);
+  *n = *count;
+  sfi_copy_done(count);
+  return r;
 }
 
 /* Fork handlers run in whatever domain forks: kept as proxies into the

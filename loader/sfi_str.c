@@ -1,12 +1,17 @@
 /* sfi_str.c - interceptors of the str* functions (sfi_intercept.h): every
  * string is checked as far as libc reads it (to its NUL, or the bound),
  * every destination for what libc writes there. Where the extent depends
- * on the result (strchr, strcmp), it is checked before the result is
- * returned. Those dlsym may call have a plain loop for while libc's is
- * being looked up (sfi_real.h). */
+ * on the result (strchr, strspn), it is checked before the result is
+ * returned. Everywhere else the work is bounded by the lengths checked
+ * (memcpy, strncmp, memmem, a loop of the loader's), never a second
+ * search for a NUL: another thread of the domain can remove one after the
+ * check (an attack round's strcpy and strcat wrote past it, strtok_r
+ * followed a *save rewritten meanwhile). Those dlsym may call have a plain
+ * loop for while libc's is being looked up (sfi_real.h). */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -49,19 +54,23 @@ static size_t compared(const char *a, const char *b, size_t n, int fold) {
   return n;
 }
 
-static void check_compared(const char *a, const char *b, size_t n, int fold) {
+/* Checks what the comparison reads; returns how far that is, which
+ * bounds the real comparison. */
+static size_t check_compared(const char *a, const char *b, size_t n,
+                             int fold) {
   if (n == 0)
-    return;
+    return 0;
   SFI_READ(a, 1);
   SFI_READ(b, 1);
   size_t k = compared(a, b, n, fold);
   SFI_READ(a, k);
   SFI_READ(b, k);
+  return k;
 }
 
 SFI_EXPORT int strcmp(const char *a, const char *b) {
   if (SFI_CHECKED())
-    check_compared(a, b, NO_BOUND, 0);
+    return NEXT(strncmp)(a, b, check_compared(a, b, NO_BOUND, 0));
   __typeof__(&strcmp) real = SFI_REAL(strcmp);
   if (real)
     return real(a, b);
@@ -71,7 +80,7 @@ SFI_EXPORT int strcmp(const char *a, const char *b) {
 
 SFI_EXPORT int strncmp(const char *a, const char *b, size_t n) {
   if (SFI_CHECKED())
-    check_compared(a, b, n, 0);
+    return NEXT(strncmp)(a, b, check_compared(a, b, n, 0));
   __typeof__(&strncmp) real = SFI_REAL(strncmp);
   if (real)
     return real(a, b, n);
@@ -81,22 +90,33 @@ SFI_EXPORT int strncmp(const char *a, const char *b, size_t n) {
 
 SFI_EXPORT int strcasecmp(const char *a, const char *b) {
   if (SFI_CHECKED())
-    check_compared(a, b, NO_BOUND, 1);
+    return NEXT(strncasecmp)(a, b, check_compared(a, b, NO_BOUND, 1));
   return NEXT(strcasecmp)(a, b);
 }
 
 SFI_EXPORT int strncasecmp(const char *a, const char *b, size_t n) {
   if (SFI_CHECKED())
-    check_compared(a, b, n, 1);
+    return NEXT(strncasecmp)(a, b, check_compared(a, b, n, 1));
   return NEXT(strncasecmp)(a, b, n);
 }
 
+/* A copy of s in the thread's scratch area (sfi_string_in), or a refused
+ * access when there is no room: for what libc must have as one string. */
+static const char *string_in(const char *call, const char *s) {
+  size_t len;
+  const char *copy = sfi_string_in(call, s, NO_BOUND, &len);
+  if (!copy)
+    SFI_READ(s, UINT64_MAX);
+  return copy;
+}
+
 SFI_EXPORT int strcoll(const char *a, const char *b) {
-  if (SFI_CHECKED()) {
-    sfi_read_string(a, NO_BOUND);
-    sfi_read_string(b, NO_BOUND);
-  }
-  return NEXT(strcoll)(a, b);
+  if (!SFI_CHECKED())
+    return NEXT(strcoll)(a, b);
+  const char *ca = string_in("strcoll", a), *cb = string_in("strcoll", b);
+  int r = NEXT(strcoll)(ca, cb);
+  sfi_copy_done((void *)ca);
+  return r;
 }
 
 /* strchr, strchrnul, strpbrk read up to what they find, else the NUL. */
@@ -139,7 +159,7 @@ SFI_EXPORT char *strchrnul(const char *s, int c) {
 
 SFI_EXPORT char *strrchr(const char *s, int c) {
   if (SFI_CHECKED())
-    sfi_read_string(s, NO_BOUND);
+    return memrchr(s, c, sfi_read_string(s, NO_BOUND) + 1);
   __typeof__(&strrchr) real = SFI_REAL(strrchr);
   if (real)
     return real(s, c);
@@ -154,11 +174,15 @@ SFI_EXPORT char *strrchr(const char *s, int c) {
 
 SFI_EXPORT char *strpbrk(const char *s, const char *set) {
   int checked = SFI_CHECKED();
+  const char *own = set;
   if (checked) {
-    sfi_read_string(set, NO_BOUND);
+    set = string_in("strpbrk", set);
     SFI_READ(s, 1);
   }
   char *hit = NEXT(strpbrk)(s, set);
+  if (checked)
+    sfi_copy_done((void *)set);
+  set = own;
   if (checked)
     check_scanned(s, hit);
   return hit;
@@ -166,11 +190,15 @@ SFI_EXPORT char *strpbrk(const char *s, const char *set) {
 
 SFI_EXPORT size_t strspn(const char *s, const char *set) {
   int checked = SFI_CHECKED();
+  const char *own = set;
   if (checked) {
-    sfi_read_string(set, NO_BOUND);
+    set = string_in("strspn", set);
     SFI_READ(s, 1);
   }
   size_t n = NEXT(strspn)(s, set);
+  if (checked)
+    sfi_copy_done((void *)set);
+  set = own;
   if (checked)
     SFI_READ(s, n + 1);
   return n;
@@ -178,11 +206,15 @@ SFI_EXPORT size_t strspn(const char *s, const char *set) {
 
 SFI_EXPORT size_t strcspn(const char *s, const char *set) {
   int checked = SFI_CHECKED();
+  const char *own = set;
   if (checked) {
-    sfi_read_string(set, NO_BOUND);
+    set = string_in("strcspn", set);
     SFI_READ(s, 1);
   }
   size_t n = NEXT(strcspn)(s, set);
+  if (checked)
+    sfi_copy_done((void *)set);
+  set = own;
   if (checked)
     SFI_READ(s, n + 1);
   return n;
@@ -190,23 +222,36 @@ SFI_EXPORT size_t strcspn(const char *s, const char *set) {
 
 SFI_EXPORT char *strstr(const char *h, const char *n) {
   if (SFI_CHECKED()) {
-    sfi_read_string(h, NO_BOUND);
-    sfi_read_string(n, NO_BOUND);
+    size_t lh = sfi_read_string(h, NO_BOUND), ln = sfi_read_string(n, NO_BOUND);
+    return memmem(h, lh, n, ln);
   }
   return NEXT(strstr)(h, n);
 }
 
 SFI_EXPORT char *strcasestr(const char *h, const char *n) {
   if (SFI_CHECKED()) {
-    sfi_read_string(h, NO_BOUND);
-    sfi_read_string(n, NO_BOUND);
+    size_t lh = sfi_read_string(h, NO_BOUND), ln = sfi_read_string(n, NO_BOUND);
+    for (size_t i = 0; i + ln <= lh; ++i)
+      if (NEXT(strncasecmp)(h + i, n, ln) == 0)
+        return (char *)h + i;
+    return NULL;
   }
   return NEXT(strcasestr)(h, n);
 }
 
+/* The copying functions, checked: the length measured, then memcpy. */
+static char *copy_string(char *dst, const char *src, size_t len) {
+  SFI_WRITE(dst, len + 1);
+  memcpy(dst, src, len);
+  dst[len] = '\0';
+  return dst + len;
+}
+
 SFI_EXPORT char *strcpy(char *dst, const char *src) {
-  if (SFI_CHECKED())
-    SFI_WRITE(dst, sfi_read_string(src, NO_BOUND) + 1);
+  if (SFI_CHECKED()) {
+    copy_string(dst, src, sfi_read_string(src, NO_BOUND));
+    return dst;
+  }
   __typeof__(&strcpy) real = SFI_REAL(strcpy);
   if (real)
     return real(dst, src);
@@ -219,31 +264,38 @@ SFI_EXPORT char *strcpy(char *dst, const char *src) {
 
 SFI_EXPORT char *stpcpy(char *dst, const char *src) {
   if (SFI_CHECKED())
-    SFI_WRITE(dst, sfi_read_string(src, NO_BOUND) + 1);
+    return copy_string(dst, src, sfi_read_string(src, NO_BOUND));
   return NEXT(stpcpy)(dst, src);
 }
 
 /* strncpy and stpncpy write all n bytes (padding with NULs). */
+static char *copy_padded(char *dst, const char *src, size_t n) {
+  size_t len = sfi_read_string(src, n);
+  SFI_WRITE(dst, n);
+  memcpy(dst, src, len);
+  memset(dst + len, 0, n - len);
+  return dst + len;
+}
+
 SFI_EXPORT char *strncpy(char *dst, const char *src, size_t n) {
   if (SFI_CHECKED()) {
-    sfi_read_string(src, n);
-    SFI_WRITE(dst, n);
+    copy_padded(dst, src, n);
+    return dst;
   }
   return NEXT(strncpy)(dst, src, n);
 }
 
 SFI_EXPORT char *stpncpy(char *dst, const char *src, size_t n) {
-  if (SFI_CHECKED()) {
-    sfi_read_string(src, n);
-    SFI_WRITE(dst, n);
-  }
+  if (SFI_CHECKED())
+    return copy_padded(dst, src, n);
   return NEXT(stpncpy)(dst, src, n);
 }
 
 SFI_EXPORT char *strcat(char *dst, const char *src) {
   if (SFI_CHECKED()) {
     size_t at = sfi_read_string(dst, NO_BOUND);
-    SFI_WRITE(dst + at, sfi_read_string(src, NO_BOUND) + 1);
+    copy_string(dst + at, src, sfi_read_string(src, NO_BOUND));
+    return dst;
   }
   return NEXT(strcat)(dst, src);
 }
@@ -251,43 +303,72 @@ SFI_EXPORT char *strcat(char *dst, const char *src) {
 SFI_EXPORT char *strncat(char *dst, const char *src, size_t n) {
   if (SFI_CHECKED()) {
     size_t at = sfi_read_string(dst, NO_BOUND);
-    SFI_WRITE(dst + at, sfi_read_string(src, n) + 1);
+    copy_string(dst + at, src, sfi_read_string(src, n));
+    return dst;
   }
   return NEXT(strncat)(dst, src, n);
 }
 
+static char *duplicate(const char *s, size_t len) {
+  char *d = malloc(len + 1);
+  if (d) {
+    memcpy(d, s, len);
+    d[len] = '\0';
+  }
+  return d;
+}
+
 SFI_EXPORT char *strdup(const char *s) {
   if (SFI_CHECKED())
-    sfi_read_string(s, NO_BOUND);
+    return duplicate(s, sfi_read_string(s, NO_BOUND));
   return NEXT(strdup)(s);
 }
 
 SFI_EXPORT char *strndup(const char *s, size_t n) {
   if (SFI_CHECKED())
-    sfi_read_string(s, n);
+    return duplicate(s, sfi_read_string(s, n));
   return NEXT(strndup)(s, n);
 }
 
-/* strtok_r writes NULs into the string it is given, or the one *save
- * points into, and writes *save. */
+/* strtok_r's work for instrumented callers, within the lengths checked:
+ * str (s, or *save read once) is written (NULs), and *save. */
+static char *tokenize(char *s, const char *delim, char **save) {
+  size_t dl = sfi_read_string(delim, NO_BOUND);
+  char *str = s;
+  if (!str && !(str = *save)) /* *save checked by the caller */
+    return NULL;
+  size_t len = sfi_read_string(str, NO_BOUND), i = 0;
+  SFI_WRITE(str, len + 1);
+  while (i < len && memchr(delim, str[i], dl))
+    ++i;
+  if (i == len) {
+    *save = str + len;
+    return NULL;
+  }
+  size_t start = i;
+  while (i < len && !memchr(delim, str[i], dl))
+    ++i;
+  if (i < len)
+    str[i++] = '\0';
+  *save = str + i;
+  return str + start;
+}
+
 SFI_EXPORT char *strtok_r(char *s, const char *delim, char **save) {
   if (SFI_CHECKED()) {
-    sfi_read_string(delim, NO_BOUND);
     SFI_WRITE(save, sizeof *save);
-    char *str = s ? s : *save;
-    if (str)
-      SFI_WRITE(str, sfi_read_string(str, NO_BOUND) + 1);
+    return tokenize(s, delim, save);
   }
   return NEXT(strtok_r)(s, delim, save);
 }
 
-/* strtok's saved position is libc's; the string it is first given is
- * checked, and the position only moves within it. */
+/* strtok from instrumented code keeps its position in the loader (runtime
+ * memory), apart from libc's, and a string continued (NULL) must be one
+ * the running domain may write: not another domain's that it began. */
+static char *strtok_position;
+
 SFI_EXPORT char *strtok(char *s, const char *delim) {
-  if (SFI_CHECKED()) {
-    sfi_read_string(delim, NO_BOUND);
-    if (s)
-      SFI_WRITE(s, sfi_read_string(s, NO_BOUND) + 1);
-  }
+  if (SFI_CHECKED())
+    return tokenize(s, delim, &strtok_position);
   return NEXT(strtok)(s, delim);
 }
