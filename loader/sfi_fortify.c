@@ -68,23 +68,44 @@ SFI_EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t room) {
   return NEXT(__memset_chk)(dst, c, n, room);
 }
 
+/* The string functions' checked paths copy the length they checked
+ * (another thread may remove the NUL meanwhile, sfi_str.c), through
+ * __memcpy_chk, which stops the program as glibc's __str*_chk would when
+ * it does not fit room. */
+static char *copy_string_chk(char *dst, const char *src, size_t len,
+                             size_t room) {
+  SFI_WRITE(dst, len + 1);
+  NEXT(__memcpy_chk)(dst, src, len + 1, room);
+  dst[len] = '\0';
+  return dst + len;
+}
+
+static size_t room_after(size_t room, size_t at) {
+  return room > at ? room - at : 0;
+}
+
 SFI_EXPORT char *__strcpy_chk(char *dst, const char *src, size_t room) {
-  if (SFI_CHECKED())
-    SFI_WRITE(dst, STRING(src) + 1);
+  if (SFI_CHECKED()) {
+    copy_string_chk(dst, src, STRING(src), room);
+    return dst;
+  }
   return NEXT(__strcpy_chk)(dst, src, room);
 }
 
 SFI_EXPORT char *__stpcpy_chk(char *dst, const char *src, size_t room) {
   if (SFI_CHECKED())
-    SFI_WRITE(dst, STRING(src) + 1);
+    return copy_string_chk(dst, src, STRING(src), room);
   return NEXT(__stpcpy_chk)(dst, src, room);
 }
 
 SFI_EXPORT char *__strncpy_chk(char *dst, const char *src, size_t n,
                                size_t room) {
-  if (SFI_CHECKED()) {
-    sfi_read_string(src, n);
+  if (SFI_CHECKED() && n <= room) { /* else glibc stops the program */
+    size_t len = sfi_read_string(src, n);
     SFI_WRITE(dst, n);
+    memcpy(dst, src, len);
+    memset(dst + len, 0, n - len);
+    return dst;
   }
   return NEXT(__strncpy_chk)(dst, src, n, room);
 }
@@ -92,7 +113,8 @@ SFI_EXPORT char *__strncpy_chk(char *dst, const char *src, size_t n,
 SFI_EXPORT char *__strcat_chk(char *dst, const char *src, size_t room) {
   if (SFI_CHECKED()) {
     size_t at = STRING(dst);
-    SFI_WRITE(dst + at, STRING(src) + 1);
+    copy_string_chk(dst + at, src, STRING(src), room_after(room, at));
+    return dst;
   }
   return NEXT(__strcat_chk)(dst, src, room);
 }
@@ -101,7 +123,9 @@ SFI_EXPORT char *__strncat_chk(char *dst, const char *src, size_t n,
                                size_t room) {
   if (SFI_CHECKED()) {
     size_t at = STRING(dst);
-    SFI_WRITE(dst + at, sfi_read_string(src, n) + 1);
+    copy_string_chk(dst + at, src, sfi_read_string(src, n),
+                    room_after(room, at));
+    return dst;
   }
   return NEXT(__strncat_chk)(dst, src, n, room);
 }
