@@ -25,67 +25,12 @@
 // STOLEN: {{[1-9][0-9]*}} stolen
 #include "Inputs/vault.h"
 
-#include <pthread.h>
+#include "Inputs/flipper.h"
+
 #include <sched.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
-
-static const char intact[] = "vault-secret-42";
-
-static const char vault_intact_copy[] __dom("vault") = "vault-secret-42";
-
-long vault_intact(void) __dom("vault") __entry {
-  for (size_t i = 0; i < sizeof vault_intact_copy; i++)
-    if (vault_secret[i] != vault_intact_copy[i])
-      return 0;
-  return 1;
-}
-
-static volatile uintptr_t *volatile slot;
-static volatile uintptr_t good, bad;
-static volatile int armed, started;
-static volatile long flips;
-
-static volatile long idles;
-
-static void *flipper(void *arg) {
-  (void)arg;
-  for (;;) {
-    volatile uintptr_t *at = slot;
-    if (!armed || !at) {
-      idles++;
-      continue;
-    }
-    uintptr_t g = good, b = bad;
-    *at = b;
-    for (volatile int i = 0; i < 64; i++) // a window libc's read can hit
-      ;
-    *at = g;
-    flips++;
-  }
-  return NULL;
-}
-
-// Arms the flipper on p (between g and b) and waits until it flips.
-static void arm(void *p, const void *g, const volatile void *b) {
-  good = (uintptr_t)g;
-  bad = (uintptr_t)b;
-  slot = p;
-  long seen = flips;
-  armed = 1;
-  while (flips == seen)
-    ;
-}
-
-// Waits until the flipper has seen it disarmed: p's frame may go then.
-static void disarm(void) {
-  armed = 0;
-  long seen = idles;
-  while (idles == seen)
-    ;
-  slot = NULL;
-}
 
 // What a try did: 1 stole (or wrote), 0 did not, -1 could not run.
 static long flip_writev(const volatile char *secret, char *loot, int msg) {
@@ -95,7 +40,7 @@ static long flip_writev(const volatile char *secret, char *loot, int msg) {
     return -1;
   struct iovec iov = {own, sizeof own};
   struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
-  arm(&iov.iov_base, own, secret);
+  arm_word(&iov.iov_base, (uintptr_t)own, (uintptr_t)secret);
   ssize_t n = msg ? sendmsg(fds[1], &m, 0) : writev(fds[1], &iov, 1);
   disarm();
   char got[16] = "";
@@ -118,7 +63,7 @@ static long flip_getline(const volatile char *secret) {
     return -1;
   char *own = malloc(32), *line = own;
   size_t n = 32;
-  arm(&line, own, secret);
+  arm_word(&line, (uintptr_t)own, (uintptr_t)secret);
   (void)getline(&line, &n, in);
   disarm();
   fclose(in);
@@ -163,12 +108,8 @@ static long secret_affinity(const volatile char *secret, char *loot) {
 long attack(const char *mode, void *aux, const volatile char *secret, int key,
             char *loot) {
   (void)aux, (void)key;
-  if (!started && strcmp(mode, "affinity") != 0) {
-    pthread_t t;
-    started = 1;
-    if (pthread_create(&t, NULL, flipper, NULL) != 0)
-      return -1;
-  }
+  if (strcmp(mode, "affinity") != 0 && start_flipper() != 0)
+    return -1;
   if (!strcmp(mode, "writev"))
     return flip_writev(secret, loot, 0);
   if (!strcmp(mode, "sendmsg"))

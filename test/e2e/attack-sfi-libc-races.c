@@ -39,76 +39,11 @@
 // STOLEN: lsearch-cmp: {{[0-9]+}} tries, 1 stolen
 #include "Inputs/vault.h"
 
-#include <pthread.h>
+#include "Inputs/flipper.h"
+
 #include <search.h>
 #include <stdarg.h>
 #include <unistd.h>
-
-static const char intact[] = "vault-secret-42";
-static const char vault_intact_copy[] __dom("vault") = "vault-secret-42";
-long vault_intact(void) __dom("vault") __entry {
-  for (size_t i = 0; i < sizeof vault_intact_copy; i++)
-    if (vault_secret[i] != vault_intact_copy[i])
-      return 0;
-  return 1;
-}
-
-static volatile char *volatile bslot;          /* byte flips */
-static volatile uintptr_t *volatile wslot;     /* word flips */
-static volatile uintptr_t good, bad;
-static volatile int armed, started;
-static volatile long flips, idles;
-
-static void *flipper(void *arg) {
-  (void)arg;
-  for (;;) {
-    if (!armed) {
-      idles++;
-      continue;
-    }
-    uintptr_t g = good, b = bad;
-    volatile char *bs = bslot;
-    volatile uintptr_t *ws = wslot;
-    if (bs) {
-      *bs = (char)b;
-      for (volatile int i = 0; i < 64; i++)
-        ;
-      *bs = (char)g;
-    } else if (ws) {
-      *ws = b;
-      for (volatile int i = 0; i < 64; i++)
-        ;
-      *ws = g;
-    } else {
-      idles++;
-      continue;
-    }
-    flips++;
-  }
-  return NULL;
-}
-
-static void arm_byte(volatile char *p, char g, char b) {
-  good = (unsigned char)g; bad = (unsigned char)b; wslot = NULL; bslot = p;
-  long seen = flips; armed = 1;
-  while (flips == seen)
-    ;
-}
-static void arm_word(volatile uintptr_t *p, uintptr_t g, uintptr_t b) {
-  good = g; bad = b; bslot = NULL; wslot = p;
-  long seen = flips; armed = 1;
-  while (flips == seen)
-    ;
-}
-// Waits until the flipper has seen it disarmed.
-static void disarm(void) {
-  armed = 0;
-  long seen = idles;
-  while (idles == seen)
-    ;
-  bslot = NULL;
-  wslot = NULL;
-}
 
 static char fmt[8];
 static char out[64];
@@ -262,7 +197,7 @@ static long lsearch_w(const volatile char *secret) {
   static const char key[16] = "EVIL-OWNED-KEY!";
   char *base = (char *)(((uintptr_t)secret & ~(uintptr_t)4095) - 16);
   nmemb = 0;
-  arm_word((volatile uintptr_t *)&nmemb, 0, 2);
+  arm_word(&nmemb, 0, 2);
   lsearch(key, base, &nmemb, 16, never_equal);
   disarm();
   return 0;
@@ -287,12 +222,8 @@ static long lsearch_cmp(const volatile char *secret) {
 long attack(const char *mode, void *aux, const volatile char *secret, int key,
             char *loot) {
   (void)aux, (void)key;
-  if (!started) {
-    pthread_t t;
-    started = 1;
-    if (pthread_create(&t, NULL, flipper, NULL) != 0)
-      return -1;
-  }
+  if (start_flipper() != 0)
+    return -1;
   if (!strcmp(mode, "fmt-s"))
     return fmt_s(secret, loot);
   if (!strcmp(mode, "fmt-n"))
