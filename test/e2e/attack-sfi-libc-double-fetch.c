@@ -121,28 +121,4 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
   return -1;
 }
 
-int main(int argc, char **argv) {
-  const char *mode = argc > 1 ? argv[1] : "writev";
-  int tries = argc > 2 ? atoi(argv[2]) : 1000, stolen = 0, refused = 0;
-  const char *secret = vault_address();
-  char loot[32] = "";
-  for (int i = 0; i < tries; i++) {
-    long r = attack(mode, NULL, secret, 0, loot);
-    int err = dipc_errno;
-    if (r < 0 && err == 0) {
-      printf("%s: could not run\n", mode);
-      return 1;
-    }
-    if (r == 0 && !vault_intact()) {
-      r = 1;
-      snprintf(loot, sizeof loot, "wrote over the secret");
-    }
-    stolen += r == 1;
-    refused += r == 0 && err == DIPC_EFAULT;
-  }
-  printf("%s: %d tries, %d stolen, %d refused\n", mode, tries, stolen,
-         refused);
-  if (stolen && loot[0])
-    printf("loot: '%s'\n", loot);
-  return 0;
-}
+int main(int argc, char **argv) { return race_main(argc, argv); }

@@ -1,9 +1,9 @@
 /* flipper.h - the second thread of the race attacks (attack-sfi-*-race*.c,
  * attack-sfi-libc-*.c): run in domain `evil` (start_flipper from its
  * code), it flips a byte or a word between a good and a bad value while
- * armed, so that a check and libc's own read can see different ones; and
- * vault_intact(), which asks vault whether its secret is still whole.
- * Include after vault.h. */
+ * armed, so that a check and libc's own read can see different ones;
+ * vault_intact(), which asks vault whether its secret is still whole; and
+ * race_main, the tests' main. Include after vault.h. */
 #include <pthread.h>
 
 static const char intact[] = "vault-secret-42";
@@ -89,4 +89,36 @@ static void disarm(void) {
     ;
   bslot = NULL;
   wslot = NULL;
+}
+
+/* Each test's main: attack(mode) up to `tries` times, stopping at the
+ * first that steals the secret or writes over it (vault says so), then
+ * what the tries did: "<mode>: N tries, S stolen, R refused" (refused:
+ * DIPC_EFAULT), the try that stole and the loot. */
+static int race_main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  int tries = argc > 2 ? atoi(argv[2]) : 1000, made = 0, stolen = 0,
+      refused = 0;
+  const char *secret = vault_address();
+  char loot[32] = "";
+  while (made < tries && !stolen) {
+    long r = attack(mode, NULL, secret, 0, loot);
+    int err = dipc_errno;
+    made++;
+    if (r < 0 && err == 0) {
+      printf("%s: could not run\n", mode);
+      return 1;
+    }
+    if (r == 0 && !vault_intact()) {
+      r = 1;
+      snprintf(loot, sizeof loot, "wrote over the secret");
+    }
+    stolen += r == 1;
+    refused += r == 0 && err == DIPC_EFAULT;
+  }
+  printf("%s: %d tries, %d stolen, %d refused\n", mode, made, stolen,
+         refused);
+  if (stolen)
+    printf("first stolen at try %d, loot: '%s'\n", made, loot);
+  return 0;
 }
