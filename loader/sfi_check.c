@@ -53,7 +53,10 @@ sfi_va sfi_va_in(const char *call, sfi_va ap, const int *types, size_t n) {
   if (!tag)
     return NULL;
   memcpy(tag, ap, sizeof *tag); /* the caller's, read once */
-  /* Where va_arg finds each argument, as it would (no read of them). */
+  /* Where va_arg finds each argument, as it would (no read of them): an
+   * offset past the save area, however large, sends it to the stack (a
+   * forged 0xfffffff8 that wrapped an addition here left glibc the
+   * caller's stack pointer: the secret's address). */
   unsigned gp = tag->gp_offset, fp = tag->fp_offset;
   uintptr_t over = (uintptr_t)tag->overflow, over_lo = over;
   for (size_t i = 0; i < n; ++i) {
@@ -62,12 +65,12 @@ sfi_va sfi_va_in(const char *call, sfi_va ap, const int *types, size_t n) {
         (types[i] & PA_FLAG_LONG_DOUBLE)) {
       over = ((over + 15) & ~(uintptr_t)15) + 16;
     } else if (base == PA_DOUBLE || base == PA_FLOAT) {
-      if (fp + 16 <= SAVE_END)
+      if (fp <= SAVE_END - 16) /* va_arg's own (unsigned) test */
         fp += 16;
       else
         over += 8;
     } else if (base <= PA_POINTER) {
-      if (gp + 8 <= SAVE_GP_END)
+      if (gp <= SAVE_GP_END - 8)
         gp += 8;
       else
         over += 8;

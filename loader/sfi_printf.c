@@ -45,13 +45,20 @@ struct format_args {
   uintptr_t v[MAX_ARGS];
 };
 
+static _Noreturn void refuse_format(const char *fmt, const char *why);
+
+/* glibc leaves the types of positions no conversion uses unwritten (and
+ * reads them as ints): those formats are refused, not checked with
+ * whatever the array held. */
 static void fetch_types(struct format_args *a) {
+  for (size_t i = 0; i < MAX_ARGS; ++i)
+    a->types[i] = -1;
   size_t n = parse_printf_format(a->fmt, MAX_ARGS, a->types);
-  if (n > MAX_ARGS) {
-    fprintf(stderr, "dipc: sfi: a printf format with more than %d "
-            "arguments cannot be checked\n", MAX_ARGS);
-    SFI_READ(a->fmt, UINT64_MAX); /* refused as an access */
-  }
+  if (n > MAX_ARGS)
+    refuse_format(a->fmt, "more arguments than can be checked");
+  for (size_t i = 0; i < n; ++i)
+    if (a->types[i] == -1)
+      refuse_format(a->fmt, "a positional argument no conversion uses");
   a->n = n;
 }
 
@@ -116,6 +123,14 @@ static _Noreturn void refuse_format(const char *fmt, const char *why) {
  * agree with it (a conversion read another way: `%5%`, an unknown or a
  * registered one) refuses the format rather than check other arguments
  * than those glibc uses. */
+struct format_check {
+  unsigned char cls[MAX_ARGS];
+  struct mem_conv mem[MAX_MEM_CONVS];
+  size_t nmem, next, count;
+  int odd;
+  struct format_args a;
+};
+
 int sfi_check_format(const char *call, struct sfi_format *f) {
   size_t len;
   const char *fmt = sfi_string_in(call, f->fmt, SIZE_MAX, &len);
@@ -124,20 +139,26 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
   f->fmt = fmt;
   f->copy = (void *)fmt;
   f->has_n = 0;
-  unsigned char cls[MAX_ARGS];
-  struct mem_conv mem[MAX_MEM_CONVS];
-  size_t nmem = 0, next = 0, count = 0;
-  int odd = 0;
-  memset(cls, ARG_NONE, sizeof cls);
+  /* The check's own state in the scratch area too, not on this thread's
+   * stack, which another thread of the domain can write (an attack round
+   * rewrote a fetched argument between its fetch and its check). */
+  struct format_check *k = sfi_scratch(call, sizeof *k);
+  if (!k) {
+    sfi_format_done(f);
+    return -1;
+  }
+  k->nmem = k->next = k->count = 0;
+  k->odd = 0;
+  memset(k->cls, ARG_NONE, sizeof k->cls);
 #define TAKE(i, what)                                                          \
   do {                                                                         \
     if ((i) >= MAX_ARGS)                                                       \
-      refuse_format(fmt, "too many arguments to check");                      \
-    if (cls[i] == ARG_NONE || cls[i] == (what))                                \
-      cls[i] = (what);                                                         \
+      refuse_format(fmt, "too many arguments to check");                       \
+    if (k->cls[i] == ARG_NONE || k->cls[i] == (what))                          \
+      k->cls[i] = (what);                                                      \
     else                                                                       \
-      odd = 1;                                                                 \
-    count = (i) + 1 > count ? (i) + 1 : count;                                 \
+      k->odd = 1;                                                              \
+    k->count = (i) + 1 > k->count ? (i) + 1 : k->count;                        \
   } while (0)
   for (const char *p = fmt; *p; ++p) {
     if (*p != '%')
@@ -150,7 +171,7 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
     if (*p == '*') {
       ++p;
       size_t at = sfi_format_position(&p);
-      size_t w = at ? at - 1 : next++;
+      size_t w = at ? at - 1 : k->next++;
       TAKE(w, ARG_OTHER);
     } else {
       sfi_format_digits(&p);
@@ -162,7 +183,7 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
       if (*p == '*') {
         ++p;
         size_t at = sfi_format_position(&p);
-        prec_idx = at ? at - 1 : next++;
+        prec_idx = at ? at - 1 : k->next++;
         TAKE(prec_idx, ARG_OTHER);
       } else {
         prec = (long)sfi_format_digits(&p);
@@ -186,19 +207,19 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
       continue; /* strerror(errno): no argument */
     if (conv == '%' || (!is_value_conversion(conv) && conv != 's' &&
                         conv != 'S' && conv != 'n')) {
-      odd = 1; /* no argument for glibc: `%5%`, unknown ones */
+      k->odd = 1; /* no argument for glibc: `%5%`, unknown ones */
       continue;
     }
-    size_t idx = pos ? pos - 1 : next++;
+    size_t idx = pos ? pos - 1 : k->next++;
     if (is_value_conversion(conv)) {
       TAKE(idx, ARG_OTHER);
       continue;
     }
     TAKE(idx, conv == 'n' ? ARG_STORE : ARG_STRING);
     f->has_n |= conv == 'n';
-    if (nmem == MAX_MEM_CONVS)
+    if (k->nmem == MAX_MEM_CONVS)
       refuse_format(fmt, "too many %s and %n to check");
-    mem[nmem++] = (struct mem_conv){
+    k->mem[k->nmem++] = (struct mem_conv){
         .idx = idx,
         .conv = conv,
         .wide = conv == 'S' || wide_mod,
@@ -209,27 +230,26 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
 #undef TAKE
   /* libc reads the arguments of the copy's conversions from a copy too,
    * whatever they are (a %lx of a stack slot rewritten meanwhile). */
-  struct format_args a;
-  a.fmt = fmt;
-  a.n = SIZE_MAX;
-  fetch_types(&a);
-  if (!(f->ap = sfi_va_in(call, f->ap, a.types, a.n))) {
+  struct format_args *a = &k->a;
+  a->fmt = fmt;
+  fetch_types(a);
+  if (!(f->ap = sfi_va_in(call, f->ap, a->types, a->n))) {
     sfi_format_done(f);
     return -1;
   }
-  if (!nmem && !odd)
+  if (!k->nmem && !k->odd)
     return 0; /* no conversion takes the caller's memory */
-  va_copy(a.ap, f->ap);
-  fetch(a.types, a.n, a.ap, a.v);
-  va_end(a.ap);
-  int agree = a.n == count;
-  for (size_t i = 0; agree && i < a.n; ++i)
-    agree = glibc_class(a.types[i]) ==
-            (cls[i] == ARG_NONE ? ARG_OTHER : cls[i]);
+  va_copy(a->ap, f->ap);
+  fetch(a->types, a->n, a->ap, a->v);
+  va_end(a->ap);
+  int agree = a->n == k->count;
+  for (size_t i = 0; agree && i < a->n; ++i)
+    agree = glibc_class(a->types[i]) ==
+            (k->cls[i] == ARG_NONE ? ARG_OTHER : k->cls[i]);
   if (!agree)
     refuse_format(fmt, "its conversions cannot be followed");
-  for (size_t i = 0; i < nmem; ++i)
-    check_conversion(&mem[i], &a);
+  for (size_t i = 0; i < k->nmem; ++i)
+    check_conversion(&k->mem[i], a);
   return 0;
 }
 

@@ -128,8 +128,14 @@ static int check_scanf(const char *call, struct scanf_call *c, int gnu) {
     scanf_done(c);
     return -1;
   }
-  struct target t[MAX_ARGS];
-  memset(t, 0, sizeof t);
+  /* What each argument receives, in the scratch area too: not on this
+   * thread's stack, which another thread of the domain can write. */
+  struct target *t = sfi_scratch(call, MAX_ARGS * sizeof *t);
+  if (!t) {
+    scanf_done(c);
+    return -1;
+  }
+  memset(t, 0, MAX_ARGS * sizeof *t);
   size_t n = scan_format(fmt, gnu, t);
   if (n == SIZE_MAX) {
     fprintf(stderr, "dipc: sfi: a scanf format with more than %d arguments "

@@ -9,11 +9,14 @@
 // domain's own code, grew *n itself (no second thread). Now libc reads
 // copies in the thread's scratch area, and the str* functions and
 // sprintf stop at the lengths checked: every try runs on what was checked
-// or is refused. Control: under `none` each mode steals or writes.
+// or is refused. A second attack round forged a va_list whose offset
+// wrapped the loader's count of its arguments (va-wrap). Control: under
+// `none` each mode steals or writes.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi -lpthread
 // RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf; do %dipc-bin-dir/dipc-run --backend=sfi %t.sfi $m 500 2>&1; done | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi lsearch-cmp 1 2>&1 | FileCheck %s --check-prefix=SFI-CMP
-// RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf lsearch-cmp; do %dipc-bin-dir/dipc-run --backend=none %t.sfi $m 500 2>&1; done | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi va-wrap 1 2>&1 | FileCheck %s --check-prefix=SFI-WRAP
+// RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf lsearch-cmp va-wrap; do %dipc-bin-dir/dipc-run --backend=none %t.sfi $m 500 2>&1; done | FileCheck %s --check-prefix=STOLEN
 // SFI-NOT: first stolen
 // SFI: fmt-s: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI: fmt-n: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
@@ -26,6 +29,7 @@
 // SFI: sprintf: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI: scanf: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI-CMP: lsearch-cmp: 1 tries, 0 stolen, 0 refused
+// SFI-WRAP: va-wrap: 1 tries, 0 stolen, 1 refused
 // STOLEN: fmt-s: {{[0-9]+}} tries, 1 stolen
 // STOLEN: fmt-n: {{[0-9]+}} tries, 1 stolen
 // STOLEN: va-s: {{[0-9]+}} tries, 1 stolen
@@ -37,6 +41,7 @@
 // STOLEN: sprintf: {{[0-9]+}} tries, 1 stolen
 // STOLEN: scanf: {{[0-9]+}} tries, 1 stolen
 // STOLEN: lsearch-cmp: {{[0-9]+}} tries, 1 stolen
+// STOLEN: va-wrap: {{[0-9]+}} tries, 1 stolen
 #include "Inputs/vault.h"
 
 #include "Inputs/flipper.h"
@@ -219,6 +224,27 @@ static long lsearch_cmp(const volatile char *secret) {
   return 0;
 }
 
+/* 12: no race: a va_list whose gp_offset (0xfffffff8) wrapped the
+ * loader's count of register arguments, so that it copied no stack bytes
+ * and left glibc the forged overflow pointer: the secret, printed. */
+struct va_tag {
+  unsigned gp_offset, fp_offset;
+  const volatile void *overflow, *save;
+};
+static long va_wrap(const volatile char *secret, char *loot) {
+  static char save[176];
+  struct va_tag t = {0xfffffff8u, 176, secret, save};
+  va_list ap;
+  memcpy(ap, &t, sizeof t);
+  unsigned long w[4] = {0};
+  vsnprintf(out, sizeof out, "%lx %lx %lx %lx", ap);
+  if (sscanf(out, "%lx %lx %lx %lx", &w[0], &w[1], &w[2], &w[3]) != 4)
+    return 0;
+  memcpy(loot, w, 31);
+  loot[31] = '\0';
+  return memcmp(loot, intact, sizeof intact) == 0;
+}
+
 long attack(const char *mode, void *aux, const volatile char *secret, int key,
             char *loot) {
   (void)aux, (void)key;
@@ -246,6 +272,8 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     return scanf_w(secret);
   if (!strcmp(mode, "lsearch-cmp"))
     return lsearch_cmp(secret);
+  if (!strcmp(mode, "va-wrap"))
+    return va_wrap(secret, loot);
   return -1;
 }
 
