@@ -96,24 +96,16 @@ static int loads_code(const char *name, size_t len) {
   return len == 10 && !memcmp(name, "GCONV_PATH", 10);
 }
 
-/* A copy of the string s (checked, len bytes before its NUL) in the
- * thread's scratch area, NUL-terminated: what libc then reads is what was
- * checked (a second thread turned a checked XCONV_PATH into GCONV_PATH
- * while libc's setenv read it again). */
-static char *string_copy(const char *call, const char *s, size_t len) {
-  char *copy = sfi_copy_in(call, s, len + 1);
-  if (copy)
-    copy[len] = '\0';
-  return copy;
-}
-
 SFI_EXPORT int setenv(const char *name, const char *value, int overwrite) {
   if (!SFI_CHECKED())
     return NEXT(setenv)(name, value, overwrite);
-  size_t len = STRING(name);
-  char *name_copy = string_copy("setenv", name, len);
-  char *value_copy = name_copy ? string_copy("setenv", value, STRING(value))
-                               : NULL;
+  /* Copies the GCONV_PATH test and libc then read (sfi_string_in): a
+   * second thread turned a checked XCONV_PATH into GCONV_PATH while
+   * libc's setenv read it again. */
+  size_t len, value_len;
+  char *name_copy = sfi_string_in("setenv", name, SIZE_MAX, &len);
+  char *value_copy =
+      name_copy ? sfi_string_in("setenv", value, SIZE_MAX, &value_len) : NULL;
   int r = -1;
   if (value_copy && loads_code(name_copy, len))
     r = (int)sfi_refuse("setenv of GCONV_PATH");
@@ -128,8 +120,8 @@ SFI_EXPORT int setenv(const char *name, const char *value, int overwrite) {
 SFI_EXPORT int putenv(char *string) {
   if (!SFI_CHECKED())
     return NEXT(putenv)(string);
-  size_t len = STRING(string);
-  char *copy = string_copy("putenv", string, len);
+  size_t len;
+  char *copy = sfi_string_in("putenv", string, SIZE_MAX, &len);
   if (!copy)
     return -1;
   char *eq = memchr(copy, '=', len);
