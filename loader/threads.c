@@ -123,8 +123,9 @@ int threads_checked_attr(const char *call, const pthread_attr_t *attr,
     struct glibc_attr_extension *e =
         sfi_copy_in(call, a->extension, sizeof *e);
     if (!e || (e->cpuset && e->cpusetsize > MAX_CPUSET)) {
+      if (e)
+        errno = EINVAL; /* else ENOMEM, from sfi_copy_in */
       sfi_copy_done(a);
-      errno = EINVAL;
       return -1;
     }
     if (e->cpuset && !(e->cpuset = sfi_copy_in(call, e->cpuset,
