@@ -189,10 +189,16 @@ static void report_sfi(void) {
   if (!__dipc_sfi_fault_info(&addr, &size, &is_write, &running, &tag, &kind,
                              &expected))
     return;
-  const char *owner = tag == DIPC_SFI_TAG_RUNTIME  ? "the runtime"
-                      : tag == DIPC_SFI_TAG_SHARED ? "shared"
-                      : domains_owner_of(addr)     ? domains_owner_of(addr)
-                                                   : domain_name(tag);
+  const char *name = domains_owner_of(addr) ? domains_owner_of(addr)
+                                            : domain_name(tag);
+  const char *what = tag == DIPC_SFI_TAG_RUNTIME  ? "the runtime"
+                     : tag == DIPC_SFI_TAG_SHARED ? "shared memory"
+                     : tag == DIPC_SFI_TAG_STACK
+                         ? "a callee stack (another thread's or domain's)"
+                         : "domain ";
+  char owner[96];
+  snprintf(owner, sizeof owner, "%s%s", what,
+           tag < DIPC_MAX_DOMAINS ? name : "");
   char line[256];
   int n;
   switch (kind) {
@@ -204,7 +210,7 @@ static void report_sfi(void) {
     break;
   case DIPC_SFI_CFI_CALL:
     n = snprintf(line, sizeof line,
-                 "dipc: sfi fault: indirect call to %p (domain %s) refused "
+                 "dipc: sfi fault: indirect call to %p (%s) refused "
                  "in the running domain (%s): not a function start it may "
                  "call\n",
                  (void *)addr, owner, domain_name(running));
@@ -228,7 +234,7 @@ static void report_sfi(void) {
     break;
   default:
     n = snprintf(line, sizeof line,
-                 "dipc: sfi fault: %s of %llu bytes at %p (domain %s) "
+                 "dipc: sfi fault: %s of %llu bytes at %p (%s) "
                  "denied to the running domain (%s)\n",
                  is_write ? "write" : "read", (unsigned long long)size,
                  (void *)addr, owner, domain_name(running));

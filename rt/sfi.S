@@ -4,6 +4,7 @@
  * recovers (sfi.c moves the fault to the call site first). */
 #include "dipc/sfi.h"
 #include "gprs.h"
+#include "layout.h"
 
         .intel_syntax noprefix
         .text
@@ -11,6 +12,29 @@
         .type __dipc_sfi_check, @function
         .p2align 4
 __dipc_sfi_check:
+        /* A range in the thread's own callee stack of the running domain
+         * (rdi, rsi: addr, size), which the fast path never allows
+         * (DIPC_SFI_TAG_STACK): allowed here without the C function, as
+         * dipc_sfi_own_stack says; a thread state whose TCB is not this
+         * thread's, or anything else, goes on to it. */
+        mov rax, gs:[ST_SELF]
+        mov rcx, fs:[0]
+        cmp rcx, [rax + ST_FSBASE]
+        jne 2f
+        mov ecx, [rax + ST_CUR_DOM]
+        cmp ecx, RT_MAX_DOMAINS
+        jae 2f
+        shl rcx, 5                      /* DS_SIZE */
+        add rcx, [rax + ST_DSTACKS]
+        cmp rdi, [rcx + DS_LO]
+        jb 2f
+        mov rax, [rcx + DS_HI]
+        sub rax, rdi
+        jb 2f                           /* addr above the stack */
+        cmp rsi, rax
+        ja 2f                           /* runs past its top */
+        ret
+2:
         sub rsp, 8                      /* the C function's alignment */
         call dipc_sfi_allowed
         add rsp, 8

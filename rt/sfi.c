@@ -26,13 +26,14 @@
 
 _Static_assert(DIPC_SFI_SHADOW_SIZE == (USER_TOP >> DIPC_SFI_PAGE_SHIFT) * 2,
                "sfi.h: one u16 per page of the user address space");
-_Static_assert(DIPC_SFI_TAG_SHARED < DIPC_SFI_TAGS, "sfi.h: tags fit a row");
+_Static_assert(DIPC_SFI_TAG_STACK < DIPC_SFI_TAGS, "sfi.h: tags fit a row");
 _Static_assert(DIPC_SFI_RIGHTS_ADDR >= RT_SCRATCH_B + RT_SCRATCH_SIZE &&
                    DIPC_SFI_RIGHTS_ADDR + DIPC_SFI_RIGHTS_SIZE <=
                        DIPC_SFI_TRAP_ADDR &&
                    DIPC_SFI_TRAP_ADDR + RT_PAGE <= RT_RO_TABLE_ADDR,
                "sfi.h: the matrix and the trap page lie in the window's "
                "free part (layout.h)");
+_Static_assert(DS_SIZE == 1 << 5, "sfi.S: shl by 5 indexes the dstacks");
 _Static_assert(DIPC_SFI_CUR_DOM_GS_OFFSET == ST_CUR_DOM,
                "sfi.h: the running domain is struct dipc_thread's cur_dom");
 
@@ -162,10 +163,19 @@ static int cap_covers(const struct dipc_thread *st, uintptr_t lo,
   return 0;
 }
 
+/* Whether [lo, hi) lies in st's callee stack of dom: the only pages tagged
+ * DIPC_SFI_TAG_STACK that the thread, running as dom, may touch. */
+DIPC_HIDDEN int dipc_sfi_own_stack(const struct dipc_thread *st, uint32_t dom,
+                                   uintptr_t lo, uintptr_t hi) {
+  const struct dipc_dstack *ds = st ? &st->dstacks[dom % RT_MAX_DOMAINS] : NULL;
+  return ds && ds->hi && lo >= ds->lo && hi <= ds->hi;
+}
+
 /* Whether the running domain may access [addr, addr + size): every page by
- * its tag, else a capability register covering the whole range (paper
- * §4.2). On no, the first page refused is kept in the thread's state for
- * the report. Runs on the caller's stack, as trusted code. */
+ * its tag (a callee stack's: the thread's own of the running domain only),
+ * else a capability register covering the whole range (paper §4.2). On
+ * no, the first page refused is kept in the thread's state for the
+ * report. Runs on the caller's stack, as trusted code. */
 DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
                                  uint32_t write) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI || size == 0)
@@ -177,9 +187,11 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
   if (hi > addr && hi <= USER_TOP) {
     const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
     uint8_t need = write ? DIPC_SFI_WRITE : DIPC_SFI_READ;
+    int own_stack = dipc_sfi_own_stack(st, dom, addr, hi);
     uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
     for (; p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
-      if (!(row[SHADOW[p]] & need))
+      if (!(row[SHADOW[p]] & need) &&
+          !(own_stack && SHADOW[p] == DIPC_SFI_TAG_STACK))
         break;
     if (p > (hi - 1) >> DIPC_SFI_PAGE_SHIFT)
       return 1;

@@ -475,9 +475,12 @@ static void release_slot(struct dipc_thread *st) {
   dipc_timeout_release(st);
   for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
     struct dipc_dstack *ds = &st->dstacks[d];
-    if (ds->hi)
+    if (ds->hi) {
+      /* What is mapped there next is the default domain's until tagged. */
+      dipc_sfi_tag(ds->lo, ds->hi, 0);
       dipc_sys(SYS_munmap, (long)(ds->lo - RT_CALLEE_GUARD),
                (long)(ds->hi - ds->lo + RT_CALLEE_GUARD), 0, 0, 0);
+    }
     *ds = (struct dipc_dstack){0};
   }
   st->live = 0;
@@ -519,7 +522,9 @@ void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   DIPC_CHECK(dipc_tag_pages(p + RT_CALLEE_GUARD, stack, PROT_READ | PROT_WRITE,
                             key_of_pages(dom)) == 0,
              "cannot tag a callee stack");
-  dipc_sfi_tag((uintptr_t)p + RT_CALLEE_GUARD, (uintptr_t)p + size, dom);
+  /* Under sfi this thread's alone, not every thread's of dom (sfi.h). */
+  dipc_sfi_tag((uintptr_t)p + RT_CALLEE_GUARD, (uintptr_t)p + size,
+               DIPC_SFI_TAG_STACK);
   struct dipc_dstack *ds = &st->dstacks[dom];
   ds->lo = (uintptr_t)p + RT_CALLEE_GUARD;
   ds->hi = ds->cur = (uintptr_t)p + size;

@@ -27,7 +27,8 @@
  *
  * and the access stays in one page; otherwise (or for a range of run-time
  * length) the code calls DIPC_SFI_CHECK_FN, which checks every page of the
- * range (and the thread's capability registers) and either returns (the
+ * range (a callee stack's by whose it is, DIPC_SFI_TAG_STACK; and the
+ * thread's capability registers) and either returns (the
  * access is allowed) or reports the fault as `mpk` reports a protection-key
  * fault and recovers the same way (DIPC_EFAULT to the nearest live caller).
  * Neither the shadow nor the matrix is writable by instrumented code:
@@ -54,6 +55,10 @@
 #define DIPC_SFI_TAG_SHARED (DIPC_MAX_DOMAINS + 1) /* every domain's: unsafe
   stacks, public thread pages, the runtime vector (page protections keep
   the read-only ones read-only) */
+#define DIPC_SFI_TAG_STACK (DIPC_MAX_DOMAINS + 2) /* callee stacks: no row
+  grants it; the slow path allows a page of it to the thread whose stack
+  of the running domain it is, and to no other thread (a second thread of
+  the domain would rewrite the return addresses and spills of the first) */
 
 #define DIPC_SFI_READ 1
 #define DIPC_SFI_WRITE 2
