@@ -141,6 +141,8 @@ private:
   bool addAccess(Instruction &I, Value *Ptr, uint64_t Size, unsigned Right,
                  Align A = Align(1));
   bool addRange(Instruction &I, Value *Ptr, Value *Len, unsigned Right);
+  bool addStackMove(Instruction &I, Value *Lo, Value *Len);
+  bool addDynamicAlloca(AllocaInst &AI);
   bool addLibCallArguments(CallBase &CB);
   bool visitIntrinsic(IntrinsicInst &II);
   bool allowedAddressSpace(const Instruction &I, const Value *Ptr);
@@ -303,6 +305,14 @@ bool Instrumenter::visitIntrinsic(IntrinsicInst &II) {
     return addAccess(II, II.getArgOperand(0), SjLjBufferSize, DIPC_SFI_WRITE);
   case Intrinsic::eh_sjlj_longjmp:
     return addAccess(II, II.getArgOperand(0), SjLjBufferSize, DIPC_SFI_READ);
+  case Intrinsic::stackrestore: {
+    // Gives back what variable-sized locals took: up to the saved value,
+    // which must lie above (a spilled one could have been rewritten).
+    IRBuilder<> B(&II);
+    Value *SP = B.CreatePtrToInt(B.CreateStackSave(), B.getInt64Ty());
+    Value *To = B.CreatePtrToInt(II.getArgOperand(0), B.getInt64Ty());
+    return addStackMove(II, SP, B.CreateSub(To, SP));
+  }
   // No access that could fault: markers, hints, the stack pointer.
   case Intrinsic::vaend:
   case Intrinsic::lifetime_start:
@@ -311,7 +321,6 @@ bool Instrumenter::visitIntrinsic(IntrinsicInst &II) {
   case Intrinsic::invariant_end:
   case Intrinsic::prefetch:
   case Intrinsic::stacksave:
-  case Intrinsic::stackrestore:
   case Intrinsic::var_annotation:
   case Intrinsic::ptr_annotation:
   case Intrinsic::annotation:
@@ -346,11 +355,51 @@ static bool isBlankAsm(const CallBase &CB) {
 }
 
 // Gathers the accesses of F, or reports why F cannot be checked.
+// Stack a move of the stack pointer takes or gives back: [Lo, + Len), which
+// the running domain must be able to write (its own call's part of its
+// callee stack, docs/runtime.md §1), checked before the move. A variable-
+// sized local moves it by a size of the program's choosing: a "negative"
+// one raised it over the callers' frames and into another domain's memory,
+// where the function's unchecked frame accesses and its callees' pushes
+// then went.
+bool Instrumenter::addStackMove(Instruction &I, Value *Lo, Value *Len) {
+  IRBuilder<> B(&I);
+  RunTime.push_back({&I, B.CreateIntToPtr(Lo, B.getPtrTy()), 0, Len,
+                     DIPC_SFI_WRITE, 1});
+  return true;
+}
+
+// At most this much stack for one variable-sized local; more (or a size
+// that overflows) is checked as a range no domain may write.
+static constexpr uint64_t MaxDynamicAlloca = 1ull << 28;
+
+bool Instrumenter::addDynamicAlloca(AllocaInst &AI) {
+  IRBuilder<> B(&AI);
+  Type *I64 = B.getInt64Ty();
+  uint64_t Elt = DL.getTypeAllocSize(AI.getAllocatedType()).getFixedValue();
+  Value *Mul = B.CreateBinaryIntrinsic(
+      Intrinsic::umul_with_overflow,
+      B.CreateZExtOrTrunc(AI.getArraySize(), I64), B.getInt64(Elt));
+  Value *Bytes = B.CreateExtractValue(Mul, 0);
+  Value *TooBig = B.CreateOr(B.CreateExtractValue(Mul, 1),
+                             B.CreateICmpUGT(Bytes, B.getInt64(MaxDynamicAlloca)));
+  // The new stack pointer lies above SP - Bytes - alignment. Too much:
+  // [SP, + 2^62), which runs past the user half (the inline test of its
+  // first page must read a tag that exists).
+  Value *Taken = B.CreateAdd(Bytes, B.getInt64(AI.getAlign().value() + 64));
+  Value *SP = B.CreatePtrToInt(B.CreateStackSave(), I64);
+  return addStackMove(AI, B.CreateSelect(TooBig, SP, B.CreateSub(SP, Taken)),
+                      B.CreateSelect(TooBig, B.getInt64(1ull << 62), Taken));
+}
+
 bool Instrumenter::collect() {
   for (Instruction &I : instructions(F)) {
     if (I.getMetadata(SfiOwnAccessMD))
       continue;
-    if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && !AI->isStaticAlloca()) {
+      if (!addDynamicAlloca(*AI))
+        return false;
+    } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
       if (!addAccess(I, LI->getPointerOperand(),
                      storeSize(DL, LI->getType()), DIPC_SFI_READ,
                      LI->getAlign()))

@@ -60,11 +60,20 @@ static void handler(const void *fn, const void *arg) {
  * default domain's (docs/runtime.md §2, "Threads created in a domain"). */
 #define AS_CALLER(fn, args)                                                    \
   ((__typeof__(fn))dipc_domain_callback((void *)(fn), (args)))
-#define CALLEE_IF(fn)                                                          \
-  do {                                                                         \
-    if (fn)                                                                    \
-      CALLEE(fn);                                                              \
-  } while (0)
+/* The proxy of a callback already checked (sfi_callback). */
+static void *callback_proxy(const void *fn, int args) {
+  void *proxy = dipc_domain_callback((void *)fn, args);
+  if (!proxy) {
+    sfi_refuse("a callback no proxy could be made for");
+    errno = ENOMEM;
+  }
+  return proxy;
+}
+
+void *sfi_callback(const void *fn, int args) {
+  CALLEE(fn);
+  return callback_proxy(fn, args);
+}
 
 /* atexit and the compiler's static destructors come here (atexit itself
  * is libc_nonshared.a's, linked into the caller). */
@@ -98,20 +107,9 @@ SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
   return NEXT(at_quick_exit)(fn);
 }
 
-SFI_EXPORT FILE *fopencookie(void *cookie, const char *mode,
-                             cookie_io_functions_t io) {
-  if (SFI_CHECKED()) {
-    CALLEE_IF(io.read);
-    CALLEE_IF(io.write);
-    CALLEE_IF(io.seek);
-    CALLEE_IF(io.close);
-  }
-  return NEXT(fopencookie)(cookie, mode, io);
-}
-
 SFI_EXPORT int pthread_once(pthread_once_t *once, void (*fn)(void)) {
-  if (SFI_CHECKED())
-    CALLEE(fn);
+  if (SFI_CHECKED() && !(fn = SFI_CALLBACK(fn, 0)))
+    return ENOMEM;
   return NEXT(pthread_once)(once, fn);
 }
 
@@ -171,20 +169,54 @@ SFI_EXPORT int tss_create(tss_t *key, tss_dtor_t dtor) {
 SFI_EXPORT int dl_iterate_phdr(int (*fn)(struct dl_phdr_info *, size_t,
                                          void *),
                                void *arg) {
-  if (SFI_CHECKED())
-    CALLEE(fn);
+  if (SFI_CHECKED() && !(fn = SFI_CALLBACK(fn, 3)))
+    return -1;
   return NEXT(dl_iterate_phdr)(fn, arg);
 }
 
-/* The tree and linear searches call their comparator (and twalk its
- * action) with the caller's own elements; the root and the array are the
- * caller's, as libc reads and writes them. */
+/* Sorting and searching call their comparator (and twalk its action)
+ * with the caller's own elements, through a callback proxy (sfi_callback);
+ * the root and the array are the caller's, as libc reads and writes them.
+ * No proxy: the call is refused (an empty result; qsort sorts nothing). */
 typedef int (*compare_fn)(const void *, const void *);
+
+SFI_EXPORT void qsort(void *base, size_t n, size_t size, compare_fn cmp) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(base, sfi_array_size(n, size));
+    if (!(cmp = SFI_CALLBACK(cmp, 2)))
+      return;
+  }
+  NEXT(qsort)(base, n, size, cmp);
+}
+
+SFI_EXPORT void qsort_r(void *base, size_t n, size_t size,
+                        int (*cmp)(const void *, const void *, void *),
+                        void *arg) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(base, sfi_array_size(n, size));
+    if (!(cmp = SFI_CALLBACK(cmp, 3)))
+      return;
+  }
+  NEXT(qsort_r)(base, n, size, cmp, arg);
+}
+
+/* bsearch returns one of the elements: the array must be readable (the
+ * key only goes to the comparator). */
+SFI_EXPORT void *bsearch(const void *key, const void *base, size_t n,
+                         size_t size, compare_fn cmp) {
+  if (SFI_CHECKED()) {
+    SFI_READ(base, sfi_array_size(n, size));
+    if (!(cmp = SFI_CALLBACK(cmp, 2)))
+      return NULL;
+  }
+  return NEXT(bsearch)(key, base, n, size, cmp);
+}
 
 SFI_EXPORT void *tsearch(const void *key, void **root, compare_fn cmp) {
   if (SFI_CHECKED()) {
     SFI_WRITE(root, sizeof *root);
-    CALLEE(cmp);
+    if (!(cmp = SFI_CALLBACK(cmp, 2)))
+      return NULL;
   }
   return NEXT(tsearch)(key, root, cmp);
 }
@@ -192,7 +224,8 @@ SFI_EXPORT void *tsearch(const void *key, void **root, compare_fn cmp) {
 SFI_EXPORT void *tfind(const void *key, void *const *root, compare_fn cmp) {
   if (SFI_CHECKED()) {
     SFI_READ(root, sizeof *root);
-    CALLEE(cmp);
+    if (!(cmp = SFI_CALLBACK(cmp, 2)))
+      return NULL;
   }
   return NEXT(tfind)(key, root, cmp);
 }
@@ -201,21 +234,35 @@ SFI_EXPORT void *tdelete(const void *restrict key, void **restrict root,
                          compare_fn cmp) {
   if (SFI_CHECKED()) {
     SFI_WRITE(root, sizeof *root);
-    CALLEE(cmp);
+    if (!(cmp = SFI_CALLBACK(cmp, 2)))
+      return NULL;
   }
   return NEXT(tdelete)(key, root, cmp);
 }
 
 SFI_EXPORT void twalk(const void *root, void (*action)(const void *, VISIT,
                                                        int)) {
-  if (SFI_CHECKED())
-    CALLEE(action);
+  if (SFI_CHECKED() && !(action = SFI_CALLBACK(action, 3)))
+    return;
   NEXT(twalk)(root, action);
 }
 
+SFI_EXPORT void twalk_r(const void *root,
+                        void (*action)(const void *, VISIT, void *),
+                        void *closure) {
+  if (SFI_CHECKED() && !(action = SFI_CALLBACK(action, 3)))
+    return;
+  NEXT(twalk_r)(root, action, closure);
+}
+
 SFI_EXPORT void tdestroy(void *root, void (*free_node)(void *)) {
-  if (SFI_CHECKED())
-    CALLEE(free_node);
+  if (SFI_CHECKED()) {
+    /* free is the loader's: it checks the block is the running domain's */
+    if (free_node != free)
+      CALLEE(free_node);
+    if (!(free_node = callback_proxy((const void *)free_node, 1)))
+      return;
+  }
   NEXT(tdestroy)(root, free_node);
 }
 
@@ -232,8 +279,9 @@ SFI_EXPORT void *lfind(const void *key, const void *base, size_t *n,
   if (!count)
     return NULL;
   SFI_READ(base, sfi_array_size(*count, size));
-  CALLEE(cmp);
-  void *r = NEXT(lfind)(key, base, count, size, cmp);
+  void *r = (cmp = SFI_CALLBACK(cmp, 2))
+                ? NEXT(lfind)(key, base, count, size, cmp)
+                : NULL;
   sfi_copy_done(count);
   return r;
 }
@@ -250,8 +298,9 @@ SFI_EXPORT void *lsearch(const void *key, void *base, size_t *n, size_t size,
   SFI_READ(key, size);
   SFI_WRITE(base,
             sfi_array_size(*count < SIZE_MAX ? *count + 1 : *count, size));
-  CALLEE(cmp);
-  void *r = NEXT(lsearch)(key, base, count, size, cmp);
+  void *r = (cmp = SFI_CALLBACK(cmp, 2))
+                ? NEXT(lsearch)(key, base, count, size, cmp)
+                : NULL;
   *n = *count;
   sfi_copy_done(count);
   return r;
@@ -311,7 +360,8 @@ SFI_EXPORT int register_printf_type(printf_va_arg_function fn) {
 
 /* Directory walks and globbing call the domain's functions from libc,
  * unchecked (a scandir filter one byte into a function ran): each must be
- * code the checks cover, as qsort's comparator. */
+ * code the checks cover, as qsort's comparator, and runs through a
+ * callback proxy (sfi_callback). */
 typedef int (*dir_filter)(const struct dirent *);
 typedef int (*dir_compar)(const struct dirent **, const struct dirent **);
 
@@ -320,8 +370,8 @@ SFI_EXPORT int scandir(const char *dir, struct dirent ***list, dir_filter sel,
   if (SFI_CHECKED()) {
     sfi_read_string(dir, SIZE_MAX);
     SFI_WRITE(list, sizeof *list);
-    CALLEE_IF(sel);
-    CALLEE_IF(cmp);
+    if (!(SFI_CALLBACK_IF(sel, 1) && SFI_CALLBACK_IF(cmp, 2)))
+      return -1;
   }
   return NEXT(scandir)(dir, list, sel, cmp);
 }
@@ -331,8 +381,8 @@ SFI_EXPORT int scandirat(int fd, const char *dir, struct dirent ***list,
   if (SFI_CHECKED()) {
     sfi_read_string(dir, SIZE_MAX);
     SFI_WRITE(list, sizeof *list);
-    CALLEE_IF(sel);
-    CALLEE_IF(cmp);
+    if (!(SFI_CALLBACK_IF(sel, 1) && SFI_CALLBACK_IF(cmp, 2)))
+      return -1;
   }
   return NEXT(scandirat)(fd, dir, list, sel, cmp);
 }
@@ -340,7 +390,8 @@ SFI_EXPORT int scandirat(int fd, const char *dir, struct dirent ***list,
 SFI_EXPORT int ftw(const char *dir, __ftw_func_t fn, int fds) {
   if (SFI_CHECKED()) {
     sfi_read_string(dir, SIZE_MAX);
-    CALLEE(fn);
+    if (!(fn = SFI_CALLBACK(fn, 3)))
+      return -1;
   }
   return NEXT(ftw)(dir, fn, fds);
 }
@@ -348,7 +399,8 @@ SFI_EXPORT int ftw(const char *dir, __ftw_func_t fn, int fds) {
 SFI_EXPORT int nftw(const char *dir, __nftw_func_t fn, int fds, int flags) {
   if (SFI_CHECKED()) {
     sfi_read_string(dir, SIZE_MAX);
-    CALLEE(fn);
+    if (!(fn = SFI_CALLBACK(fn, 4)))
+      return -1;
   }
   return NEXT(nftw)(dir, fn, fds, flags);
 }
@@ -361,7 +413,8 @@ SFI_EXPORT int glob(const char *pattern, int flags,
   if (SFI_CHECKED()) {
     sfi_read_string(pattern, SIZE_MAX);
     SFI_WRITE(g, sizeof *g);
-    CALLEE_IF(err);
+    if (!SFI_CALLBACK_IF(err, 2))
+      return GLOB_NOSPACE;
     if (flags & GLOB_ALTDIRFUNC) {
       sfi_refuse("glob with GLOB_ALTDIRFUNC");
       return GLOB_ABORTED;

@@ -87,6 +87,21 @@ static inline void sfi_check_callee(const void *fn) {
     __dipc_sfi_check_callback(fn);
 }
 
+/* A function libc calls back before the call that hands it over returns,
+ * or later on the caller's behalf (a comparator, a walk's action, a
+ * stream's functions): checked as a callee, then a proxy into the calling
+ * domain that runs it (dipc_domain_callback; args: its integer arguments,
+ * at most 4). Entered through the proxy, its frames start below libc's,
+ * which it can no longer reach (dipc/sfi.h, DIPC_SFI_TAG_STACK): called
+ * directly it could rewrite the return addresses libc saved above it, and
+ * libc returns unchecked. NULL, the reason on stderr and errno ENOMEM,
+ * when no proxy can be made; the default domain's function as it is. */
+void *sfi_callback(const void *fn, int args);
+#define SFI_CALLBACK(fn, args)                                                 \
+  ((__typeof__(fn))sfi_callback((const void *)(fn), (args)))
+/* An optional callback in place (NULL stays NULL): 0 when none was made. */
+#define SFI_CALLBACK_IF(fn, args) (!(fn) || ((fn) = SFI_CALLBACK(fn, args)))
+
 /* A call refused to the running domain under `sfi`: -1 with EPERM, the
  * reason on stderr (sfi_syscalls.c). */
 long sfi_refuse(const char *call);

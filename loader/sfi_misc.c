@@ -12,39 +12,6 @@
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
-/* qsort permutes the whole array; the comparator must be a function the
- * caller could call itself (libc calls it unchecked), and checks its own
- * accesses. */
-SFI_EXPORT void qsort(void *base, size_t n, size_t size,
-                      int (*cmp)(const void *, const void *)) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(base, sfi_array_size(n, size));
-    sfi_check_callee((const void *)cmp);
-  }
-  NEXT(qsort)(base, n, size, cmp);
-}
-
-SFI_EXPORT void qsort_r(void *base, size_t n, size_t size,
-                        int (*cmp)(const void *, const void *, void *),
-                        void *arg) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(base, sfi_array_size(n, size));
-    sfi_check_callee((const void *)cmp);
-  }
-  NEXT(qsort_r)(base, n, size, cmp, arg);
-}
-
-/* bsearch hands elements to the comparator and returns one: the array
- * must be readable (the key only goes to the comparator). */
-SFI_EXPORT void *bsearch(const void *key, const void *base, size_t n,
-                         size_t size, int (*cmp)(const void *, const void *)) {
-  if (SFI_CHECKED()) {
-    SFI_READ(base, sfi_array_size(n, size));
-    sfi_check_callee((const void *)cmp);
-  }
-  return NEXT(bsearch)(key, base, n, size, cmp);
-}
-
 /* Number parsing: the string as far as its NUL (libc may stop earlier),
  * and the end pointer written. */
 #define PARSE(type, name, ...)                                                 \

@@ -35,7 +35,7 @@ static int sfi_tags_allow_cap(const struct dipc_thread *st, uintptr_t lo,
   if (hi > DIPC_SFI_SHADOW_ADDR &&
       lo < DIPC_SFI_SHADOW_ADDR + DIPC_SFI_SHADOW_SIZE)
     return 0; /* the shadow: its own tags are not mapped */
-  int own_stack = dipc_sfi_own_stack(st, st->cur_dom, lo, hi);
+  int own_stack = dipc_sfi_own_stack(st, st->cur_dom, lo, hi, 1);
   for (uintptr_t p = dipc_page_down(lo); p < hi; p += RT_PAGE) {
     uint32_t tag = dipc_sfi_tag_of(p);
     if (tag >= DIPC_MAX_DOMAINS && tag != DIPC_SFI_TAG_SHARED &&

@@ -12,8 +12,9 @@
         .type __dipc_sfi_check, @function
         .p2align 4
 __dipc_sfi_check:
-        /* A range in the thread's own callee stack of the running domain
-         * (rdi, rsi: addr, size), which the fast path never allows
+        /* A range in the thread's own callee stack of the running domain,
+         * for a write below its outer calls' frames (rdi, rsi, edx: addr,
+         * size, write), which the fast path never allows
          * (DIPC_SFI_TAG_STACK): allowed here without the C function, as
          * dipc_sfi_own_stack says; a thread state whose TCB is not this
          * thread's, or anything else, goes on to it. */
@@ -29,6 +30,11 @@ __dipc_sfi_check:
         cmp rdi, [rcx + DS_LO]
         jb 2f
         mov rax, [rcx + DS_HI]
+        test edx, edx
+        jz 3f
+        cmp rax, [rcx + DS_CUR]
+        cmova rax, [rcx + DS_CUR]       /* a write: the lower of the two */
+3:
         sub rax, rdi
         jb 2f                           /* addr above the stack */
         cmp rsi, rax

@@ -163,12 +163,21 @@ static int cap_covers(const struct dipc_thread *st, uintptr_t lo,
   return 0;
 }
 
-/* Whether [lo, hi) lies in st's callee stack of dom: the only pages tagged
- * DIPC_SFI_TAG_STACK that the thread, running as dom, may touch. */
+/* Whether [lo, hi) lies in st's callee stack of dom, and for a write below
+ * the frames of dom's outer calls: the only pages tagged
+ * DIPC_SFI_TAG_STACK that the thread, running as dom, may touch. Its cur,
+ * while dom runs, is where the running call's frames start (the proxy
+ * that left dom for a call that called it again lowered it, gate.S): what
+ * lies above, those outer calls' frames and the frames of libc that
+ * called a callback proxy, holds return addresses and saved registers
+ * libc trusts; it may be read (libc hands callbacks pointers into its
+ * frames: nftw's struct FTW, dl_iterate_phdr's info), not written
+ * (sfi.h). */
 DIPC_HIDDEN int dipc_sfi_own_stack(const struct dipc_thread *st, uint32_t dom,
-                                   uintptr_t lo, uintptr_t hi) {
+                                   uintptr_t lo, uintptr_t hi, uint32_t write) {
   const struct dipc_dstack *ds = st ? &st->dstacks[dom % RT_MAX_DOMAINS] : NULL;
-  return ds && ds->hi && lo >= ds->lo && hi <= ds->hi;
+  return ds && ds->hi && lo >= ds->lo && hi <= ds->hi &&
+         (!write || hi <= ds->cur);
 }
 
 /* Whether the running domain may access [addr, addr + size): every page by
@@ -187,7 +196,7 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
   if (hi > addr && hi <= USER_TOP) {
     const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
     uint8_t need = write ? DIPC_SFI_WRITE : DIPC_SFI_READ;
-    int own_stack = dipc_sfi_own_stack(st, dom, addr, hi);
+    int own_stack = dipc_sfi_own_stack(st, dom, addr, hi, write);
     uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
     for (; p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
       if (!(row[SHADOW[p]] & need) &&

@@ -620,7 +620,7 @@ long dipc_callback_proxy_op(struct dipc_thread *st, uintptr_t fn,
                             uint64_t args) {
   if (st->cur_dom == 0)
     return (long)fn;
-  if (!fn || args > 3)
+  if (!fn || args > 4)
     return -DIPC_EINVAL;
   void *proxy;
   long err = spawn_proxy(st->cur_dom, fn, (uint32_t)args, &proxy);

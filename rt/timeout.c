@@ -178,7 +178,10 @@ static struct dipc_kcs_entry *below(struct dipc_kcs_entry *e) {
  * runs on, below e's frame if e was made from that stack too (a call
  * without a stack switch); else the jump leaves e. Only for the default
  * domain and domains trusted with its memory: another domain would resume
- * its caller at a context of its choosing. 0 when the jump may go on,
+ * its caller at a context of its choosing. But any domain may leave calls
+ * it made into itself alone (a comparator's callback proxy, under `sfi`,
+ * out of which it jumps back to its own setjmp): it resumes itself. 0
+ * when the jump may go on,
  * -DIPC_EPERM refused (the jump leaves a call of an untrusted domain),
  * -DIPC_EINVAL refused (it lands outside the stack it would run on, or in
  * a frame of a domain other than the default one). Under dipc_lock (an API
@@ -187,19 +190,22 @@ long dipc_op_unwind_jump(struct dipc_thread *st, uintptr_t sp) {
   struct dipc_kcs_entry *e = st->kcs_top - 1, *last = NULL;
   uintptr_t lo = st->stack_lo, hi = st->stack_hi;
   uint32_t dom = st->cur_dom;
+  int into_itself = 1; /* every entry left: cur_dom calling itself */
   while (e >= st->kcs_base) {
     int same = e->stack_lo == lo && e->stack_hi == hi;
     if (sp >= lo && sp < hi && (!same || sp < e->caller_rsp))
       break;
     last = e;
+    into_itself &= !is_mark(e) && e->caller_dom == st->cur_dom &&
+                   e->callee_dom == st->cur_dom;
     lo = e->stack_lo, hi = e->stack_hi, dom = e->caller_dom;
     e = below(e);
   }
   if (!last)
     return sp >= lo && sp < hi ? 0 : -DIPC_EINVAL;
-  if (!trusted(st->cur_dom))
+  if (!into_itself && !trusted(st->cur_dom))
     return -DIPC_EPERM;
-  if (sp < lo || sp >= hi || dom != 0)
+  if (sp < lo || sp >= hi || (dom != 0 && !into_itself))
     return -DIPC_EINVAL;
   while (st->kcs_top - 1 >= last) {
     if (is_mark(st->kcs_top - 1))

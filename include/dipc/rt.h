@@ -295,7 +295,7 @@ void dipc_thread_spawn_drop(long ticket);
  * the loader's interceptors under `sfi`; a signal handler, the loader's
  * sigaction): a proxy that runs it as the calling domain (callable by the
  * default domain and that domain), fn itself in the default domain, NULL
- * when none can be made. args: its integer arguments, at most 3. */
+ * when none can be made. args: its integer arguments, at most 4. */
 void *dipc_domain_callback(void *fn, int args);
 /* pthread_exit in such a thread (the loader's): the start routine's call
  * keeps value (0; -DIPC_EPERM as the default domain, -DIPC_EINVAL inside a

@@ -58,7 +58,10 @@
 #define DIPC_SFI_TAG_STACK (DIPC_MAX_DOMAINS + 2) /* callee stacks: no row
   grants it; the slow path allows a page of it to the thread whose stack
   of the running domain it is, and to no other thread (a second thread of
-  the domain would rewrite the return addresses and spills of the first) */
+  the domain would rewrite the return addresses and spills of the first);
+  a write only below the stack's cur, where the running call's frames
+  start (above: libc's frames under a callback, the domain's outer
+  calls') */
 
 #define DIPC_SFI_READ 1
 #define DIPC_SFI_WRITE 2

@@ -4,18 +4,22 @@
 // every register on the caller's stack: `evil` is both caller and callee
 // here (its own entry, called through its address, crashes), and its hook,
 // on the same stack just below, rewrote the saved resume address. Under
-// `sfi` the trampoline now keeps them in the thread's state, which no
-// domain writes: the call returns 0 with DIPC_EFAULT, the hook having run.
-// `plain`: the same hook without the rewrite. Control: `none` follows the
-// rewritten address.
+// `sfi` the trampoline keeps them in the thread's state, which no domain
+// writes, and the hook, entered through a proxy, cannot write the frames
+// above its call on the stack (dipc/sfi.h, DIPC_SFI_TAG_STACK): its
+// rewrite faults, and the call returns 0 with DIPC_EFAULT. `plain`: the
+// same hook without the scan. Control: `none` follows the rewritten
+// address.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi rewrite 2>&1 | FileCheck %s --check-prefixes=RAN,SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi plain 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi rewrite 2>&1 | FileCheck %s --check-prefixes=RAN,HIJACKED
-// RAN: hook: {{[1-9][0-9]*}} word(s) rewritten
+// RAN: hook: scanning the caller's frames
+// HIJACKED-NEXT: hook: {{[1-9][0-9]*}} word(s) rewritten
+// HIJACKED: jump hijacked
+// SFI-NOT: rewritten
 // SFI-NOT: hijacked
 // SFI: call returned 0, dipc_errno 14
-// HIJACKED: jump hijacked
 #include "Inputs/vault.h"
 
 #include <unistd.h>
@@ -42,6 +46,8 @@ static void on_fault(void) __dom("evil");
 static void on_fault(void) {
   if (!rewrite)
     return;
+  static const char scanning[] = "hook: scanning the caller's frames\n";
+  (void)!write(STDOUT_FILENO, scanning, sizeof scanning - 1);
   int hits = 0;
   for (void **p = __builtin_frame_address(0); (char *)p < caller_frame; ++p)
     if ((char *)*p >= (char *)call_self && (char *)*p < (char *)call_self + 0x1000) {

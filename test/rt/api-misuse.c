@@ -689,9 +689,9 @@ static void gate_ops(void) {
   CALL(-DIPC_EINVAL, IN_B(dipc_thread_exit_value, 5, 0, 0, 0, 0));
   CALL(-DIPC_EPERM, IN_B(b_gate, (long)gate, OP_THREAD_EXIT_VALUE, 0, 0, 0));
   /* Callback proxies: the default domain's functions stay as they are;
-   * more than 3 arguments (a signal handler's) is refused. */
+   * more than 4 arguments (nftw's function has 4) is refused. */
   CALL((long)b_run, (long)dipc_domain_callback((void *)b_run, 1));
-  CALL(0, IN_B(dipc_domain_callback, (long)b_run, 4, 0, 0, 0));
+  CALL(0, IN_B(dipc_domain_callback, (long)b_run, 5, 0, 0, 0));
   /* dipc_forget_object: the default domain's (the loader's), and only for
    * memory no longer mapped: b's pages stay b's. */
   CALL(-DIPC_EPERM, IN_B(dipc_forget_object, (long)unmapped, PAGE, 0, 0, 0));
