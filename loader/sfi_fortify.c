@@ -101,10 +101,7 @@ SFI_EXPORT char *__stpcpy_chk(char *dst, const char *src, size_t room) {
 SFI_EXPORT char *__strncpy_chk(char *dst, const char *src, size_t n,
                                size_t room) {
   if (SFI_CHECKED() && n <= room) { /* else glibc stops the program */
-    size_t len = sfi_read_string(src, n);
-    SFI_WRITE(dst, n);
-    memcpy(dst, src, len);
-    memset(dst + len, 0, n - len);
+    sfi_copy_padded(dst, src, n);
     return dst;
   }
   return NEXT(__strncpy_chk)(dst, src, n, room);

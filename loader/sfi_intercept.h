@@ -133,6 +133,9 @@ uint64_t sfi_array_size(size_t n, size_t size);
 /* Checks the string s may be read up to its NUL (at most max bytes, and
  * no NUL needed within them); returns its length as strnlen does. */
 size_t sfi_read_string(const char *s, size_t max);
+/* strncpy's work on checked ranges (sfi_str.c): the string read up to n,
+ * all n bytes of dst written (NUL padding); returns dst + its length. */
+char *sfi_copy_padded(char *dst, const char *src, size_t n);
 
 /* Checks that f is a stream the running domain may use: the FILE itself,
  * its buffer and its lock writable by it, so that a FILE it forged or

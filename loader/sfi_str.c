@@ -253,8 +253,9 @@ SFI_EXPORT char *stpcpy(char *dst, const char *src) {
   return NEXT(stpcpy)(dst, src);
 }
 
-/* strncpy and stpncpy write all n bytes (padding with NULs). */
-static char *copy_padded(char *dst, const char *src, size_t n) {
+/* strncpy and stpncpy (and __strncpy_chk) write all n bytes (padding with
+ * NULs). */
+char *sfi_copy_padded(char *dst, const char *src, size_t n) {
   size_t len = sfi_read_string(src, n);
   SFI_WRITE(dst, n);
   memcpy(dst, src, len);
@@ -264,7 +265,7 @@ static char *copy_padded(char *dst, const char *src, size_t n) {
 
 SFI_EXPORT char *strncpy(char *dst, const char *src, size_t n) {
   if (SFI_CHECKED()) {
-    copy_padded(dst, src, n);
+    sfi_copy_padded(dst, src, n);
     return dst;
   }
   return NEXT(strncpy)(dst, src, n);
@@ -272,7 +273,7 @@ SFI_EXPORT char *strncpy(char *dst, const char *src, size_t n) {
 
 SFI_EXPORT char *stpncpy(char *dst, const char *src, size_t n) {
   if (SFI_CHECKED())
-    return copy_padded(dst, src, n);
+    return sfi_copy_padded(dst, src, n);
   return NEXT(stpncpy)(dst, src, n);
 }
 
