@@ -78,6 +78,21 @@ ErrnoLocation VectorErrnoLocation() {
       static_cast<std::uintptr_t>(DIPC_VECTOR_ERRNO_LOCATION));
 }
 
+// callback/qsort_*: one sort of SORT_INTS_MAX ints a call; the first
+// call's checksum must be the default domain's own.
+void SortCall(benchmark::State &state,
+              std::uint64_t (*sort)(unsigned, std::size_t)) {
+  if (sort(1, SORT_INTS_MAX) != default_sort_ints(1, SORT_INTS_MAX)) {
+    state.SkipWithError("the sort's checksum differs from the default "
+                        "domain's");
+    return;
+  }
+  unsigned seed = 2;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(sort(seed++, SORT_INTS_MAX));
+  state.SetItemsProcessed(state.iterations());
+}
+
 void ErrnoRead(benchmark::State &state, bool gate) {
   const ErrnoLocation location =
       gate ? __dipc_errno_location_gate : VectorErrnoLocation();
@@ -125,6 +140,12 @@ const bool registered = [] {
     benchmark::RegisterBenchmark("heap/libc", HeapChurn, heap_libc_call)
         ->Arg(size);
   }
+  benchmark::RegisterBenchmark("callback/qsort_default", SortCall,
+                               default_sort_ints)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("callback/qsort_domain", SortCall,
+                               dipc_sort_call)
+      ->UseRealTime();
   benchmark::RegisterBenchmark("errno/read", ErrnoRead, false)->UseRealTime();
   benchmark::RegisterBenchmark("errno/gate", ErrnoRead, true)->UseRealTime();
   return true;

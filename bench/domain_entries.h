@@ -39,6 +39,18 @@ uint64_t domain_high_sum_bytes(const unsigned char *bytes, size_t size)
 int domain_low_lend(const unsigned char *row, int x)
     __dom("bench_callee") __entry;
 
+/* qsort of `n` ints (at most SORT_INTS_MAX) drawn from `seed`, in the
+ * domain's own array, its comparator called back by libc (under `sfi`
+ * through a callback proxy into the domain); the same work in the default
+ * domain is default_sort_ints (domain_caller.c). Under 1 KiB: glibc sorts
+ * that on the stack; a larger array makes its qsort write a static of its
+ * own (the default domain's memory, which this domain may not write). */
+#define SORT_INTS_MAX 200
+uint64_t domain_sort_ints(unsigned seed, size_t n) __dom("bench_callee")
+    __entry;
+uint64_t default_sort_ints(unsigned seed, size_t n);
+uint64_t dipc_sort_call(unsigned seed, size_t n);
+
 /* One cross-domain call each, through the compiler's caller stub. */
 int dipc_low_call(int x);
 uint64_t dipc_low_sum_bytes(const unsigned char *bytes, size_t size);

@@ -194,6 +194,23 @@ def errno_section(runs):
             "|---|---|---:|---:|---:|"] + lines
 
 
+def callback_section(runs):
+    """qsort with a comparator in a domain against the default domain's."""
+    lines = []
+    for run in sorted(find_runs(runs, "callback/qsort_domain"),
+                      key=lambda r: r.backend or ""):
+        domain = run.mean("callback/qsort_domain")
+        default = run.mean("callback/qsort_default")
+        if domain is None or default is None:
+            continue
+        lines.append(f"| `{run.backend}` | {fmt_time(domain)} | "
+                     f"{fmt_time(default)} | {fmt_ratio(domain / default)} |")
+    if not lines:
+        return []
+    return ["| backend | comparator in a domain | in the default domain | "
+            "domain ÷ default |", "|---|---:|---:|---:|"] + lines
+
+
 def heap_section(runs):
     """malloc/free in a domain: its own heap against glibc's, per size."""
     lines = []
@@ -782,6 +799,15 @@ def main():
                f"makes {HEAP_PAIRS_PER_CALL} pairs, so the entry call adds "
                "little.", ""]
         md += heap_lines + [""]
+    callback_lines = callback_section(runs)
+    if callback_lines:
+        md += ["## Callbacks from libc", "",
+               "One `qsort` of 200 ints whose comparator libc calls back: "
+               "in a domain, through one entry call (under `sfi` each "
+               "comparison goes through a callback proxy into the domain, "
+               "docs/runtime.md §1), and in the default domain (a direct "
+               "call of the comparator), in the same run.", ""]
+        md += callback_lines + [""]
     errno_lines = errno_section(runs)
     if errno_lines:
         md += ["## Reading dipc_errno", "",
