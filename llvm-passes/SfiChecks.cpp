@@ -304,7 +304,11 @@ bool Instrumenter::visitIntrinsic(IntrinsicInst &II) {
   case Intrinsic::eh_sjlj_setjmp:
     return addAccess(II, II.getArgOperand(0), SjLjBufferSize, DIPC_SFI_WRITE);
   case Intrinsic::eh_sjlj_longjmp:
-    return addAccess(II, II.getArgOperand(0), SjLjBufferSize, DIPC_SFI_READ);
+    // Resumes the stack pointer and address its buffer holds, whatever
+    // they are: a forged one ran libc's strcpy on the secret.
+    return refuse(II, "it calls __builtin_longjmp, which resumes whatever "
+                      "context its buffer holds (longjmp resumes only one "
+                      "this thread saved)");
   case Intrinsic::stackrestore: {
     // Gives back what variable-sized locals took: up to the saved value,
     // which must lie above (a spilled one could have been rewritten).
@@ -1010,8 +1014,20 @@ void Instrumenter::emit() {
 // optimiser inferred of the function no longer holds once it reads the
 // shadow and may stop in the slow path, or calls a function that does:
 // under full LTO, callers are optimised again with these attributes.
+static cl::opt<bool> SfiStackProbes(
+    "dipc-sfi-stack-probes", cl::init(true), cl::Hidden,
+    cl::desc("Touch every page of a large frame on the way down (off: only "
+             "for tests of the other stack checks)"));
+
 void Instrumenter::finish() {
   F.addFnAttr("disable-tail-calls", "true");
+  // A frame larger than the guard below a callee stack would start on
+  // whatever lies under it, where the function's own (unchecked) frame
+  // accesses and its callees' pushes then go: the prologue touches every
+  // page on the way down, so the guard faults first (as
+  // -fstack-clash-protection does).
+  if (SfiStackProbes)
+    F.addFnAttr("probe-stack", "inline-asm");
   bool Calls = false;
   for (Instruction &I : instructions(F)) {
     auto *CB = dyn_cast<CallBase>(&I);

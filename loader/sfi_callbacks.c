@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <threads.h>
+#include <unistd.h>
 
 #define CALLEE(fn) sfi_check_callee((const void *)(fn))
 
@@ -60,12 +61,19 @@ static void handler(const void *fn, const void *arg) {
  * default domain's (docs/runtime.md §2, "Threads created in a domain"). */
 #define AS_CALLER(fn, args)                                                    \
   ((__typeof__(fn))dipc_domain_callback((void *)(fn), (args)))
-/* The proxy of a callback already checked (sfi_callback). */
+/* The proxy of a callback already checked (sfi_callback). None (the
+ * domain's share of proxies is used up): the call faults, as a refused
+ * check does, rather than run libc without the callback (a sort that
+ * sorts nothing). */
 static void *callback_proxy(const void *fn, int args) {
   void *proxy = dipc_domain_callback((void *)fn, args);
   if (!proxy) {
-    sfi_refuse("a callback no proxy could be made for");
-    errno = ENOMEM;
+    static const char line[] = "dipc: sfi: no callback proxy could be made "
+                               "for the running domain (too many distinct "
+                               "callbacks): the call faults\n";
+    (void)!write(STDERR_FILENO, line, sizeof line - 1);
+    __dipc_sfi_check(DIPC_SFI_TRAP_ADDR, 1, 0); /* refused: never returns */
+    __builtin_unreachable();
   }
   return proxy;
 }

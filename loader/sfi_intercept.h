@@ -94,12 +94,13 @@ static inline void sfi_check_callee(const void *fn) {
  * at most 4). Entered through the proxy, its frames start below libc's,
  * which it can no longer reach (dipc/sfi.h, DIPC_SFI_TAG_STACK): called
  * directly it could rewrite the return addresses libc saved above it, and
- * libc returns unchecked. NULL, the reason on stderr and errno ENOMEM,
- * when no proxy can be made; the default domain's function as it is. */
+ * libc returns unchecked. When no proxy can be made the call faults (its
+ * caller gets DIPC_EFAULT); the default domain's function comes back as
+ * it is. */
 void *sfi_callback(const void *fn, int args);
 #define SFI_CALLBACK(fn, args)                                                 \
   ((__typeof__(fn))sfi_callback((const void *)(fn), (args)))
-/* An optional callback in place (NULL stays NULL): 0 when none was made. */
+/* An optional callback in place (NULL stays NULL). */
 #define SFI_CALLBACK_IF(fn, args) (!(fn) || ((fn) = SFI_CALLBACK(fn, args)))
 
 /* A call refused to the running domain under `sfi`: -1 with EPERM, the

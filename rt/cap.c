@@ -26,20 +26,19 @@ static uint8_t apl_right(uint32_t cur, uintptr_t lo, uintptr_t hi,
 /* Under `sfi` a capability is an access right the checks honour, so it
  * may cover only pages a domain could be given: none tagged the
  * runtime's (the loader's data, which the range tables above count as
- * the default domain's, the tag shadow), nor callee stacks but the
- * thread's own of the running domain. */
-static int sfi_tags_allow_cap(const struct dipc_thread *st, uintptr_t lo,
-                              uintptr_t hi) {
+ * the default domain's, the tag shadow), nor callee stacks: a capability
+ * outlives the moment it is made, when a range of the thread's own stack
+ * could be written, and would let a callback write libc's frames above
+ * it (sfi.c). */
+static int sfi_tags_allow_cap(uintptr_t lo, uintptr_t hi) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI)
     return 1;
   if (hi > DIPC_SFI_SHADOW_ADDR &&
       lo < DIPC_SFI_SHADOW_ADDR + DIPC_SFI_SHADOW_SIZE)
     return 0; /* the shadow: its own tags are not mapped */
-  int own_stack = dipc_sfi_own_stack(st, st->cur_dom, lo, hi, 1);
   for (uintptr_t p = dipc_page_down(lo); p < hi; p += RT_PAGE) {
     uint32_t tag = dipc_sfi_tag_of(p);
-    if (tag >= DIPC_MAX_DOMAINS && tag != DIPC_SFI_TAG_SHARED &&
-        !(tag == DIPC_SFI_TAG_STACK && own_stack))
+    if (tag >= DIPC_MAX_DOMAINS && tag != DIPC_SFI_TAG_SHARED)
       return 0;
   }
   return 1;
@@ -60,7 +59,7 @@ long dipc_op_cap(unsigned op, struct dipc_gate_args *a,
       return -DIPC_EINVAL;
     uint32_t owner = 0;
     if (apl_right(st->cur_dom, lo, hi, &owner) < x[3] ||
-        !sfi_tags_allow_cap(st, lo, hi))
+        !sfi_tags_allow_cap(lo, hi))
       return -DIPC_EPERM;
     *r = (struct dipc_cap_reg){lo, size, (uint32_t)x[3], owner, 0};
     return 0;

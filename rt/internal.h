@@ -442,8 +442,6 @@ DIPC_HIDDEN int dipc_trusted_caller(const void *ret);
 DIPC_HIDDEN int dipc_code_find(const void *code, size_t size,
                                struct dipc_code_hit *hit);
 DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size, uint32_t write);
-DIPC_HIDDEN int dipc_sfi_own_stack(const struct dipc_thread *st, uint32_t dom,
-                                   uintptr_t lo, uintptr_t hi, uint32_t write);
 DIPC_HIDDEN int dipc_user_allowed(const void *p, size_t size, int write,
                                   const void *ret);
 DIPC_HIDDEN __attribute__((noreturn)) void dipc_user_fault(void *frame);

@@ -16,7 +16,7 @@ __dipc_sfi_check:
          * for a write below its outer calls' frames (rdi, rsi, edx: addr,
          * size, write), which the fast path never allows
          * (DIPC_SFI_TAG_STACK): allowed here without the C function, as
-         * dipc_sfi_own_stack says; a thread state whose TCB is not this
+         * own_stack_allows (sfi.c) says; a thread state whose TCB is not this
          * thread's, or anything else, goes on to it. */
         mov rax, gs:[ST_SELF]
         mov rcx, fs:[0]

@@ -173,8 +173,8 @@ static int cap_covers(const struct dipc_thread *st, uintptr_t lo,
  * libc trusts; it may be read (libc hands callbacks pointers into its
  * frames: nftw's struct FTW, dl_iterate_phdr's info), not written
  * (sfi.h). */
-DIPC_HIDDEN int dipc_sfi_own_stack(const struct dipc_thread *st, uint32_t dom,
-                                   uintptr_t lo, uintptr_t hi, uint32_t write) {
+static int own_stack_allows(const struct dipc_thread *st, uint32_t dom,
+                            uintptr_t lo, uintptr_t hi, uint32_t write) {
   const struct dipc_dstack *ds = st ? &st->dstacks[dom % RT_MAX_DOMAINS] : NULL;
   return ds && ds->hi && lo >= ds->lo && hi <= ds->hi &&
          (!write || hi <= ds->cur);
@@ -196,15 +196,20 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
   if (hi > addr && hi <= USER_TOP) {
     const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
     uint8_t need = write ? DIPC_SFI_WRITE : DIPC_SFI_READ;
-    int own_stack = dipc_sfi_own_stack(st, dom, addr, hi, write);
-    uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
-    for (; p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
+    int own_stack = own_stack_allows(st, dom, addr, hi, write);
+    uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT, last = (hi - 1) >> DIPC_SFI_PAGE_SHIFT;
+    for (; p <= last; ++p)
       if (!(row[SHADOW[p]] & need) &&
           !(own_stack && SHADOW[p] == DIPC_SFI_TAG_STACK))
         break;
-    if (p > (hi - 1) >> DIPC_SFI_PAGE_SHIFT)
+    if (p > last)
       return 1;
-    if (st && cap_covers(st, addr, hi, write))
+    /* No capability reaches a callee stack (cap.c): a page may have
+     * become one since the capability was made. */
+    int stack = 0;
+    for (uintptr_t q = addr >> DIPC_SFI_PAGE_SHIFT; q <= last && !stack; ++q)
+      stack = SHADOW[q] == DIPC_SFI_TAG_STACK;
+    if (st && !stack && cap_covers(st, addr, hi, write))
       return 1;
     if ((p << DIPC_SFI_PAGE_SHIFT) > addr)
       bad = p << DIPC_SFI_PAGE_SHIFT;

@@ -543,7 +543,11 @@ void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
  * (OP_THREAD_ADOPT) and calls it. Tickets are runtime memory, so no
  * domain can change the routine or the domain a ticket names. */
 #define SPAWN_TICKETS RT_MAX_THREADS
-#define SPAWN_PROXIES 256
+#define SPAWN_PROXIES 1024
+/* Start and callback proxies are never freed: one domain making them for
+ * function after function (a callback proxy for each distinct comparator)
+ * must not use up the others'. */
+#define SPAWN_PROXIES_PER_DOMAIN 128
 struct spawn_ticket {
   uint32_t live, gen, dom, pad;
   uintptr_t arg;
@@ -569,12 +573,17 @@ static uint32_t *callers_of;
  * landing pad. */
 static long spawn_proxy(uint32_t dom, uintptr_t routine, uint32_t args,
                         void **out) {
-  for (unsigned i = 0; i < n_spawn_proxies; i++)
+  unsigned of_dom = 0;
+  for (unsigned i = 0; i < n_spawn_proxies; i++) {
     if (spawn_proxies[i].dom == dom && spawn_proxies[i].routine == routine &&
         spawn_proxies[i].args == args) {
       *out = spawn_proxies[i].proxy;
       return 0;
     }
+    of_dom += spawn_proxies[i].dom == dom;
+  }
+  if (of_dom == SPAWN_PROXIES_PER_DOMAIN)
+    return -DIPC_ENOSPC;
   /* Under `sfi` the proxy would jump to routine unchecked: only a start
    * instrumented code may call (the call magic before it, a function a
    * call by name reaches, a plain unit's), never libc's own strcpy found

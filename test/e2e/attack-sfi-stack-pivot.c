@@ -5,11 +5,17 @@
 // it. Under `sfi` the stack a variable-sized local takes (and what
 // llvm.stackrestore gives back) must be stack the running domain may
 // write, checked before the move (llvm-passes/SfiChecks.cpp,
-// addDynamicAlloca): every try faults and returns DIPC_EFAULT.
+// addDynamicAlloca): every try faults and returns DIPC_EFAULT. The stack
+// probes of large frames (codegen/sfi-stack-probes.c) would stop this
+// downward move too, and under `none` as well: the check is tested in a
+// build without them (-dipc-sfi-stack-probes=false), and the default build
+// is stopped either way.
 // Control: under `none` a try overwrites the secret.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -mllvm -dipc-sfi-stack-probes=false %s -o %t.noprobe
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.noprobe 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=SFI
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.noprobe 2>&1 | FileCheck %s --check-prefix=NONE
 // SFI: vault's secret intact after 128 tries, 128 refused
 // NONE: vault's secret overwritten (try {{[0-9]+}})
 #include "Inputs/vault.h"

@@ -412,7 +412,7 @@ define void @naked() naked {
 }
 
 ; Every call: no tail call, no builtin expansion.
-; CHECK: attributes [[ATTRS]] = { "dipc-sfi" "disable-tail-calls"="true" }
+; CHECK: attributes [[ATTRS]] = { "dipc-sfi" "disable-tail-calls"="true" "probe-stack"="inline-asm" }
 ; CHECK: attributes [[COLD]] = { cold nobuiltin }
 ; CHECK: attributes [[NOTCOLD]] = { nobuiltin }
 ; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048575}

@@ -277,7 +277,7 @@ define internal void @__dipc_text_end.d() naked {
 ; CHECK: declare preserve_mostcc void @__dipc_sfi_ret_slow(ptr) [[NOUNWIND:#[0-9]+]]
 ; CHECK: declare preserve_mostcc void @__dipc_sfi_check_call(ptr) [[NOUNWIND]]
 ; CHECK: declare void @__dipc_sfi_cfi_fail(i32, ptr) [[FAILATTRS:#[0-9]+]]
-; CHECK-DAG: attributes [[ATTRS]] = { "dipc-sfi" "dipc-sfi-cfi" "disable-tail-calls"="true" }
+; CHECK-DAG: attributes [[ATTRS]] = { "dipc-sfi" "dipc-sfi-cfi" "disable-tail-calls"="true" "probe-stack"="inline-asm" }
 ; CHECK-DAG: attributes [[NOUNWIND]] = { nounwind }
 ; CHECK-DAG: attributes [[FAILATTRS]] = { cold noreturn nounwind }
 ; CHECK-DAG: attributes [[COLD]] = { cold }
