@@ -476,10 +476,12 @@ static void release_slot(struct dipc_thread *st) {
   for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
     struct dipc_dstack *ds = &st->dstacks[d];
     if (ds->hi) {
-      /* What is mapped there next is the default domain's until tagged. */
-      dipc_sfi_tag(ds->lo, ds->hi, 0);
+      /* Unmapped first (its stale frames are no one's to read), then what
+       * is mapped there next is the default domain's until tagged (under
+       * the lock, which orders this with the tagging of new pages). */
       dipc_sys(SYS_munmap, (long)(ds->lo - RT_CALLEE_GUARD),
                (long)(ds->hi - ds->lo + RT_CALLEE_GUARD), 0, 0, 0);
+      dipc_sfi_tag(ds->lo, ds->hi, 0);
     }
     *ds = (struct dipc_dstack){0};
   }
