@@ -116,8 +116,8 @@ SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
 }
 
 SFI_EXPORT int pthread_once(pthread_once_t *once, void (*fn)(void)) {
-  if (SFI_CHECKED() && !(fn = SFI_CALLBACK(fn, 0)))
-    return ENOMEM;
+  if (SFI_CHECKED())
+    fn = SFI_CALLBACK(fn, 0);
   return NEXT(pthread_once)(once, fn);
 }
 
@@ -177,22 +177,20 @@ SFI_EXPORT int tss_create(tss_t *key, tss_dtor_t dtor) {
 SFI_EXPORT int dl_iterate_phdr(int (*fn)(struct dl_phdr_info *, size_t,
                                          void *),
                                void *arg) {
-  if (SFI_CHECKED() && !(fn = SFI_CALLBACK(fn, 3)))
-    return -1;
+  if (SFI_CHECKED())
+    fn = SFI_CALLBACK(fn, 3);
   return NEXT(dl_iterate_phdr)(fn, arg);
 }
 
 /* Sorting and searching call their comparator (and twalk its action)
  * with the caller's own elements, through a callback proxy (sfi_callback);
- * the root and the array are the caller's, as libc reads and writes them.
- * No proxy: the call is refused (an empty result; qsort sorts nothing). */
+ * the root and the array are the caller's, as libc reads and writes them. */
 typedef int (*compare_fn)(const void *, const void *);
 
 SFI_EXPORT void qsort(void *base, size_t n, size_t size, compare_fn cmp) {
   if (SFI_CHECKED()) {
     SFI_WRITE(base, sfi_array_size(n, size));
-    if (!(cmp = SFI_CALLBACK(cmp, 2)))
-      return;
+    cmp = SFI_CALLBACK(cmp, 2);
   }
   NEXT(qsort)(base, n, size, cmp);
 }
@@ -202,8 +200,7 @@ SFI_EXPORT void qsort_r(void *base, size_t n, size_t size,
                         void *arg) {
   if (SFI_CHECKED()) {
     SFI_WRITE(base, sfi_array_size(n, size));
-    if (!(cmp = SFI_CALLBACK(cmp, 3)))
-      return;
+    cmp = SFI_CALLBACK(cmp, 3);
   }
   NEXT(qsort_r)(base, n, size, cmp, arg);
 }
@@ -214,8 +211,7 @@ SFI_EXPORT void *bsearch(const void *key, const void *base, size_t n,
                          size_t size, compare_fn cmp) {
   if (SFI_CHECKED()) {
     SFI_READ(base, sfi_array_size(n, size));
-    if (!(cmp = SFI_CALLBACK(cmp, 2)))
-      return NULL;
+    cmp = SFI_CALLBACK(cmp, 2);
   }
   return NEXT(bsearch)(key, base, n, size, cmp);
 }
@@ -223,8 +219,7 @@ SFI_EXPORT void *bsearch(const void *key, const void *base, size_t n,
 SFI_EXPORT void *tsearch(const void *key, void **root, compare_fn cmp) {
   if (SFI_CHECKED()) {
     SFI_WRITE(root, sizeof *root);
-    if (!(cmp = SFI_CALLBACK(cmp, 2)))
-      return NULL;
+    cmp = SFI_CALLBACK(cmp, 2);
   }
   return NEXT(tsearch)(key, root, cmp);
 }
@@ -232,8 +227,7 @@ SFI_EXPORT void *tsearch(const void *key, void **root, compare_fn cmp) {
 SFI_EXPORT void *tfind(const void *key, void *const *root, compare_fn cmp) {
   if (SFI_CHECKED()) {
     SFI_READ(root, sizeof *root);
-    if (!(cmp = SFI_CALLBACK(cmp, 2)))
-      return NULL;
+    cmp = SFI_CALLBACK(cmp, 2);
   }
   return NEXT(tfind)(key, root, cmp);
 }
@@ -242,24 +236,23 @@ SFI_EXPORT void *tdelete(const void *restrict key, void **restrict root,
                          compare_fn cmp) {
   if (SFI_CHECKED()) {
     SFI_WRITE(root, sizeof *root);
-    if (!(cmp = SFI_CALLBACK(cmp, 2)))
-      return NULL;
+    cmp = SFI_CALLBACK(cmp, 2);
   }
   return NEXT(tdelete)(key, root, cmp);
 }
 
 SFI_EXPORT void twalk(const void *root, void (*action)(const void *, VISIT,
                                                        int)) {
-  if (SFI_CHECKED() && !(action = SFI_CALLBACK(action, 3)))
-    return;
+  if (SFI_CHECKED())
+    action = SFI_CALLBACK(action, 3);
   NEXT(twalk)(root, action);
 }
 
 SFI_EXPORT void twalk_r(const void *root,
                         void (*action)(const void *, VISIT, void *),
                         void *closure) {
-  if (SFI_CHECKED() && !(action = SFI_CALLBACK(action, 3)))
-    return;
+  if (SFI_CHECKED())
+    action = SFI_CALLBACK(action, 3);
   NEXT(twalk_r)(root, action, closure);
 }
 
@@ -268,8 +261,7 @@ SFI_EXPORT void tdestroy(void *root, void (*free_node)(void *)) {
     /* free is the loader's: it checks the block is the running domain's */
     if (free_node != free)
       CALLEE(free_node);
-    if (!(free_node = callback_proxy((const void *)free_node, 1)))
-      return;
+    free_node = callback_proxy((const void *)free_node, 1);
   }
   NEXT(tdestroy)(root, free_node);
 }
@@ -287,9 +279,8 @@ SFI_EXPORT void *lfind(const void *key, const void *base, size_t *n,
   if (!count)
     return NULL;
   SFI_READ(base, sfi_array_size(*count, size));
-  void *r = (cmp = SFI_CALLBACK(cmp, 2))
-                ? NEXT(lfind)(key, base, count, size, cmp)
-                : NULL;
+  cmp = SFI_CALLBACK(cmp, 2);
+  void *r = NEXT(lfind)(key, base, count, size, cmp);
   sfi_copy_done(count);
   return r;
 }
@@ -306,9 +297,8 @@ SFI_EXPORT void *lsearch(const void *key, void *base, size_t *n, size_t size,
   SFI_READ(key, size);
   SFI_WRITE(base,
             sfi_array_size(*count < SIZE_MAX ? *count + 1 : *count, size));
-  void *r = (cmp = SFI_CALLBACK(cmp, 2))
-                ? NEXT(lsearch)(key, base, count, size, cmp)
-                : NULL;
+  cmp = SFI_CALLBACK(cmp, 2);
+  void *r = NEXT(lsearch)(key, base, count, size, cmp);
   *n = *count;
   sfi_copy_done(count);
   return r;
@@ -378,8 +368,8 @@ SFI_EXPORT int scandir(const char *dir, struct dirent ***list, dir_filter sel,
   if (SFI_CHECKED()) {
     sfi_read_string(dir, SIZE_MAX);
     SFI_WRITE(list, sizeof *list);
-    if (!(SFI_CALLBACK_IF(sel, 1) && SFI_CALLBACK_IF(cmp, 2)))
-      return -1;
+    SFI_CALLBACK_IF(sel, 1);
+    SFI_CALLBACK_IF(cmp, 2);
   }
   return NEXT(scandir)(dir, list, sel, cmp);
 }
@@ -389,8 +379,8 @@ SFI_EXPORT int scandirat(int fd, const char *dir, struct dirent ***list,
   if (SFI_CHECKED()) {
     sfi_read_string(dir, SIZE_MAX);
     SFI_WRITE(list, sizeof *list);
-    if (!(SFI_CALLBACK_IF(sel, 1) && SFI_CALLBACK_IF(cmp, 2)))
-      return -1;
+    SFI_CALLBACK_IF(sel, 1);
+    SFI_CALLBACK_IF(cmp, 2);
   }
   return NEXT(scandirat)(fd, dir, list, sel, cmp);
 }
@@ -398,8 +388,7 @@ SFI_EXPORT int scandirat(int fd, const char *dir, struct dirent ***list,
 SFI_EXPORT int ftw(const char *dir, __ftw_func_t fn, int fds) {
   if (SFI_CHECKED()) {
     sfi_read_string(dir, SIZE_MAX);
-    if (!(fn = SFI_CALLBACK(fn, 3)))
-      return -1;
+    fn = SFI_CALLBACK(fn, 3);
   }
   return NEXT(ftw)(dir, fn, fds);
 }
@@ -407,8 +396,7 @@ SFI_EXPORT int ftw(const char *dir, __ftw_func_t fn, int fds) {
 SFI_EXPORT int nftw(const char *dir, __nftw_func_t fn, int fds, int flags) {
   if (SFI_CHECKED()) {
     sfi_read_string(dir, SIZE_MAX);
-    if (!(fn = SFI_CALLBACK(fn, 4)))
-      return -1;
+    fn = SFI_CALLBACK(fn, 4);
   }
   return NEXT(nftw)(dir, fn, fds, flags);
 }
@@ -421,8 +409,7 @@ SFI_EXPORT int glob(const char *pattern, int flags,
   if (SFI_CHECKED()) {
     sfi_read_string(pattern, SIZE_MAX);
     SFI_WRITE(g, sizeof *g);
-    if (!SFI_CALLBACK_IF(err, 2))
-      return GLOB_NOSPACE;
+    SFI_CALLBACK_IF(err, 2);
     if (flags & GLOB_ALTDIRFUNC) {
       sfi_refuse("glob with GLOB_ALTDIRFUNC");
       return GLOB_ABORTED;

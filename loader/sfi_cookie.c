@@ -85,9 +85,10 @@ SFI_EXPORT FILE *fopencookie(void *cookie, const char *mode,
                              cookie_io_functions_t io) {
   if (!SFI_CHECKED())
     return NEXT(fopencookie)(cookie, mode, io);
-  if (!(SFI_CALLBACK_IF(io.read, 3) && SFI_CALLBACK_IF(io.write, 3) &&
-        SFI_CALLBACK_IF(io.seek, 3) && SFI_CALLBACK_IF(io.close, 1)))
-    return NULL;
+  SFI_CALLBACK_IF(io.read, 3);
+  SFI_CALLBACK_IF(io.write, 3);
+  SFI_CALLBACK_IF(io.seek, 3);
+  SFI_CALLBACK_IF(io.close, 1);
   struct cookie_box *b = box_take();
   if (!b) {
     sfi_refuse("fopencookie beyond " DECIMAL(COOKIE_BOXES) " open streams");

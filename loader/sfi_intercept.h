@@ -100,8 +100,12 @@ static inline void sfi_check_callee(const void *fn) {
 void *sfi_callback(const void *fn, int args);
 #define SFI_CALLBACK(fn, args)                                                 \
   ((__typeof__(fn))sfi_callback((const void *)(fn), (args)))
-/* An optional callback in place (NULL stays NULL). */
-#define SFI_CALLBACK_IF(fn, args) (!(fn) || ((fn) = SFI_CALLBACK(fn, args)))
+/* An optional callback, in place (NULL stays NULL). */
+#define SFI_CALLBACK_IF(fn, args)                                              \
+  do {                                                                         \
+    if (fn)                                                                    \
+      (fn) = SFI_CALLBACK(fn, args);                                           \
+  } while (0)
 
 /* A call refused to the running domain under `sfi`: -1 with EPERM, the
  * reason on stderr (sfi_syscalls.c). */
