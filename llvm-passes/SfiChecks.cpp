@@ -385,8 +385,9 @@ bool Instrumenter::addDynamicAlloca(AllocaInst &AI) {
       Intrinsic::umul_with_overflow,
       B.CreateZExtOrTrunc(AI.getArraySize(), I64), B.getInt64(Elt));
   Value *Bytes = B.CreateExtractValue(Mul, 0);
-  Value *TooBig = B.CreateOr(B.CreateExtractValue(Mul, 1),
-                             B.CreateICmpUGT(Bytes, B.getInt64(MaxDynamicAlloca)));
+  Value *TooBig =
+      B.CreateOr(B.CreateExtractValue(Mul, 1),
+                 B.CreateICmpUGT(Bytes, B.getInt64(MaxDynamicAlloca)));
   // The new stack pointer lies above SP - Bytes - alignment. Too much:
   // [SP, + 2^62), which runs past the user half (the inline test of its
   // first page must read a tag that exists).

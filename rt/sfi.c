@@ -197,7 +197,8 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
     const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
     uint8_t need = write ? DIPC_SFI_WRITE : DIPC_SFI_READ;
     int own_stack = own_stack_allows(st, dom, addr, hi, write);
-    uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT, last = (hi - 1) >> DIPC_SFI_PAGE_SHIFT;
+    uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
+    uintptr_t last = (hi - 1) >> DIPC_SFI_PAGE_SHIFT;
     for (; p <= last; ++p)
       if (!(row[SHADOW[p]] & need) &&
           !(own_stack && SHADOW[p] == DIPC_SFI_TAG_STACK))
