@@ -115,10 +115,26 @@ SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
   return NEXT(at_quick_exit)(fn);
 }
 
+/* libc writes the once word (a compare-and-swap, then its done state):
+ * memory the domain may write, not only read (the compiled-in check of
+ * the argument's first byte), or it writes another domain's for it. C11's
+ * call_once reaches libc's pthread_once inside libc, past this one. */
+static void once_checked(void *once, void (**fn)(void)) {
+  SFI_WRITE(once, sizeof(pthread_once_t));
+  *fn = SFI_CALLBACK(*fn, 0);
+}
+
 SFI_EXPORT int pthread_once(pthread_once_t *once, void (*fn)(void)) {
   if (SFI_CHECKED())
-    fn = SFI_CALLBACK(fn, 0);
+    once_checked(once, &fn);
   return NEXT(pthread_once)(once, fn);
+}
+
+SFI_EXPORT void call_once(once_flag *flag, void (*fn)(void)) {
+  _Static_assert(sizeof(once_flag) == sizeof(pthread_once_t), "once_flag");
+  if (SFI_CHECKED())
+    once_checked(flag, &fn);
+  NEXT(call_once)(flag, fn);
 }
 
 /* thread_local destructors (glibc's registration, which libstdc++'s
