@@ -40,8 +40,10 @@
 // intrinsics that access memory in ways not described here.
 #include "SfiChecks.h"
 #include "Diagnostics.h"
+#include "FrameLayout.h"
 #include "ObjectNote.h"
 #include "OwnAsm.h"
+#include "SfiDataFrame.h"
 #include "dipc/abi.h"
 #include "dipc/sfi.h"
 #include "llvm/ADT/DenseMap.h"
@@ -70,6 +72,9 @@ static constexpr uint64_t PageSize = 1ull << DIPC_SFI_PAGE_SHIFT;
 static constexpr unsigned X86GSAddressSpace = 256;
 // SysV x86-64 va_list: {i32, i32, ptr, ptr}.
 static constexpr uint64_t VaListSize = 24;
+// A move of the stack pointer (addStackMove): the write right inline, the
+// slow path told DIPC_SFI_STACK_MOVE.
+static constexpr unsigned StackMoveRight = DIPC_SFI_WRITE | 0x80;
 // __builtin_setjmp's buffer: five words.
 static constexpr uint64_t SjLjBufferSize = 40;
 
@@ -360,8 +365,9 @@ static bool isBlankAsm(const CallBase &CB) {
 
 // Gathers the accesses of F, or reports why F cannot be checked.
 // Stack a move of the stack pointer takes or gives back: [Lo, + Len), which
-// the running domain must be able to write (its own call's part of its
-// callee stack, docs/runtime.md §1), checked before the move. A variable-
+// the running domain must be able to write, or which must lie in its own
+// call's part of its callee stack (DIPC_SFI_STACK_MOVE, dipc/sfi.h; no
+// plain write is allowed there), checked before the move. A variable-
 // sized local moves it by a size of the program's choosing: a "negative"
 // one raised it over the callers' frames and into another domain's memory,
 // where the function's unchecked frame accesses and its callees' pushes
@@ -369,7 +375,7 @@ static bool isBlankAsm(const CallBase &CB) {
 bool Instrumenter::addStackMove(Instruction &I, Value *Lo, Value *Len) {
   IRBuilder<> B(&I);
   RunTime.push_back({&I, B.CreateIntToPtr(Lo, B.getPtrTy()), 0, Len,
-                     DIPC_SFI_WRITE, 1});
+                     StackMoveRight, 1});
   return true;
 }
 
@@ -454,27 +460,11 @@ bool Instrumenter::collect() {
   return true;
 }
 
-// Ptr as a base and a constant offset (Ptr and 0 if there is none).
-static std::pair<Value *, int64_t> baseAndOffset(Value *Ptr,
-                                                 const DataLayout &DL) {
-  APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
-  Value *Base = Ptr->stripAndAccumulateConstantOffsets(
-      DL, Off, /*AllowNonInbounds=*/true);
-  if (Base->getType() != Ptr->getType() || !Off.isSignedIntN(32))
-    return {Ptr, 0};
-  return {Base, Off.getSExtValue()};
-}
-
-// Whole access inside a static alloca of this function: its own frame,
-// which only its own domain's code reaches (docs/compiler.md, "Stacks").
+// Whole access inside a static alloca of this function (its own frame,
+// which only its own domain's code reaches, docs/compiler.md, "Stacks") or
+// inside a byval argument (this call's copy).
 bool Instrumenter::inFrame(const Access &A) const {
-  auto [Base, Off] = baseAndOffset(A.Ptr, DL);
-  const auto *AI = dyn_cast<AllocaInst>(Base);
-  if (!AI || !AI->isStaticAlloca())
-    return false;
-  std::optional<TypeSize> Size = AI->getAllocationSize(DL);
-  return Size && !Size->isScalable() && Off >= 0 &&
-         uint64_t(Off) + A.Size <= Size->getFixedValue();
+  return insideFrameObject(A.Ptr, A.Size, DL);
 }
 
 // The outermost preheader where the check of `A` can run instead: its
@@ -796,7 +786,9 @@ void Instrumenter::emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len,
   FunctionCallee Fn = slowPath();
   CallInst *Call = B.CreateCall(
       Fn, {Addr, B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
-           B.getInt32(Right == DIPC_SFI_WRITE ? 1 : 0)});
+           B.getInt32(Right == StackMoveRight   ? DIPC_SFI_STACK_MOVE
+                      : Right == DIPC_SFI_WRITE ? 1
+                                                : 0)});
   if (Cold)
     Call->addFnAttr(Attribute::Cold);
   if (auto *F = dyn_cast<Function>(Fn.getCallee()))
@@ -823,7 +815,9 @@ void Instrumenter::emitFast(Instruction *At, Value *Addr, Value *Len,
       B.getInt8Ty(), B.CreateGEP(B.getInt8Ty(), Row, B.CreateZExt(Tag, I64)),
       Align(1), "dipc.sfi.rights");
   Rights->setMetadata(SfiOwnAccessMD, Mark);
-  Value *Denied = B.CreateICmpEQ(B.CreateAnd(Rights, Right), B.getInt8(0),
+  Value *Denied = B.CreateICmpEQ(
+      B.CreateAnd(Rights, Right & (DIPC_SFI_READ | DIPC_SFI_WRITE)),
+      B.getInt8(0),
                                  "dipc.sfi.denied");
   MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
   Instruction *Slow =
@@ -1114,6 +1108,8 @@ PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
         F.hasFnAttribute(DoneAttr))
       continue;
+    if (moveCheckedLocals(F))
+      FAM.invalidate(F, PreservedAnalyses::none());
     Instrumenter I(F, FAM.getResult<DominatorTreeAnalysis>(F),
                    FAM.getResult<LoopAnalysis>(F),
                    FAM.getResult<TargetLibraryAnalysis>(F));

@@ -32,8 +32,10 @@
 // data stay on the domain's stack whatever their uses: setjmp buffers (the
 // caller stubs' included) and va_lists. Variable-sized locals and byval
 // arguments stay too: another domain faults on them (its call returns
-// DIPC_EFAULT) instead of reaching them.
+// DIPC_EFAULT) instead of reaching them. (Under -fdipc-sfi, those of them
+// a check may reach move on to the data mirror: SfiDataFrame.cpp.)
 #include "UnsafeStack.h"
+#include "FrameLayout.h"
 #include "OwnAsm.h"
 #include "dipc/abi.h"
 #include "llvm/Analysis/CaptureTracking.h"
@@ -56,17 +58,6 @@ static cl::opt<bool> EnableUnsafeStack(
              "and cannot be lent to them)"));
 
 namespace dipc {
-
-namespace {
-
-struct UnsafeLocal {
-  AllocaInst *AI;
-  uint64_t Size;
-  Align Alignment;
-  uint64_t Offset = 0;
-};
-
-} // namespace
 
 // A call whose pointer arguments are control data: setjmp-like functions,
 // __builtin_setjmp/longjmp and the va_list intrinsics.
@@ -154,20 +145,6 @@ static bool movesToUnsafeStack(const AllocaInst &AI) {
          !AI.isUsedWithInAlloca() && escapes(AI) && !holdsControlData(AI);
 }
 
-// Offsets from the frame's (aligned) base, most aligned first; returns the
-// frame size, a multiple of 16.
-static uint64_t layOut(SmallVectorImpl<UnsafeLocal> &Locals) {
-  llvm::stable_sort(Locals, [](const UnsafeLocal &A, const UnsafeLocal &B) {
-    return A.Alignment > B.Alignment;
-  });
-  uint64_t End = 0;
-  for (UnsafeLocal &L : Locals) {
-    L.Offset = alignTo(End, L.Alignment);
-    End = L.Offset + L.Size;
-  }
-  return alignTo(End, Align(16));
-}
-
 static std::string hex(uint64_t V) {
   std::string S;
   raw_string_ostream(S) << format_hex(V, 0);
@@ -213,7 +190,7 @@ static bool moveEscapingLocals(Function &F) {
   if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked))
     return false;
   const DataLayout &DL = F.getDataLayout();
-  SmallVector<UnsafeLocal, 8> Locals;
+  SmallVector<FrameSlot, 8> Locals;
   for (Instruction &I : F.getEntryBlock()) {
     auto *AI = dyn_cast<AllocaInst>(&I);
     if (!AI || !movesToUnsafeStack(*AI))
@@ -227,7 +204,7 @@ static bool moveEscapingLocals(Function &F) {
   }
   if (Locals.empty())
     return false;
-  uint64_t FrameSize = layOut(Locals);
+  uint64_t FrameSize = layOutFrame(Locals);
   if (FrameSize >= (1u << 30))
     return false; // stays on the domain's stack: other domains fault on it
   Align FrameAlign = std::max(Locals.front().Alignment, Align(16));
@@ -248,14 +225,15 @@ static bool moveEscapingLocals(Function &F) {
   Value *Old = B.CreateExtractValue(Frame, 1, "dipc.unsafe.caller");
   Value *Base = B.CreateIntToPtr(New, PointerType::get(Ctx, 0));
   SmallVector<Instruction *, 8> Dead; // lifetime markers: not of an alloca
-  for (UnsafeLocal &L : Locals) {
+  for (FrameSlot &L : Locals) {
+    auto *AI = cast<AllocaInst>(L.V);
     Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, L.Offset,
-                                               L.AI->getName() + ".unsafe");
-    for (User *U : L.AI->users())
+                                               AI->getName() + ".unsafe");
+    for (User *U : AI->users())
       if (auto *II = dyn_cast<IntrinsicInst>(U);
           II && II->isLifetimeStartOrEnd())
         Dead.push_back(II);
-    L.AI->replaceAllUsesWith(Addr);
+    AI->replaceAllUsesWith(Addr);
   }
 
   SmallVector<Instruction *, 4> Returns, Restores;
@@ -279,8 +257,8 @@ static bool moveEscapingLocals(Function &F) {
   }
   for (Instruction *I : Dead)
     I->eraseFromParent();
-  for (UnsafeLocal &L : Locals)
-    L.AI->eraseFromParent();
+  for (FrameSlot &L : Locals)
+    cast<AllocaInst>(L.V)->eraseFromParent();
   return true;
 }
 

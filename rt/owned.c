@@ -128,6 +128,12 @@ int dipc_stack_owner(uintptr_t lo, uintptr_t hi) {
       const struct dipc_dstack *ds = &st->dstacks[d];
       if (ds->hi && overlap(lo, hi, ds->lo - RT_CALLEE_GUARD, ds->hi))
         return within(lo, hi, ds->lo, ds->hi) ? (int)d : STACK_MIXED;
+      /* Its data mirror under sfi (dipc/sfi.h): the domain's too. */
+      uintptr_t mlo = ds->lo - DIPC_SFI_DATA_MIRROR_DELTA,
+                mhi = ds->hi - DIPC_SFI_DATA_MIRROR_DELTA;
+      if (ds->hi && dipc_machine.backend == DIPC_BACKEND_SFI &&
+          overlap(lo, hi, mlo, mhi))
+        return within(lo, hi, mlo, mhi) ? (int)d : STACK_MIXED;
     }
   }
   return STACK_NONE;

@@ -12,12 +12,15 @@
         .type __dipc_sfi_check, @function
         .p2align 4
 __dipc_sfi_check:
-        /* A range in the thread's own callee stack of the running domain,
-         * for a write below its outer calls' frames (rdi, rsi, edx: addr,
-         * size, write), which the fast path never allows
-         * (DIPC_SFI_TAG_STACK): allowed here without the C function, as
-         * own_stack_allows (sfi.c) says; a thread state whose TCB is not this
-         * thread's, or anything else, goes on to it. */
+        /* A read of the thread's own callee stack of the running domain,
+         * or a move of the stack pointer below its outer calls' frames
+         * (rdi, rsi, edx: addr, size, write), which the fast path never
+         * allows (DIPC_SFI_TAG_STACK): allowed here without the C
+         * function, as own_stack_allows (sfi.c) says; a plain write, a
+         * thread state whose TCB is not this thread's, or anything else,
+         * goes on to it. */
+        cmp edx, 1
+        je 2f
         mov rax, gs:[ST_SELF]
         mov rcx, fs:[0]
         cmp rcx, [rax + ST_FSBASE]
@@ -33,7 +36,7 @@ __dipc_sfi_check:
         test edx, edx
         jz 3f
         cmp rax, [rcx + DS_CUR]
-        cmova rax, [rcx + DS_CUR]       /* a write: the lower of the two */
+        cmova rax, [rcx + DS_CUR]       /* a move: the lower of the two */
 3:
         sub rax, rdi
         jb 2f                           /* addr above the stack */

@@ -163,19 +163,22 @@ static int cap_covers(const struct dipc_thread *st, uintptr_t lo,
   return 0;
 }
 
-/* Whether [lo, hi) lies in st's callee stack of dom, and for a write below
- * the frames of dom's outer calls: the only pages tagged
- * DIPC_SFI_TAG_STACK that the thread, running as dom, may touch. Its cur,
- * while dom runs, is where the running call's frames start (the proxy
- * that left dom for a call that called it again lowered it, gate.S): what
- * lies above, those outer calls' frames and the frames of libc that
- * called a callback proxy, holds return addresses and saved registers
- * libc trusts; it may be read (libc hands callbacks pointers into its
- * frames: nftw's struct FTW, dl_iterate_phdr's info), not written
- * (sfi.h). */
+/* Whether [lo, hi) lies in st's callee stack of dom, for a read or a move
+ * of the stack pointer (DIPC_SFI_STACK_MOVE) below the frames of dom's
+ * outer calls: the only accesses to pages tagged DIPC_SFI_TAG_STACK that
+ * the thread, running as dom, may make. Its cur, while dom runs, is where
+ * the running call's frames start (the proxy that left dom for a call that
+ * called it again lowered it, gate.S): above lie those outer calls'
+ * frames and the frames of libc that called a callback proxy. Reads: libc
+ * hands callbacks pointers into its frames (nftw's struct FTW,
+ * dl_iterate_phdr's info). Never a write: every frame holds return
+ * addresses and saved registers that compiled code and libc trust (the
+ * locals a check reaches are in the data mirror, sfi.h). */
 static int own_stack_allows(const struct dipc_thread *st, uint32_t dom,
                             uintptr_t lo, uintptr_t hi, uint32_t write) {
   const struct dipc_dstack *ds = st ? &st->dstacks[dom % RT_MAX_DOMAINS] : NULL;
+  if (write && write != DIPC_SFI_STACK_MOVE)
+    return 0;
   return ds && ds->hi && lo >= ds->lo && hi <= ds->hi &&
          (!write || hi <= ds->cur);
 }
@@ -217,7 +220,7 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
   }
   if (st)
     st->sfi_fault = (__typeof__(st->sfi_fault)){
-        .addr = bad, .size = size, .write = write, .dom = dom};
+        .addr = bad, .size = size, .write = write != 0, .dom = dom};
   return 0;
 }
 

@@ -471,6 +471,35 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   return st;
 }
 
+/* Under sfi, the data mirror of the callee stack at lo (dipc/sfi.h). */
+static int has_data_mirror(void) {
+  return dipc_machine.backend == DIPC_BACKEND_SFI;
+}
+
+static uintptr_t data_mirror(uintptr_t lo) {
+  return lo - DIPC_SFI_DATA_MIRROR_DELTA;
+}
+
+/* Maps the mirror of a stack [lo, lo + len) of dom: 0, or -1 where some
+ * other mapping lies (or nothing can: lo below the offset). */
+static int map_data_mirror(uintptr_t lo, size_t len, uint32_t dom) {
+  if (lo < DIPC_SFI_DATA_MIRROR_DELTA + RT_CALLEE_GUARD)
+    return -1;
+  void *want = (void *)data_mirror(lo);
+  void *m = dipc_sys_mmap(want, len, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+                              MAP_FIXED_NOREPLACE,
+                          -1);
+  if (m == MAP_FAILED)
+    return -1;
+  if (m != want) { /* a kernel that took the address as a hint */
+    dipc_sys(SYS_munmap, (long)m, (long)len, 0, 0, 0);
+    return -1;
+  }
+  dipc_sfi_tag((uintptr_t)want, (uintptr_t)want + len, dom);
+  return 0;
+}
+
 static void release_slot(struct dipc_thread *st) {
   dipc_timeout_release(st);
   for (unsigned d = 0; d < RT_MAX_DOMAINS; d++) {
@@ -482,6 +511,11 @@ static void release_slot(struct dipc_thread *st) {
       dipc_sys(SYS_munmap, (long)(ds->lo - RT_CALLEE_GUARD),
                (long)(ds->hi - ds->lo + RT_CALLEE_GUARD), 0, 0, 0);
       dipc_sfi_tag(ds->lo, ds->hi, 0);
+      if (has_data_mirror()) {
+        dipc_sys(SYS_munmap, (long)data_mirror(ds->lo),
+                 (long)(ds->hi - ds->lo), 0, 0, 0);
+        dipc_sfi_tag(data_mirror(ds->lo), data_mirror(ds->hi), 0);
+      }
     }
     *ds = (struct dipc_dstack){0};
   }
@@ -512,15 +546,30 @@ static int key_of_pages(uint32_t dom) {
 
 /* A callee stack of dom for this thread (dstack.c says how large), under
  * dom's key like its other pages (the lock orders it with re-keying,
- * dipc_thread_rekey_dstacks), above an inaccessible guard. Reserved: its
- * pages are committed as they are touched. */
+ * dipc_thread_rekey_dstacks), above an inaccessible guard; under sfi with
+ * its data mirror, for which the stack moves if something is mapped where
+ * the mirror goes. Reserved: its pages are committed as they are touched. */
 void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   dipc_lock();
   size_t stack = dipc_dstack_size(dom), size = RT_CALLEE_GUARD + stack;
-  char *p = dipc_sys_mmap(NULL, size, PROT_NONE,
-                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
-  DIPC_CHECK(p != MAP_FAILED, "cannot map a %zu KiB callee stack of domain %u",
-             stack >> 10, dom);
+  char *p = MAP_FAILED, *hint = NULL;
+  for (int tries = 0; tries < 16; tries++) {
+    p = dipc_sys_mmap(hint, size, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
+    DIPC_CHECK(p != MAP_FAILED,
+               "cannot map a %zu KiB callee stack of domain %u", stack >> 10,
+               dom);
+    if (!has_data_mirror() ||
+        map_data_mirror((uintptr_t)p + RT_CALLEE_GUARD, stack, dom) == 0)
+      break;
+    dipc_sys(SYS_munmap, (long)p, (long)size, 0, 0, 0);
+    hint = p - size; /* below: the kernel searches down from a hint */
+    p = MAP_FAILED;
+  }
+  DIPC_CHECK(p != MAP_FAILED,
+             "cannot map the data mirror of a %zu KiB callee stack of domain "
+             "%u (%#llx below the stack: something else is mapped there)",
+             stack >> 10, dom, DIPC_SFI_DATA_MIRROR_DELTA);
   DIPC_CHECK(dipc_tag_pages(p + RT_CALLEE_GUARD, stack, PROT_READ | PROT_WRITE,
                             key_of_pages(dom)) == 0,
              "cannot tag a callee stack");
@@ -532,7 +581,6 @@ void dipc_thread_alloc_dstack(struct dipc_thread *st, uint32_t dom) {
   ds->hi = ds->cur = (uintptr_t)p + size;
   dipc_unlock();
 }
-
 
 /* ---- threads a named domain creates ---------------------------------------
  * The new thread runs its start routine as the domain that created it,

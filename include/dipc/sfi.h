@@ -56,12 +56,31 @@
   stacks, public thread pages, the runtime vector (page protections keep
   the read-only ones read-only) */
 #define DIPC_SFI_TAG_STACK (DIPC_MAX_DOMAINS + 2) /* callee stacks: no row
-  grants it; the slow path allows a page of it to the thread whose stack
-  of the running domain it is, and to no other thread (a second thread of
-  the domain would rewrite the return addresses and spills of the first);
-  a write only below the stack's cur, where the running call's frames
-  start (above: libc's frames under a callback, the domain's outer
-  calls') */
+  grants it. They hold return addresses, spills and saved registers, which
+  compiled code trusts: no check allows a write there (a domain rewrote
+  the saved copy of a pointer its caller had checked), and the slow path
+  allows a read to the thread whose stack of the running domain it is
+  only (libc hands callbacks pointers into its frames). The locals a check
+  may reach live in the stack's data mirror instead (below). */
+
+/* Data frames. Under `sfi` every callee stack [lo, hi) has a data mirror
+ * [lo - DELTA, hi - DELTA), tagged the stack's domain: a function keeps
+ * the locals its checks may reach (indexed at run time, passed on, a
+ * variable-sized local, a va_list, a setjmp buffer, a byval copy) in the
+ * mirror of a reservation of the same size in its frame, so that they
+ * take no checked write on the callee stack and need no pointer of their
+ * own (a frame's mirror moves with the stack pointer: threads, recovery,
+ * longjmp and unwinding need nothing more). The offset is DELTA when the
+ * stack pointer's page is tagged DIPC_SFI_TAG_STACK at the function's
+ * entry, else 0 (the default domain's own stacks, and every stack under
+ * the other backends: the reservation is the storage). */
+#define DIPC_SFI_DATA_MIRROR_DELTA 0x200000000000ull /* 32 TiB */
+
+/* The slow path's `write` argument for a move of the stack pointer (a
+ * variable-sized local, a stackrestore): the stack it takes must be
+ * writable, or lie in the thread's own callee stack of the running
+ * domain below the stack's cur, where the running call's frames start. */
+#define DIPC_SFI_STACK_MOVE 2
 
 #define DIPC_SFI_READ 1
 #define DIPC_SFI_WRITE 2

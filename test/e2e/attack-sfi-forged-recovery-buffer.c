@@ -9,13 +9,17 @@
 // `sfi`, a setjmp-style caller resumes right after its call, with r11 =
 // DIPC_RESUME_FAULT for its stub (dipc/abi.h) and 0 for its results: the
 // buffer's words are never used. The stubs' own recovery still works
-// (e2e/callee-crash-setjmp-*.c). Control: `none` resumes at the label.
+// (e2e/callee-crash-setjmp-*.c). And the forging itself is refused first
+// now: no checked write lands on a callee stack (dipc/sfi.h, data
+// frames), so evil's first word of the buffer faults and its call returns
+// DIPC_EFAULT. Control: `none` resumes at the label.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -fdipc-recovery=setjmp -O2 %s -o %t.sfi
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=HIJACKED
 // SFI-NOT: hijacked
-// SFI: the faulting call returned 0, dipc_errno 14
-// SFI: attack returned 1, dipc_errno 0
+// SFI-NOT: the faulting call
+// SFI: attack returned 0, dipc_errno 14
+// SFI: nothing stolen
 // HIJACKED: recovery hijacked
 #include "Inputs/vault.h"
 

@@ -2,8 +2,8 @@
 // DIPC_SFI_TAG_STACK): the checks allow its pages only to the thread it
 // belongs to, running as its domain. What a domain does with its own
 // stack through pointers must keep working there, on every thread: a
-// variable-sized local (which stays on the callee stack) filled through a
-// helper, copied with a run-time length (the range check), read into by
+// variable-sized local (in the stack's data mirror, dipc/sfi.h) filled
+// through a helper, copied with a run-time length (the range check), read into by
 // libc (the loader's check) and formatted into; and a local whose address
 // another thread is given, which the compiler moves to the unsafe stack,
 // stays shared. The same lines under `none`, where nothing is checked.

@@ -35,6 +35,7 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 declare void @llvm.memset.inline.p0.i64(ptr, i8, i64, i1)
+declare i32 @llvm.eh.sjlj.setjmp(ptr)
 declare <4 x i32> @llvm.masked.load.v4i32.p0(ptr, i32, <4 x i1>, <4 x i32>)
 declare void @llvm.masked.store.v4i32.p0(<4 x i32>, ptr, i32, <4 x i1>)
 declare <2 x i64> @llvm.masked.gather.v2i64.v2p0(<2 x ptr>, i32, <2 x i1>, <2 x i64>)
@@ -216,27 +217,33 @@ define <2 x i64> @gather(<2 x ptr> %ps, <2 x i1> %m, <2 x i64> %v) {
   ret <2 x i64> %g
 }
 
-; In-bounds constant offsets of a static alloca: none. Past its end, or at a
-; variable offset: checked (16-aligned and in bounds of an aligned block:
-; no crossing test for the first).
+; In-bounds constant offsets of a static alloca: none, and it stays in the
+; frame. One also accessed past its end, or at a variable offset, moves to
+; the data mirror of a reservation (SfiDataFrame.cpp): no checked write
+; lands on a callee stack, and every access of it is checked.
 ; CHECK-LABEL: define i32 @frame(
+; CHECK: %a = alloca [4 x i32], align 16
+; CHECK-NEXT: %dipc.data = alloca [16 x i8], align 16
+; CHECK-NOT: alloca
+; CHECK: %dipc.data.asm = call { i64, i64 } asm sideeffect "# dipc data frame: the mirror's offset{{.*}}cmpl $$1026{{.*}}movabsq $$0x200000000000, $1{{.*}}cmoveq $1, $0"
+; CHECK: %dipc.data.frame = call ptr asm "subq $2, $0", "=r,0,r{{.*}}"(ptr %dipc.data, i64 %dipc.data.delta)
+; CHECK: %b.data = getelementptr inbounds i8, ptr %dipc.data.frame, i64 0
 ; CHECK: store volatile i32 1, ptr %p1
 ; CHECK-NEXT: %v = load volatile i32, ptr %a
-; CHECK: [[A16:%.*]] = add i64 %dipc.sfi.addr, 16
-; CHECK-NOT: dipc.sfi.cross
-; CHECK: call void @__dipc_sfi_check(i64 [[A16]], i64 4, i32 1)
+; CHECK: [[B16:%.*]] = add i64 %dipc.sfi.addr, 16
+; CHECK: call void @__dipc_sfi_check(i64 [[B16]], i64 4, i32 1)
 ; CHECK: store volatile i32 2, ptr %out
-; CHECK: %dipc.sfi.cross = icmp ne
 ; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr1, i64 4, i32 1)
 ; CHECK: store volatile i32 3, ptr %var
 define i32 @frame(i64 %i) {
   %a = alloca [4 x i32], align 16
+  %b = alloca [4 x i32], align 16
   %p1 = getelementptr inbounds [4 x i32], ptr %a, i64 0, i64 1
   store volatile i32 1, ptr %p1
   %v = load volatile i32, ptr %a
-  %out = getelementptr [4 x i32], ptr %a, i64 0, i64 4
+  %out = getelementptr [4 x i32], ptr %b, i64 0, i64 4
   store volatile i32 2, ptr %out
-  %var = getelementptr [4 x i32], ptr %a, i64 0, i64 %i
+  %var = getelementptr [4 x i32], ptr %b, i64 0, i64 %i
   store volatile i32 3, ptr %var
   ret i32 %v
 }
@@ -409,6 +416,87 @@ define void @barrier() {
 define void @naked() naked {
   call void asm sideeffect "movq (%rdi), %rax", ""() #99
   unreachable
+}
+
+; Data frames (SfiDataFrame.cpp). A variable-sized local keeps its alloca
+; as the stack it takes (checked as a move: 2, DIPC_SFI_STACK_MOVE) and is
+; used at its mirror.
+; CHECK-LABEL: define i32 @vla(
+; CHECK: call void @__dipc_sfi_check(i64 {{%.*}}, i64 {{%.*}}, i32 2)
+; CHECK: %v = alloca i32, i64 %n, align 16
+; CHECK-NEXT: %dipc.data.asm = call { i64, i64 } asm sideeffect "# dipc data frame
+; CHECK-NEXT: %dipc.data.delta = extractvalue { i64, i64 } %dipc.data.asm, 0
+; CHECK-NEXT: %v.data = call ptr asm "subq $2, $0", "=r,0,r{{.*}}"(ptr %v, i64 %dipc.data.delta)
+; CHECK-NEXT: %p = getelementptr i32, ptr %v.data, i64 %i
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 4, i32 1)
+; CHECK: call void @use(ptr %v.data)
+define i32 @vla(i64 %n, i64 %i) {
+  %v = alloca i32, i64 %n, align 16
+  %p = getelementptr i32, ptr %v, i64 %i
+  store i32 1, ptr %p
+  call void @use(ptr %v)
+  ret i32 0
+}
+
+; A byval argument written at a run-time index: copied into the data frame
+; at entry (the copy is the passes' own), then checked like it.
+; CHECK-LABEL: define i64 @byval_indexed(
+; CHECK: %dipc.data = alloca [48 x i8], align 16
+; CHECK: %s.data = getelementptr inbounds i8, ptr %dipc.data.frame, i64 0
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %s.data, ptr align 8 %s, i64 48, i1 false), !dipc.sfi.check
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr1, i64 8, i32 1)
+; CHECK: store i64 %c, ptr %p
+define i64 @byval_indexed(ptr byval(%struct.big) align 8 %s, i64 %i) {
+  %k = getelementptr inbounds i8, ptr %s, i64 8
+  %c = load i64, ptr %k
+  %p = getelementptr [6 x i64], ptr %s, i64 0, i64 %i
+  store i64 %c, ptr %p
+  ret i64 %c
+}
+
+; At constant offsets inside it, a byval argument is this call's own
+; frame: no check, no copy.
+; CHECK-LABEL: define i64 @byval_const(
+; CHECK-NOT: dipc.data
+; CHECK-NOT: __dipc_sfi_check
+; CHECK: ret i64
+define i64 @byval_const(ptr byval(%struct.big) align 8 %s) {
+  %k = getelementptr inbounds i8, ptr %s, i64 8
+  store i64 3, ptr %k
+  %c = load i64, ptr %s
+  ret i64 %c
+}
+
+; A local that stays has its memcpy and memset expanded inline (a call of
+; libc's would have its stack range checked as a write, and refused); its
+; other side is checked.
+; CHECK-LABEL: define i8 @copy_in(
+; CHECK: %a = alloca [64 x i8], align 16
+; CHECK-NOT: dipc.data
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 64, i32 0)
+; CHECK: call void @llvm.memcpy.inline.p0.p0.i64(ptr %a, ptr %src, i64 64, i1 false)
+; CHECK-NEXT: call void @llvm.memset.inline.p0.i64(ptr %a, i8 0, i64 8, i1 false)
+define i8 @copy_in(ptr %src) {
+  %a = alloca [64 x i8], align 16
+  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %src, i64 64, i1 false)
+  call void @llvm.memset.p0.i64(ptr %a, i8 0, i64 8, i1 false)
+  %c = load i8, ptr %a
+  ret i8 %c
+}
+
+; A __builtin_setjmp buffer (a caller stub's recovery buffer) stays in the
+; frame whatever its uses: a checked write to it is refused at run time.
+; CHECK-LABEL: define i32 @sjlj_buffer(
+; CHECK: %buf = alloca [5 x ptr], align 16
+; CHECK-NOT: dipc.data
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 8, i32 1)
+; CHECK: store ptr null, ptr %p
+define i32 @sjlj_buffer(i64 %i) {
+  %buf = alloca [5 x ptr], align 16
+  %r = call i32 @llvm.eh.sjlj.setjmp(ptr %buf)
+  %p = getelementptr [5 x ptr], ptr %buf, i64 0, i64 %i
+  store ptr null, ptr %p
+  ret i32 %r
 }
 
 ; Every call: no tail call, no builtin expansion.

@@ -61,10 +61,11 @@ define void @store_global() {
   ret void
 }
 
-; The push first, after the static allocas; then the checks' row.
+; The push first, after the static allocas (%a, which escapes, in the
+; data frame: SfiDataFrame.cpp); then the checks' row.
 ; CHECK-LABEL: define void @caller(
 ; CHECK-SAME: ptr %p) [[ATTRS:#[0-9]+]] prefix i32 -870490176 {
-; CHECK-NEXT: %a = alloca i32
+; CHECK-NEXT: %dipc.data = alloca [16 x i8], align 16
 ; CHECK-NEXT: %dipc.cfi.slot = call ptr @llvm.addressofreturnaddress.p0()
 ; CHECK-NEXT: %dipc.cfi.ssp = load i64, ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK:![0-9]+]]
 ; CHECK-NEXT: %dipc.cfi.push = sub i64 %dipc.cfi.ssp, 16
@@ -75,24 +76,24 @@ define void @store_global() {
 ; CHECK-NEXT: [[S:%.*]] = getelementptr inbounds i64, ptr %dipc.cfi.top, i64 1
 ; CHECK-NEXT: store ptr %dipc.cfi.slot, ptr [[S]], align 8, !dipc.sfi.check [[MARK]]
 ; CHECK-NEXT: %dipc.sfi.dom = load
-; CHECK: notail call void @use(ptr %a)
-; CHECK-NEXT: %dipc.cfi.slot1 = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT: %dipc.cfi.ssp2 = load i64, ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
-; CHECK-NEXT: %dipc.cfi.top3 = inttoptr i64 %dipc.cfi.ssp2 to ptr
-; CHECK-NEXT: [[TS:%.*]] = getelementptr inbounds i64, ptr %dipc.cfi.top3, i64 1
+; CHECK: notail call void @use(ptr %a.data)
+; CHECK-NEXT: [[SLOT1:%dipc.cfi.slot[0-9]+]] = call ptr @llvm.addressofreturnaddress.p0()
+; CHECK-NEXT: [[SSP2:%dipc.cfi.ssp[0-9]+]] = load i64, ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
+; CHECK-NEXT: [[TOP3:%dipc.cfi.top[0-9]+]] = inttoptr i64 [[SSP2]] to ptr
+; CHECK-NEXT: [[TS:%.*]] = getelementptr inbounds i64, ptr [[TOP3]], i64 1
 ; CHECK-NEXT: %dipc.cfi.top.slot = load ptr, ptr [[TS]], align 8, !dipc.sfi.check [[MARK]]
-; CHECK-NEXT: %dipc.cfi.top.ra = load ptr, ptr %dipc.cfi.top3, align 8, !dipc.sfi.check [[MARK]]
-; CHECK-NEXT: %dipc.cfi.ra4 = load volatile ptr, ptr %dipc.cfi.slot1, align 8, !dipc.sfi.check [[MARK]]
-; CHECK-NEXT: [[RAOK:%.*]] = icmp eq ptr %dipc.cfi.top.ra, %dipc.cfi.ra4
-; CHECK-NEXT: [[SLOTOK:%.*]] = icmp eq ptr %dipc.cfi.top.slot, %dipc.cfi.slot1
+; CHECK-NEXT: %dipc.cfi.top.ra = load ptr, ptr [[TOP3]], align 8, !dipc.sfi.check [[MARK]]
+; CHECK-NEXT: [[RA4:%dipc.cfi.ra[0-9]+]] = load volatile ptr, ptr [[SLOT1]], align 8, !dipc.sfi.check [[MARK]]
+; CHECK-NEXT: [[RAOK:%.*]] = icmp eq ptr %dipc.cfi.top.ra, [[RA4]]
+; CHECK-NEXT: [[SLOTOK:%.*]] = icmp eq ptr %dipc.cfi.top.slot, [[SLOT1]]
 ; CHECK-NEXT: %dipc.cfi.ok = and i1 [[SLOTOK]], [[RAOK]]
 ; CHECK-NEXT: br i1 %dipc.cfi.ok, label %dipc.cfi.pop, label %dipc.cfi.slow, !prof [[LIKELY:![0-9]+]]
 ; CHECK: dipc.cfi.pop:
-; CHECK-NEXT: [[UP:%.*]] = add i64 %dipc.cfi.ssp2, 16
+; CHECK-NEXT: [[UP:%.*]] = add i64 [[SSP2]], 16
 ; CHECK-NEXT: store i64 [[UP]], ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
 ; CHECK-NEXT: br label %[[RET:.*]]
 ; CHECK: dipc.cfi.slow:
-; CHECK-NEXT: notail call preserve_mostcc void @__dipc_sfi_ret_slow(ptr %dipc.cfi.slot1) [[COLD:#[0-9]+]]
+; CHECK-NEXT: notail call preserve_mostcc void @__dipc_sfi_ret_slow(ptr [[SLOT1]]) [[COLD:#[0-9]+]]
 ; CHECK-NEXT: br label %[[RET]]
 ; CHECK: [[RET]]:
 ; CHECK-NEXT: ret void
