@@ -73,8 +73,11 @@ static constexpr unsigned X86GSAddressSpace = 256;
 // SysV x86-64 va_list: {i32, i32, ptr, ptr}.
 static constexpr uint64_t VaListSize = 24;
 // A move of the stack pointer (addStackMove): the write right inline, the
-// slow path told DIPC_SFI_STACK_MOVE.
+// slow path told DIPC_SFI_STACK_MOVE. A call's pointer argument
+// (addCallArguments): the read right inline, the slow path told
+// DIPC_SFI_CALL_ARG.
 static constexpr unsigned StackMoveRight = DIPC_SFI_WRITE | 0x80;
+static constexpr unsigned CallArgRight = DIPC_SFI_READ | 0x40;
 // __builtin_setjmp's buffer: five words.
 static constexpr uint64_t SjLjBufferSize = 40;
 
@@ -136,6 +139,7 @@ private:
   const TargetLibraryInfo &TLI;
   SmallVector<Access, 32> Accesses;
   SmallVector<Access, 4> RunTime;           // run-time length
+  SmallVector<std::pair<Instruction *, Value *>, 4> OffStack; // call args
   SmallVector<IntrinsicInst *, 2> Masked;   // masked vector accesses
   SmallVector<Check, 32> Checks;
   DenseMap<const Value *, SmallVector<size_t, 4>> ByBase; // Checks per base
@@ -148,7 +152,8 @@ private:
   bool addRange(Instruction &I, Value *Ptr, Value *Len, unsigned Right);
   bool addStackMove(Instruction &I, Value *Lo, Value *Len);
   bool addDynamicAlloca(AllocaInst &AI);
-  bool addLibCallArguments(CallBase &CB);
+  bool addCallArguments(CallBase &CB);
+  void emitOffStack(Instruction *At, Value *Ptr);
   bool visitIntrinsic(IntrinsicInst &II);
   bool allowedAddressSpace(const Instruction &I, const Value *Ptr);
   bool inFrame(const Access &A) const;
@@ -207,18 +212,35 @@ bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
   return true;
 }
 
-// A C library function reads and writes through its pointer arguments
-// unchecked: the loader intercepts some (checking the whole ranges), not
-// all. Each pointer it is given must at least point where the running
+static cl::opt<bool> SfiCallArguments(
+    "dipc-sfi-call-arguments", cl::init(true), cl::Hidden,
+    cl::desc("Check the pointer arguments of calls to functions the unit "
+             "does not define (off: only for tests of the loader's "
+             "interceptors, which then see every pointer)"));
+
+// A function this unit does not define (the C library, another library,
+// another unit) reads and writes through its pointer arguments as it will:
+// the loader intercepts some C library functions (checking the whole
+// ranges), not all, and uninstrumented code checks nothing.
+//
+// A C library function's pointer must at least point where the running
 // domain may read (write, where the parameter is writeonly): so no call
 // names memory the domain may not read, the runtime's above all (the
 // rights matrix, the tag shadow, the thread states), as modf(x, p) over
 // the domain's own rights row would. Variadic arguments are values to
 // print or scan, whose formats the interceptors check; functions are code.
-bool Instrumenter::addLibCallArguments(CallBase &CB) {
+//
+// No pointer given to any function the unit does not define may point
+// into a callee stack, the thread's own included: its frames' return
+// addresses and saved registers are what no checked write may reach, and
+// libc writes unchecked (wmemcpy, which LLVM does not know as the C
+// library's, over a saved register read another domain's secret). Other
+// functions' pointers need not name memory at all (SQLite's
+// SQLITE_TRANSIENT is -1): only their tag is tested, where they have one.
+bool Instrumenter::addCallArguments(CallBase &CB) {
   const Function *Callee = CB.getCalledFunction();
   LibFunc LF;
-  if (!Callee || !Callee->isDeclaration())
+  if (!Callee || !Callee->isDeclaration() || !SfiCallArguments)
     return true;
   // A C library function declared unlike the library (a pointer parameter
   // as an integer) would escape the check of its arguments: refused, not
@@ -229,8 +251,7 @@ bool Instrumenter::addLibCallArguments(CallBase &CB) {
                           "' through a declaration unlike the library's, "
                           "whose pointer arguments the check could not tell "
                           "(declare it as its header does)");
-  if (!TLI.getLibFunc(*Callee, LF) || !TLI.has(LF))
-    return true;
+  bool Known = TLI.getLibFunc(*Callee, LF) && TLI.has(LF);
   unsigned Fixed = Callee->getFunctionType()->getNumParams();
   for (unsigned Arg = 0; Arg < CB.arg_size() && Arg < Fixed; ++Arg) {
     Value *P = CB.getArgOperand(Arg);
@@ -239,9 +260,16 @@ bool Instrumenter::addLibCallArguments(CallBase &CB) {
         isa<ConstantPointerNull>(P) || isa<UndefValue>(P) ||
         isa<Function>(P->stripPointerCasts()))
       continue;
+    if (!Known) {
+      // The exception a landing pad resumes is the unwinder's.
+      if (auto *EV = dyn_cast<ExtractValueInst>(P);
+          !EV || !isa<LandingPadInst>(EV->getAggregateOperand()))
+        OffStack.push_back({&CB, P});
+      continue;
+    }
     unsigned Right = CB.paramHasAttr(Arg, Attribute::WriteOnly)
                          ? DIPC_SFI_WRITE
-                         : DIPC_SFI_READ;
+                         : CallArgRight;
     // A null pointer names no memory (free(NULL), time(NULL)): the check
     // is then of the runtime vector's page, which every domain may use.
     IRBuilder<> B(&CB);
@@ -249,10 +277,36 @@ bool Instrumenter::addLibCallArguments(CallBase &CB) {
         B.getInt64(DIPC_VECTOR_ADDR), P->getType());
     Value *Checked = B.CreateSelect(B.CreateIsNull(P), Shared, P,
                                     "dipc.sfi.libarg");
-    if (!addAccess(CB, Checked, 1, Right))
-      return false;
+    // Never merged with the accesses' checks: its own slow-path kind.
+    RunTime.push_back({&CB, Checked, 0, B.getInt64(1), Right, 1});
   }
   return true;
+}
+
+// Before the call At: if Ptr lies in the user half on a page tagged
+// DIPC_SFI_TAG_STACK, the slow path for DIPC_SFI_CALL_ARG (which refuses
+// it); any other value passes.
+void Instrumenter::emitOffStack(Instruction *At, Value *Ptr) {
+  IRBuilder<> B(At);
+  Type *I64 = B.getInt64Ty();
+  Value *Addr = B.CreatePtrToInt(Ptr, I64, "dipc.sfi.arg");
+  Value *User = B.CreateICmpULT(Addr, B.getInt64(1ull << 47));
+  Value *Page = B.CreateSelect(User, B.CreateLShr(Addr, DIPC_SFI_PAGE_SHIFT),
+                               B.getInt64(0));
+  auto *Shadow = ConstantExpr::getIntToPtr(
+      ConstantInt::get(I64, DIPC_SFI_SHADOW_ADDR), B.getPtrTy());
+  LoadInst *Tag = B.CreateAlignedLoad(
+      B.getInt16Ty(), B.CreateGEP(B.getInt16Ty(), Shadow, Page), Align(2),
+      "dipc.sfi.argtag");
+  Tag->setMetadata(SfiOwnAccessMD, MDNode::get(Ctx, {}));
+  Value *OnStack = B.CreateICmpEQ(Tag, B.getInt16(DIPC_SFI_TAG_STACK),
+                                  "dipc.sfi.onstack");
+  Instruction *Slow =
+      SplitBlockAndInsertIfThen(OnStack, At, /*Unreachable=*/false,
+                                MDBuilder(Ctx).createUnlikelyBranchWeights());
+  Slow->getParent()->setName("dipc.sfi.slow");
+  B.SetInsertPoint(Slow);
+  emitSlowCall(B, Addr, B.getInt64(1), CallArgRight, /*Cold=*/true);
 }
 
 bool Instrumenter::addRange(Instruction &I, Value *Ptr, Value *Len,
@@ -453,7 +507,7 @@ bool Instrumenter::collect() {
                          DL.getTypeAllocSize(Ty).getFixedValue(),
                          DIPC_SFI_READ))
             return false;
-      if (!addLibCallArguments(*CB))
+      if (!addCallArguments(*CB))
         return false;
     }
   }
@@ -499,6 +553,8 @@ bool Instrumenter::mayCross(const Value *Base, int64_t Lo,
   else if (const auto *GV = dyn_cast<GlobalVariable>(Base);
            GV && !GV->isDeclaration() && !GV->isInterposable())
     A = GV->getPointerAlignment(DL).value();
+  else if (const auto *CB = dyn_cast<CallBase>(Base); CB && isOwnAsm(*CB))
+    A = CB->getRetAlign().valueOrOne().value(); // a data frame's base
   A = std::min(A, PageSize);
   uint64_t Start = uint64_t(Lo) & (A - 1);
   return Start + Size > A;
@@ -787,6 +843,7 @@ void Instrumenter::emitSlowCall(IRBuilder<> &B, Value *Addr, Value *Len,
   CallInst *Call = B.CreateCall(
       Fn, {Addr, B.CreateZExtOrTrunc(Len, B.getInt64Ty()),
            B.getInt32(Right == StackMoveRight   ? DIPC_SFI_STACK_MOVE
+                      : Right == CallArgRight   ? DIPC_SFI_CALL_ARG
                       : Right == DIPC_SFI_WRITE ? 1
                                                 : 0)});
   if (Cold)
@@ -997,6 +1054,8 @@ void Instrumenter::emit() {
     emitFast(A.At, B.CreatePtrToInt(A.Ptr, B.getInt64Ty()), A.Len, 0, A.Right,
              /*MayCross=*/true, /*Aligned=*/false);
   }
+  for (auto [At, Ptr] : OffStack)
+    emitOffStack(At, Ptr);
   for (IntrinsicInst *II : Masked)
     emitMasked(*II);
   for (Check &C : Checks)

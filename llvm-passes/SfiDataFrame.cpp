@@ -199,7 +199,7 @@ static Value *emitDelta(IRBuilder<> &B) {
 
 // Ptr's mirror: Ptr - Delta, opaque to the optimiser (no pointer
 // arithmetic it could reason about past the reservation's end).
-static Value *emitMirror(IRBuilder<> &B, Value *Ptr, Value *Delta,
+static Value *emitMirror(IRBuilder<> &B, Value *Ptr, Align A, Value *Delta,
                          const Twine &Name) {
   auto *Ty = FunctionType::get(B.getPtrTy(), {B.getPtrTy(), B.getInt64Ty()},
                                false);
@@ -208,6 +208,8 @@ static Value *emitMirror(IRBuilder<> &B, Value *Ptr, Value *Delta,
                      /*hasSideEffects=*/false),
       {Ptr, Delta}, Name);
   markOwnAsm(*Call);
+  // The offset is a multiple of every alignment up to a page's.
+  Call->addRetAttr(Attribute::getWithAlignment(B.getContext(), A));
   return Call;
 }
 
@@ -281,7 +283,7 @@ bool moveCheckedLocals(Function &F) {
                              "dipc.data");
       Pad->setAlignment(FrameAlign);
     }
-    Value *Frame = emitMirror(B, Pad, Delta, "dipc.data.frame");
+    Value *Frame = emitMirror(B, Pad, FrameAlign, Delta, "dipc.data.frame");
     SmallVector<Instruction *, 8> Dead; // markers of a moved alloca
     for (FrameSlot &S : Slots) {
       Value *Addr = B.CreateConstInBoundsGEP1_64(
@@ -323,7 +325,8 @@ bool moveCheckedLocals(Function &F) {
       if (auto *II = dyn_cast<IntrinsicInst>(U.getUser());
           !II || !II->isLifetimeStartOrEnd())
         Uses.push_back(&U);
-    Value *Mirror = emitMirror(After, AI, Delta, AI->getName() + ".data");
+    Value *Mirror =
+        emitMirror(After, AI, AI->getAlign(), Delta, AI->getName() + ".data");
     for (Use *U : Uses)
       U->set(Mirror);
   }

@@ -17,10 +17,10 @@ __dipc_sfi_check:
          * (rdi, rsi, edx: addr, size, write), which the fast path never
          * allows (DIPC_SFI_TAG_STACK): allowed here without the C
          * function, as own_stack_allows (sfi.c) says; a plain write, a
-         * thread state whose TCB is not this thread's, or anything else,
-         * goes on to it. */
-        cmp edx, 1
-        je 2f
+         * call's argument (DIPC_SFI_CALL_ARG), a thread state whose TCB
+         * is not this thread's, or anything else, goes on to it. */
+        test edx, ~DIPC_SFI_STACK_MOVE  /* neither 0 nor a move */
+        jnz 2f
         mov rax, gs:[ST_SELF]
         mov rcx, fs:[0]
         cmp rcx, [rax + ST_FSBASE]

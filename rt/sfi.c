@@ -196,9 +196,11 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
   uint32_t dom = st ? st->cur_dom % RT_MAX_DOMAINS : 0;
   uintptr_t hi = addr + size;
   uintptr_t bad = addr;
+  /* A call's argument is read; a move of the stack pointer writes. */
+  uint8_t need = write && write != DIPC_SFI_CALL_ARG ? DIPC_SFI_WRITE
+                                                     : DIPC_SFI_READ;
   if (hi > addr && hi <= USER_TOP) {
     const uint8_t *row = RIGHTS + (size_t)dom * DIPC_SFI_TAGS;
-    uint8_t need = write ? DIPC_SFI_WRITE : DIPC_SFI_READ;
     int own_stack = own_stack_allows(st, dom, addr, hi, write);
     uintptr_t p = addr >> DIPC_SFI_PAGE_SHIFT;
     uintptr_t last = (hi - 1) >> DIPC_SFI_PAGE_SHIFT;
@@ -213,14 +215,15 @@ DIPC_HIDDEN int dipc_sfi_allowed(uintptr_t addr, uint64_t size,
     int stack = 0;
     for (uintptr_t q = addr >> DIPC_SFI_PAGE_SHIFT; q <= last && !stack; ++q)
       stack = SHADOW[q] == DIPC_SFI_TAG_STACK;
-    if (st && !stack && cap_covers(st, addr, hi, write))
+    if (st && !stack && cap_covers(st, addr, hi, need == DIPC_SFI_WRITE))
       return 1;
     if ((p << DIPC_SFI_PAGE_SHIFT) > addr)
       bad = p << DIPC_SFI_PAGE_SHIFT;
   }
   if (st)
     st->sfi_fault = (__typeof__(st->sfi_fault)){
-        .addr = bad, .size = size, .write = write != 0, .dom = dom};
+        .addr = bad, .size = size, .write = need == DIPC_SFI_WRITE,
+        .dom = dom};
   return 0;
 }
 

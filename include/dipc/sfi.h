@@ -82,6 +82,12 @@
  * domain below the stack's cur, where the running call's frames start. */
 #define DIPC_SFI_STACK_MOVE 2
 
+/* The slow path's `write` argument for a pointer argument of a call to a
+ * function the unit does not define (libc, other libraries, other units):
+ * its first byte must be readable, and on no callee stack, the thread's
+ * own included (uninstrumented code writes through it unchecked). */
+#define DIPC_SFI_CALL_ARG 3
+
 #define DIPC_SFI_READ 1
 #define DIPC_SFI_WRITE 2
 

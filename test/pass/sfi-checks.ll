@@ -220,17 +220,19 @@ define <2 x i64> @gather(<2 x ptr> %ps, <2 x i1> %m, <2 x i64> %v) {
 ; In-bounds constant offsets of a static alloca: none, and it stays in the
 ; frame. One also accessed past its end, or at a variable offset, moves to
 ; the data mirror of a reservation (SfiDataFrame.cpp): no checked write
-; lands on a callee stack, and every access of it is checked.
+; lands on a callee stack, and every access of it is checked (the frame's
+; alignment, which the mirror keeps, rules out a crossing for the first).
 ; CHECK-LABEL: define i32 @frame(
 ; CHECK: %a = alloca [4 x i32], align 16
 ; CHECK-NEXT: %dipc.data = alloca [16 x i8], align 16
 ; CHECK-NOT: alloca
 ; CHECK: %dipc.data.asm = call { i64, i64 } asm sideeffect "# dipc data frame: the mirror's offset{{.*}}cmpl $$1026{{.*}}movabsq $$0x200000000000, $1{{.*}}cmoveq $1, $0"
-; CHECK: %dipc.data.frame = call ptr asm "subq $2, $0", "=r,0,r{{.*}}"(ptr %dipc.data, i64 %dipc.data.delta)
+; CHECK: %dipc.data.frame = call align 16 ptr asm "subq $2, $0", "=r,0,r{{.*}}"(ptr %dipc.data, i64 %dipc.data.delta)
 ; CHECK: %b.data = getelementptr inbounds i8, ptr %dipc.data.frame, i64 0
 ; CHECK: store volatile i32 1, ptr %p1
 ; CHECK-NEXT: %v = load volatile i32, ptr %a
 ; CHECK: [[B16:%.*]] = add i64 %dipc.sfi.addr, 16
+; CHECK-NOT: dipc.sfi.cross
 ; CHECK: call void @__dipc_sfi_check(i64 [[B16]], i64 4, i32 1)
 ; CHECK: store volatile i32 2, ptr %out
 ; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr1, i64 4, i32 1)
@@ -426,7 +428,7 @@ define void @naked() naked {
 ; CHECK: %v = alloca i32, i64 %n, align 16
 ; CHECK-NEXT: %dipc.data.asm = call { i64, i64 } asm sideeffect "# dipc data frame
 ; CHECK-NEXT: %dipc.data.delta = extractvalue { i64, i64 } %dipc.data.asm, 0
-; CHECK-NEXT: %v.data = call ptr asm "subq $2, $0", "=r,0,r{{.*}}"(ptr %v, i64 %dipc.data.delta)
+; CHECK-NEXT: %v.data = call align 16 ptr asm "subq $2, $0", "=r,0,r{{.*}}"(ptr %v, i64 %dipc.data.delta)
 ; CHECK-NEXT: %p = getelementptr i32, ptr %v.data, i64 %i
 ; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.addr, i64 4, i32 1)
 ; CHECK: call void @use(ptr %v.data)

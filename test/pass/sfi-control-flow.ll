@@ -150,7 +150,12 @@ define void @no_return() {
 ; CHECK-NEXT: br label %[[GO]]
 ; CHECK: [[GO]]:
 ; CHECK-NEXT: notail call void %f(ptr %p)
-; CHECK-NEXT: notail call void @use(ptr %p)
+; A function the unit does not define: its pointer argument's tag must
+; not be a callee stack's (SfiChecks.cpp, addCallArguments).
+; CHECK: %dipc.sfi.argtag = load i16
+; CHECK-NEXT: %dipc.sfi.onstack = icmp eq i16 %dipc.sfi.argtag, 1026
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.arg, i64 1, i32 3)
+; CHECK: notail call void @use(ptr %p)
 ; CHECK-NEXT: %dipc.cfi.slot1 =
 define void @indirect(ptr %f, ptr %p) {
   call void %f(ptr %p)
