@@ -5,8 +5,11 @@
  * write across domains: random_r's state pointers copied the secret word
  * by word, hsearch_r's table wrote over the rights matrix, a regex_t's
  * translate table read the secret byte by byte, an aiocb's buffer went to
- * a pipe from aio's own thread. Other code (libc, plain libraries) calls
- * them as usual. */
+ * a pipe from aio's own thread. libgcc's unwinder calls the stop and
+ * trace functions it is given (from an exception of the caller's) with no
+ * check: a stop function pointing into the middle of an instrumented
+ * function, past its check, copied vault's secret. Other code (libc,
+ * plain libraries) calls them as usual. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 
@@ -16,6 +19,7 @@
 #include <regex.h>
 #include <search.h>
 #include <stdlib.h>
+#include <unwind.h>
 
 #define REFUSE(fail) return (sfi_refuse(__func__), (fail))
 
@@ -182,4 +186,19 @@ SFI_EXPORT int getaddrinfo_a(int mode, struct gaicb *list[], int n,
   if (SFI_CHECKED())
     REFUSE(EAI_SYSTEM);
   return NEXT(getaddrinfo_a)(mode, list, n, sev);
+}
+
+SFI_EXPORT _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *e,
+                                                   _Unwind_Stop_Fn stop,
+                                                   void *arg) {
+  if (SFI_CHECKED())
+    REFUSE(_URC_FATAL_PHASE1_ERROR);
+  return NEXT(_Unwind_ForcedUnwind)(e, stop, arg);
+}
+
+SFI_EXPORT _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn trace,
+                                                 void *arg) {
+  if (SFI_CHECKED())
+    REFUSE(_URC_FATAL_PHASE1_ERROR);
+  return NEXT(_Unwind_Backtrace)(trace, arg);
 }
