@@ -12,8 +12,6 @@
 #include "sfi_intercept.h"
 
 #include <stdint.h>
-#include <stdio.h>
-#include <unistd.h>
 #include <wchar.h>
 
 /* n wide characters in bytes; a count that overflows is a range no domain
@@ -24,40 +22,25 @@ static size_t wide_bytes(size_t n) {
 
 /* Reports the refused call, then faults as the slow path does. */
 static _Noreturn void refuse_wide(const char *call) {
-  char line[160];
-  int n = snprintf(line, sizeof line,
-                   "dipc: sfi: %s refused to instrumented code (its ranges "
-                   "are not checked)\n",
-                   call);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line, (size_t)n);
+  sfi_refuse(call);
   __dipc_sfi_check(DIPC_SFI_TRAP_ADDR, 1, 0); /* refused: never returns */
   __builtin_unreachable();
 }
 
-SFI_EXPORT wchar_t *wmemcpy(wchar_t *dst, const wchar_t *src, size_t n) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(dst, wide_bytes(n));
-    SFI_READ(src, wide_bytes(n));
+/* COPY(name, (params), (args)): dst written and src read, n wide
+ * characters each. */
+#define COPY(name, params, args)                                              \
+  SFI_EXPORT wchar_t *name params {                                           \
+    if (SFI_CHECKED()) {                                                      \
+      SFI_WRITE(dst, wide_bytes(n));                                          \
+      SFI_READ(src, wide_bytes(n));                                           \
+    }                                                                         \
+    return NEXT(name) args;                                                   \
   }
-  return NEXT(wmemcpy)(dst, src, n);
-}
 
-SFI_EXPORT wchar_t *wmempcpy(wchar_t *dst, const wchar_t *src, size_t n) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(dst, wide_bytes(n));
-    SFI_READ(src, wide_bytes(n));
-  }
-  return NEXT(wmempcpy)(dst, src, n);
-}
-
-SFI_EXPORT wchar_t *wmemmove(wchar_t *dst, const wchar_t *src, size_t n) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(dst, wide_bytes(n));
-    SFI_READ(src, wide_bytes(n));
-  }
-  return NEXT(wmemmove)(dst, src, n);
-}
+COPY(wmemcpy, (wchar_t *dst, const wchar_t *src, size_t n), (dst, src, n))
+COPY(wmempcpy, (wchar_t *dst, const wchar_t *src, size_t n), (dst, src, n))
+COPY(wmemmove, (wchar_t *dst, const wchar_t *src, size_t n), (dst, src, n))
 
 SFI_EXPORT wchar_t *wmemset(wchar_t *dst, wchar_t c, size_t n) {
   if (SFI_CHECKED())
@@ -151,32 +134,12 @@ REFUSED(size_t, wcsnrtombs,
         (d, s, m, n, ps))
 
 /* The fortified forms (_FORTIFY_SOURCE calls them instead). */
-SFI_EXPORT wchar_t *__wmemcpy_chk(wchar_t *dst, const wchar_t *src, size_t n,
-                                  size_t room) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(dst, wide_bytes(n));
-    SFI_READ(src, wide_bytes(n));
-  }
-  return NEXT(__wmemcpy_chk)(dst, src, n, room);
-}
-
-SFI_EXPORT wchar_t *__wmempcpy_chk(wchar_t *dst, const wchar_t *src,
-                                   size_t n, size_t room) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(dst, wide_bytes(n));
-    SFI_READ(src, wide_bytes(n));
-  }
-  return NEXT(__wmempcpy_chk)(dst, src, n, room);
-}
-
-SFI_EXPORT wchar_t *__wmemmove_chk(wchar_t *dst, const wchar_t *src,
-                                   size_t n, size_t room) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(dst, wide_bytes(n));
-    SFI_READ(src, wide_bytes(n));
-  }
-  return NEXT(__wmemmove_chk)(dst, src, n, room);
-}
+COPY(__wmemcpy_chk, (wchar_t *dst, const wchar_t *src, size_t n, size_t room),
+     (dst, src, n, room))
+COPY(__wmempcpy_chk, (wchar_t *dst, const wchar_t *src, size_t n, size_t room),
+     (dst, src, n, room))
+COPY(__wmemmove_chk, (wchar_t *dst, const wchar_t *src, size_t n, size_t room),
+     (dst, src, n, room))
 
 SFI_EXPORT wchar_t *__wmemset_chk(wchar_t *dst, wchar_t c, size_t n,
                                   size_t room) {
