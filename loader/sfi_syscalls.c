@@ -170,6 +170,56 @@ SFI_EXPORT void *shmat(int id, const void *addr, int flags) {
   return p;
 }
 
+/* prctl's options open to instrumented code: those that take no pointer,
+ * and these whose memory is checked here (the kernel reads and writes it
+ * with no check: an attack round's PR_SET_NAME read vault's secret, and
+ * PR_GET_NAME wrote the rights matrix). Any other is refused: PR_SET_MM
+ * (it can point /proc/self/environ anywhere), PR_SET_SECCOMP, the
+ * syscall user dispatch's selector, PR_SET_VMA's name, and options this
+ * table does not know. */
+static int prctl_open(int option, unsigned long a2) {
+  switch (option) {
+  case PR_SET_NAME:
+    sfi_read_string((const char *)a2, 16); /* the kernel reads up to 16 */
+    return 1;
+  case PR_GET_NAME:
+    sfi_check(a2, 16, 1);
+    return 1;
+  case PR_GET_PDEATHSIG:
+  case PR_GET_CHILD_SUBREAPER:
+  case PR_GET_ENDIAN:
+  case PR_GET_FPEMU:
+  case PR_GET_FPEXC:
+  case PR_GET_UNALIGN:
+    sfi_check(a2, sizeof(int), 1);
+    return 1;
+  case PR_GET_TID_ADDRESS:
+    sfi_check(a2, sizeof(void *), 1);
+    return 1;
+  case PR_SET_PDEATHSIG:
+  case PR_GET_DUMPABLE:
+  case PR_SET_DUMPABLE:
+  case PR_GET_KEEPCAPS:
+  case PR_SET_KEEPCAPS:
+  case PR_GET_TIMERSLACK:
+  case PR_SET_TIMERSLACK:
+  case PR_GET_NO_NEW_PRIVS:
+  case PR_SET_NO_NEW_PRIVS:
+  case PR_SET_CHILD_SUBREAPER:
+  case PR_GET_THP_DISABLE:
+  case PR_SET_THP_DISABLE:
+  case PR_CAPBSET_READ:
+  case PR_GET_SECUREBITS:
+  case PR_MCE_KILL_GET:
+  case PR_GET_TIMING:
+  case PR_GET_SPECULATION_CTRL:
+  case PR_SET_PTRACER:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 typedef int (*prctl_fn)(int, unsigned long, unsigned long, unsigned long,
                         unsigned long);
 SFI_EXPORT int prctl(int option, ...) {
@@ -178,8 +228,11 @@ SFI_EXPORT int prctl(int option, ...) {
   unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long),
                 a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
   va_end(ap);
-  if (SFI_CHECKED() && option == PR_SET_MM)
-    return (int)sfi_refuse("prctl(PR_SET_MM)");
+  if (SFI_CHECKED() && !prctl_open(option, a2)) {
+    char what[40];
+    snprintf(what, sizeof what, "prctl(option %d)", option);
+    return (int)sfi_refuse(what);
+  }
   return NEXT_AS(prctl_fn, "prctl")(option, a2, a3, a4, a5);
 }
 
