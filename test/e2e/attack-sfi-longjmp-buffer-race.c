@@ -40,8 +40,15 @@ static void *flipper(void *arg) {
     if (!armed)
       continue;
     long g = good, f = forged;
+    // Each value held a while: on a loaded machine the two threads seldom
+    // run at once, and a forged value held for two stores was then never
+    // seen by the `none` control's 200,000 jumps.
     *slot = f;
+    for (volatile int spin = 0; spin < 64; spin++)
+      ;
     *slot = g;
+    for (volatile int spin = 0; spin < 64; spin++)
+      ;
   }
   return NULL;
 }
