@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
@@ -186,4 +187,27 @@ SFI_EXPORT int pthread_join(pthread_t t, void **result) {
   if (SFI_CHECKED() && result)
     SFI_WRITE(result, sizeof *result);
   return NEXT(pthread_join)(t, result);
+}
+
+/* Byte shuffles LLVM does not know as the C library's (no check is
+ * compiled in before a call): swab(secret, own, n) copied another
+ * domain's secret (an attack round). */
+SFI_EXPORT void swab(const void *from, void *to, ssize_t n) {
+  if (SFI_CHECKED() && n > 0) {
+    SFI_READ(from, (size_t)n);
+    SFI_WRITE(to, (size_t)n);
+  }
+  NEXT(swab)(from, to, n);
+}
+
+SFI_EXPORT void *memfrob(void *s, size_t n) {
+  if (SFI_CHECKED())
+    SFI_WRITE(s, n);
+  return NEXT(memfrob)(s, n);
+}
+
+SFI_EXPORT char *strfry(char *s) {
+  if (SFI_CHECKED())
+    SFI_WRITE(s, STRING(s) + 1);
+  return NEXT(strfry)(s);
 }
