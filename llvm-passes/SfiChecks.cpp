@@ -212,6 +212,15 @@ bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
   return true;
 }
 
+// Whether Ptr lies inside a global variable defined here, at a constant
+// offset.
+static bool insideGlobal(Value *Ptr, const DataLayout &DL) {
+  auto [Base, Off] = baseAndOffset(Ptr, DL);
+  const auto *GV = dyn_cast<GlobalVariable>(Base);
+  return GV && !GV->isDeclaration() && Off >= 0 &&
+         uint64_t(Off) <= DL.getTypeAllocSize(GV->getValueType());
+}
+
 static cl::opt<bool> SfiCallArguments(
     "dipc-sfi-call-arguments", cl::init(true), cl::Hidden,
     cl::desc("Check the pointer arguments of calls to functions the unit "
@@ -261,9 +270,11 @@ bool Instrumenter::addCallArguments(CallBase &CB) {
         isa<Function>(P->stripPointerCasts()))
       continue;
     if (!Known) {
-      // The exception a landing pad resumes is the unwinder's.
-      if (auto *EV = dyn_cast<ExtractValueInst>(P);
-          !EV || !isa<LandingPadInst>(EV->getAggregateOperand()))
+      // The exception a landing pad resumes is the unwinder's; a global
+      // at a constant offset inside it is on no stack.
+      auto *EV = dyn_cast<ExtractValueInst>(P);
+      if (!(EV && isa<LandingPadInst>(EV->getAggregateOperand())) &&
+          !insideGlobal(P, DL))
         OffStack.push_back({&CB, P});
       continue;
     }

@@ -501,6 +501,24 @@ define i32 @sjlj_buffer(i64 %i) {
   ret i32 %r
 }
 
+; A function the unit does not define (not the C library's, as LLVM
+; knows it): each pointer argument's page must not be a callee stack's;
+; a global at a constant offset inside it is on none.
+; CHECK-LABEL: define void @external_args(
+; CHECK: %dipc.sfi.arg = ptrtoint ptr %p to i64
+; CHECK-NEXT: [[USER:%.*]] = icmp ult i64 %dipc.sfi.arg, 140737488355328
+; CHECK: %dipc.sfi.argtag = load i16
+; CHECK-NEXT: %dipc.sfi.onstack = icmp eq i16 %dipc.sfi.argtag, 1026
+; CHECK: call void @__dipc_sfi_check(i64 %dipc.sfi.arg, i64 1, i32 3)
+; CHECK: call void @use(ptr %p)
+; CHECK-NOT: dipc.sfi.argtag
+; CHECK: call void @use(ptr getelementptr inbounds (i8, ptr @g, i64 4))
+define void @external_args(ptr %p) {
+  call void @use(ptr %p)
+  call void @use(ptr getelementptr inbounds (i8, ptr @g, i64 4))
+  ret void
+}
+
 ; Every call: no tail call, no builtin expansion.
 ; CHECK: attributes [[ATTRS]] = { "dipc-sfi" "disable-tail-calls"="true" "probe-stack"="inline-asm" }
 ; CHECK: attributes [[COLD]] = { cold nobuiltin }
