@@ -78,4 +78,30 @@ bool markNoteSfi(Module &M) {
   return true;
 }
 
+void emitCallsNote(Module &M, ArrayRef<std::string> Names) {
+  if (Names.empty())
+    return;
+  LLVMContext &Ctx = M.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx);
+  std::string Desc;
+  for (const std::string &N : Names)
+    Desc += N + '\0';
+  Desc.resize(alignTo(Desc.size(), 4), '\0');
+  static_assert(sizeof(DIPC_SFI_CALLS_NOTE_NAME) == 8, "no name padding");
+  Constant *Fields[] = {
+      ConstantInt::get(I32, sizeof(DIPC_SFI_CALLS_NOTE_NAME)),
+      ConstantInt::get(I32, Desc.size()),
+      ConstantInt::get(I32, DIPC_SFI_CALLS_NOTE_TYPE),
+      ConstantDataArray::getRaw(StringRef(DIPC_SFI_CALLS_NOTE_NAME, 8), 8,
+                                Type::getInt8Ty(Ctx)),
+      ConstantDataArray::getRaw(Desc, Desc.size(), Type::getInt8Ty(Ctx))};
+  Constant *Init = ConstantStruct::getAnon(Ctx, Fields, /*Packed=*/true);
+  auto *GV = new GlobalVariable(M, Init->getType(), true,
+                                GlobalValue::InternalLinkage, Init,
+                                "__dipc_sfi_calls_note");
+  GV->setSection(DIPC_SFI_CALLS_SECTION);
+  GV->setAlignment(Align(4));
+  appendToUsed(M, {GV});
+}
+
 } // namespace dipc

@@ -5,7 +5,9 @@
 #define DIPC_PASS_OBJECTNOTE_H
 
 #include "dipc/metadata.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <cstdint>
+#include <string>
 
 namespace llvm {
 class Module;
@@ -23,6 +25,10 @@ void emitObjectNote(llvm::Module &M,
 // type DIPC_NOTE_TYPE_RECORDS_SFI (include/dipc/sfi.h); false if there is
 // no note or it was marked already.
 bool markNoteSfi(llvm::Module &M);
+
+// The note of the functions a unit calls with pointers whose tags only are
+// checked (dipc/sfi.h, DIPC_SFI_CALLS_NOTE_NAME); none if Names is empty.
+void emitCallsNote(llvm::Module &M, llvm::ArrayRef<std::string> Names);
 
 } // namespace dipc
 

@@ -47,6 +47,7 @@
 #include "dipc/abi.h"
 #include "dipc/sfi.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MustExecute.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -121,9 +122,9 @@ struct Check {
 class Instrumenter {
 public:
   Instrumenter(Function &F, DominatorTree &DT, LoopInfo &LI,
-               const TargetLibraryInfo &TLI)
+               const TargetLibraryInfo &TLI, StringSet<> &TagOnlyCallees)
       : F(F), M(*F.getParent()), DL(M.getDataLayout()), Ctx(F.getContext()),
-        DT(DT), LI(LI), TLI(TLI) {}
+        DT(DT), LI(LI), TLI(TLI), TagOnlyCallees(TagOnlyCallees) {}
   bool collect();
   void plan();
   void emit();
@@ -137,6 +138,7 @@ private:
   DominatorTree &DT;
   LoopInfo &LI;
   const TargetLibraryInfo &TLI;
+  StringSet<> &TagOnlyCallees; // the calls note's (dipc/sfi.h)
   SmallVector<Access, 32> Accesses;
   SmallVector<Access, 4> RunTime;           // run-time length
   SmallVector<std::pair<Instruction *, Value *>, 4> OffStack; // call args
@@ -270,6 +272,7 @@ bool Instrumenter::addCallArguments(CallBase &CB) {
         isa<Function>(P->stripPointerCasts()))
       continue;
     if (!Known) {
+      TagOnlyCallees.insert(Callee->getName().ltrim('\1'));
       // The exception a landing pad resumes is the unwinder's; a global
       // at a constant offset inside it is on no stack.
       auto *EV = dyn_cast<ExtractValueInst>(P);
@@ -1174,6 +1177,7 @@ PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = markNoteSfi(M);
   refuseUncheckableCode(M);
+  StringSet<> TagOnlyCallees;
   for (Function &F : M) {
     if (F.isDeclaration() || F.hasFnAttribute(Attribute::Naked) ||
         F.hasFnAttribute(DoneAttr))
@@ -1182,7 +1186,7 @@ PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
       FAM.invalidate(F, PreservedAnalyses::none());
     Instrumenter I(F, FAM.getResult<DominatorTreeAnalysis>(F),
                    FAM.getResult<LoopAnalysis>(F),
-                   FAM.getResult<TargetLibraryAnalysis>(F));
+                   FAM.getResult<TargetLibraryAnalysis>(F), TagOnlyCallees);
     if (!I.collect())
       continue; // reported
     I.plan();
@@ -1191,6 +1195,12 @@ PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
     FAM.invalidate(F, PreservedAnalyses::none());
     Changed = true;
   }
+  // The loader refuses those of libc it does not check (dipc/sfi.h).
+  std::vector<std::string> Names;
+  for (const auto &E : TagOnlyCallees)
+    Names.push_back(E.getKey().str());
+  llvm::sort(Names);
+  emitCallsNote(M, Names);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -13,6 +13,7 @@
 #include "metadata.h"
 #include "scan.h"
 #include "sfi_alias.h"
+#include "sfi_calls.h"
 #include "sfi_code.h"
 #include "sfi_real.h"
 #include "signals.h"
@@ -102,6 +103,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data) {
     seen[me].records = 1;
     sfi_code_add(info); /* under sfi, its units are all instrumented */
     sfi_alias_bind(info);
+    sfi_calls_check(info);
   }
   return 0;
 }

@@ -57,6 +57,20 @@ _setjmp:
         jmp setjmp_common
         .size _setjmp, . - _setjmp
 
+/* getcontext(ucp) in front of glibc's, for the same reason: the check
+ * (getcontext_check, sfi_unknown.c) returns glibc's, which then runs on
+ * the caller's frame as if called directly. */
+        .globl getcontext
+        .type getcontext, @function
+        .p2align 4
+getcontext:
+        push rdi                        /* 8 + 8: the C alignment */
+        mov rsi, [rsp + 8]              /* the caller's return address */
+        call getcontext_check
+        pop rdi
+        jmp rax
+        .size getcontext, . - getcontext
+
 /* sfi_longjmp(buf, val) (longjmp.c): the context of buf, taken again and
  * checked by the runtime (another thread may have changed buf since the
  * loader's first look), resumed from the runtime's copy, with eax = val,

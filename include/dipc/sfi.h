@@ -154,6 +154,17 @@
 #define DIPC_SFI_CFI_JUMP 4
 #define DIPC_SFI_JMP_WORDS 8
 
+/* A unit compiled with -fdipc-sfi lists, in a note of this owner and
+ * type (section DIPC_SFI_CALLS_SECTION), the names of the functions it
+ * calls with pointer arguments that LLVM does not know as the C
+ * library's (each NUL-terminated): before such a call only the pointers'
+ * tags are checked (DIPC_SFI_CALL_ARG). Under `sfi` the loader refuses a
+ * program whose instrumented code calls one that the C library defines
+ * and the loader neither intercepts nor knows to take no memory. */
+#define DIPC_SFI_CALLS_NOTE_NAME "dipcsfi"
+#define DIPC_SFI_CALLS_NOTE_TYPE 1
+#define DIPC_SFI_CALLS_SECTION ".note.dipc.sfi"
+
 /* A unit compiled with -fdipc-sfi marks its records note (dipc/note.h)
  * with this type instead of DIPC_NOTE_TYPE_RECORDS (same descriptor).
  * Under `sfi` the loader refuses an object with a unit not so marked. */

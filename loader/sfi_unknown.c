@@ -1,0 +1,181 @@
+/* sfi_unknown.c - interceptors (sfi_intercept.h) of C library functions
+ * that LLVM does not know and instrumented code calls: before such a call
+ * only its pointers' tags are checked, and the loader refuses a program
+ * calling one it does not check (sfi_calls.c). Each checks what libc
+ * reads and writes through its pointers. */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+#include "sfi_code.h"
+
+#include <dlfcn.h>
+#include <iconv.h>
+#include <locale.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <threads.h>
+#include <time.h>
+#include <ucontext.h>
+
+#define STRING(s) sfi_read_string((s), SIZE_MAX)
+#define WRITES(type, name, ptr)                                                \
+  SFI_EXPORT int name(type *ptr) {                                             \
+    if (SFI_CHECKED())                                                         \
+      SFI_WRITE(ptr, sizeof *ptr);                                             \
+    return NEXT(name)(ptr);                                                    \
+  }
+
+/* Thread attributes and mutex attributes: libc writes the object. */
+WRITES(pthread_attr_t, pthread_attr_init, attr)
+WRITES(pthread_attr_t, pthread_attr_destroy, attr)
+WRITES(pthread_mutexattr_t, pthread_mutexattr_init, attr)
+WRITES(pthread_mutexattr_t, pthread_mutexattr_destroy, attr)
+
+SFI_EXPORT int pthread_mutexattr_settype(pthread_mutexattr_t *attr, int type) {
+  if (SFI_CHECKED())
+    SFI_WRITE(attr, sizeof *attr);
+  return NEXT(pthread_mutexattr_settype)(attr, type);
+}
+
+SFI_EXPORT int pthread_attr_setstack(pthread_attr_t *attr, void *stack,
+                                     size_t size) {
+  if (SFI_CHECKED())
+    SFI_WRITE(attr, sizeof *attr);
+  return NEXT(pthread_attr_setstack)(attr, stack, size);
+}
+
+SFI_EXPORT int pthread_attr_setaffinity_np(pthread_attr_t *attr, size_t size,
+                                           const cpu_set_t *set) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(attr, sizeof *attr);
+    SFI_READ(set, size);
+  }
+  return NEXT(pthread_attr_setaffinity_np)(attr, size, set);
+}
+
+SFI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m,
+                                       const struct timespec *at) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(m, sizeof *m);
+    SFI_READ(at, sizeof *at);
+  }
+  return NEXT(pthread_mutex_timedlock)(m, at);
+}
+
+SFI_EXPORT int pthread_timedjoin_np(pthread_t t, void **result,
+                                    const struct timespec *at) {
+  if (SFI_CHECKED()) {
+    if (result)
+      SFI_WRITE(result, sizeof *result);
+    SFI_READ(at, sizeof *at);
+  }
+  return NEXT(pthread_timedjoin_np)(t, result, at);
+}
+
+SFI_EXPORT int thrd_join(thrd_t t, int *result) {
+  if (SFI_CHECKED() && result)
+    SFI_WRITE(result, sizeof *result);
+  return NEXT(thrd_join)(t, result);
+}
+
+SFI_EXPORT int timer_settime(timer_t id, int flags,
+                             const struct itimerspec *value,
+                             struct itimerspec *old) {
+  if (SFI_CHECKED()) {
+    SFI_READ(value, sizeof *value);
+    if (old)
+      SFI_WRITE(old, sizeof *old);
+  }
+  return NEXT(timer_settime)(id, flags, value, old);
+}
+
+SFI_EXPORT int setrlimit(__rlimit_resource_t resource,
+                         const struct rlimit *limit) {
+  if (SFI_CHECKED())
+    SFI_READ(limit, sizeof *limit);
+  return NEXT(setrlimit)(resource, limit);
+}
+
+/* getcontext (setjmp.S, before glibc's runs on the untouched frame: it
+ * returns twice): the registers it saves are the caller's to choose, so
+ * where they go must be the caller's to write. Returns glibc's. */
+void *getcontext_check(ucontext_t *uc, const void *ret) {
+  if (sfi_code_checks(ret))
+    SFI_WRITE(uc, sizeof *uc);
+  return (void *)NEXT(getcontext);
+}
+
+/* Files and streams. */
+SFI_EXPORT int mkstemp(char *template) {
+  if (SFI_CHECKED())
+    SFI_WRITE(template, STRING(template) + 1);
+  return NEXT(mkstemp)(template);
+}
+
+SFI_EXPORT int mkstemp64(char *template) {
+  if (SFI_CHECKED())
+    SFI_WRITE(template, STRING(template) + 1);
+  return NEXT(mkstemp64)(template);
+}
+
+SFI_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f) {
+  if (SFI_CHECKED()) {
+    if (path)
+      STRING(path);
+    STRING(mode);
+    sfi_check_file(f);
+  }
+  return NEXT(freopen64)(path, mode, f);
+}
+
+SFI_EXPORT int __uflow(FILE *f) {
+  if (SFI_CHECKED())
+    sfi_check_file(f);
+  return NEXT(__uflow)(f);
+}
+
+SFI_EXPORT FILE *fmemopen(void *buf, size_t size, const char *mode) {
+  if (SFI_CHECKED()) {
+    if (buf)
+      SFI_WRITE(buf, size);
+    STRING(mode);
+  }
+  return NEXT(fmemopen)(buf, size, mode);
+}
+
+/* Text: locales, times, conversions. */
+SFI_EXPORT char *setlocale(int category, const char *locale) {
+  if (SFI_CHECKED() && locale)
+    STRING(locale);
+  return NEXT(setlocale)(category, locale);
+}
+
+SFI_EXPORT size_t strftime(char *out, size_t room, const char *format,
+                           const struct tm *tm) {
+  if (SFI_CHECKED()) {
+    SFI_WRITE(out, room);
+    STRING(format);
+    SFI_READ(tm, sizeof *tm);
+  }
+  return NEXT(strftime)(out, room, format, tm);
+}
+
+SFI_EXPORT iconv_t iconv_open(const char *to, const char *from) {
+  if (SFI_CHECKED()) {
+    STRING(to);
+    STRING(from);
+  }
+  return NEXT(iconv_open)(to, from);
+}
+
+/* dladdr's answer written (pointers the domain cannot choose, but a write
+ * anywhere all the same). dlsym and dlvsym are not interposed: glibc
+ * takes RTLD_NEXT from its caller's address (sfi_calls.c lets them
+ * read their names). */
+SFI_EXPORT int dladdr(const void *addr, Dl_info *info) {
+  if (SFI_CHECKED())
+    SFI_WRITE(info, sizeof *info);
+  return NEXT(dladdr)(addr, info);
+}
