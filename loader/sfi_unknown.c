@@ -152,14 +152,19 @@ SFI_EXPORT char *setlocale(int category, const char *locale) {
   return NEXT(setlocale)(category, locale);
 }
 
+/* The time is copied, and its zone name (which %Z copies into out) checked
+ * in the copy: an attack round pointed tm_zone at vault's secret. */
 SFI_EXPORT size_t strftime(char *out, size_t room, const char *format,
                            const struct tm *tm) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(out, room);
-    STRING(format);
-    SFI_READ(tm, sizeof *tm);
-  }
-  return NEXT(strftime)(out, room, format, tm);
+  if (!SFI_CHECKED())
+    return NEXT(strftime)(out, room, format, tm);
+  SFI_WRITE(out, room);
+  STRING(format);
+  SFI_READ(tm, sizeof *tm);
+  struct tm copy = *tm;
+  if (copy.tm_zone)
+    STRING(copy.tm_zone);
+  return NEXT(strftime)(out, room, format, &copy);
 }
 
 SFI_EXPORT iconv_t iconv_open(const char *to, const char *from) {
