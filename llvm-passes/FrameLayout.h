@@ -1,7 +1,7 @@
 // FrameLayout.h - facts about a function's own frame that the stack passes
 // share: how moved locals are laid out (UnsafeStack.cpp, SfiDataFrame.cpp)
-// and which accesses stay inside a frame object, unchecked
-// (SfiChecks.cpp, SfiDataFrame.cpp).
+// and which accesses stay inside a frame object, unchecked, and how large
+// they are (SfiChecks.cpp, SfiDataFrame.cpp).
 #ifndef DIPC_PASS_FRAMELAYOUT_H
 #define DIPC_PASS_FRAMELAYOUT_H
 
@@ -14,6 +14,14 @@
 #include <utility>
 
 namespace dipc {
+
+// SysV x86-64 va_list: {i32, i32, ptr, ptr}.
+inline constexpr uint64_t VaListSize = 24;
+
+// The bytes an access of a value of type Ty touches.
+inline uint64_t storeSize(const llvm::DataLayout &DL, llvm::Type *Ty) {
+  return DL.getTypeStoreSize(Ty).getFixedValue();
+}
 
 // A local (an alloca, or a byval argument's copy) placed in a frame of the
 // passes' making at Offset.

@@ -71,8 +71,6 @@ namespace dipc {
 static constexpr StringLiteral DoneAttr = "dipc-sfi";
 static constexpr uint64_t PageSize = 1ull << DIPC_SFI_PAGE_SHIFT;
 static constexpr unsigned X86GSAddressSpace = 256;
-// SysV x86-64 va_list: {i32, i32, ptr, ptr}.
-static constexpr uint64_t VaListSize = 24;
 // A move of the stack pointer (addStackMove): the write right inline, the
 // slow path told DIPC_SFI_STACK_MOVE. A call's pointer argument
 // (addCallArguments): the read right inline, the slow path told
@@ -214,6 +212,17 @@ bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
   return true;
 }
 
+// The shadow's tag of the page at index Page (the checks' own load).
+static LoadInst *loadTag(IRBuilder<> &B, Value *Page, const Twine &Name) {
+  auto *Shadow = ConstantExpr::getIntToPtr(
+      ConstantInt::get(B.getInt64Ty(), DIPC_SFI_SHADOW_ADDR), B.getPtrTy());
+  LoadInst *Tag = B.CreateAlignedLoad(
+      B.getInt16Ty(), B.CreateGEP(B.getInt16Ty(), Shadow, Page), Align(2),
+      Name);
+  Tag->setMetadata(SfiOwnAccessMD, MDNode::get(B.getContext(), {}));
+  return Tag;
+}
+
 // Whether Ptr lies inside a global variable defined here, at a constant
 // offset.
 static bool insideGlobal(Value *Ptr, const DataLayout &DL) {
@@ -307,12 +316,7 @@ void Instrumenter::emitOffStack(Instruction *At, Value *Ptr) {
   Value *User = B.CreateICmpULT(Addr, B.getInt64(1ull << 47));
   Value *Page = B.CreateSelect(User, B.CreateLShr(Addr, DIPC_SFI_PAGE_SHIFT),
                                B.getInt64(0));
-  auto *Shadow = ConstantExpr::getIntToPtr(
-      ConstantInt::get(I64, DIPC_SFI_SHADOW_ADDR), B.getPtrTy());
-  LoadInst *Tag = B.CreateAlignedLoad(
-      B.getInt16Ty(), B.CreateGEP(B.getInt16Ty(), Shadow, Page), Align(2),
-      "dipc.sfi.argtag");
-  Tag->setMetadata(SfiOwnAccessMD, MDNode::get(Ctx, {}));
+  LoadInst *Tag = loadTag(B, Page, "dipc.sfi.argtag");
   Value *OnStack = B.CreateICmpEQ(Tag, B.getInt16(DIPC_SFI_TAG_STACK),
                                   "dipc.sfi.onstack");
   Instruction *Slow =
@@ -333,10 +337,6 @@ bool Instrumenter::addRange(Instruction &I, Value *Ptr, Value *Len,
     return true;
   RunTime.push_back({&I, Ptr, 0, Len, Right, 1});
   return true;
-}
-
-static uint64_t storeSize(const DataLayout &DL, Type *Ty) {
-  return DL.getTypeStoreSize(Ty).getFixedValue();
 }
 
 bool Instrumenter::visitIntrinsic(IntrinsicInst &II) {
@@ -875,13 +875,8 @@ void Instrumenter::emitFast(Instruction *At, Value *Addr, Value *Len,
   Type *I64 = B.getInt64Ty();
   MDNode *Mark = MDNode::get(Ctx, {});
   Value *Row = row();
-  auto *Shadow = ConstantExpr::getIntToPtr(
-      ConstantInt::get(I64, DIPC_SFI_SHADOW_ADDR), B.getPtrTy());
   Value *Page = B.CreateLShr(Addr, DIPC_SFI_PAGE_SHIFT);
-  LoadInst *Tag = B.CreateAlignedLoad(
-      B.getInt16Ty(), B.CreateGEP(B.getInt16Ty(), Shadow, Page), Align(2),
-      "dipc.sfi.tag");
-  Tag->setMetadata(SfiOwnAccessMD, Mark);
+  LoadInst *Tag = loadTag(B, Page, "dipc.sfi.tag");
   LoadInst *Rights = B.CreateAlignedLoad(
       B.getInt8Ty(), B.CreateGEP(B.getInt8Ty(), Row, B.CreateZExt(Tag, I64)),
       Align(1), "dipc.sfi.rights");
@@ -942,14 +937,8 @@ Value *Instrumenter::emitWide(IRBuilder<> &B, const Check &C) {
   if (WLo)
     Lo = B.CreateAdd(Lo, ConstantInt::get(I64, WLo));
   MDNode *Mark = MDNode::get(Ctx, {});
-  auto *Shadow = ConstantExpr::getIntToPtr(
-      ConstantInt::get(I64, DIPC_SFI_SHADOW_ADDR), B.getPtrTy());
-  LoadInst *Tag = B.CreateAlignedLoad(
-      B.getInt16Ty(),
-      B.CreateGEP(B.getInt16Ty(), Shadow,
-                  B.CreateLShr(Lo, DIPC_SFI_PAGE_SHIFT)),
-      Align(2), "dipc.sfi.wide.tag");
-  Tag->setMetadata(SfiOwnAccessMD, Mark);
+  LoadInst *Tag =
+      loadTag(B, B.CreateLShr(Lo, DIPC_SFI_PAGE_SHIFT), "dipc.sfi.wide.tag");
   LoadInst *Rights = B.CreateAlignedLoad(
       B.getInt8Ty(),
       B.CreateGEP(B.getInt8Ty(), row(), B.CreateZExt(Tag, I64)), Align(1),

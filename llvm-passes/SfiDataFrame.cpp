@@ -38,13 +38,6 @@ using namespace llvm;
 
 namespace dipc {
 
-// SysV x86-64 va_list: {i32, i32, ptr, ptr}.
-static constexpr uint64_t VaListSize = 24;
-
-static uint64_t storeSize(const DataLayout &DL, Type *Ty) {
-  return DL.getTypeStoreSize(Ty).getFixedValue();
-}
-
 // Longest memcpy or memset of a local that stays in the frame: the code
 // generator expands it (below) into that many bytes of moves at most.
 static constexpr uint64_t MaxInlineCopy = 256;
