@@ -63,6 +63,22 @@ static int unchecked(const char *name) {
   return !__dipc_loader_sfi_bypass((uintptr_t)fn) && !is_opaque(name);
 }
 
+/* Appends to refused (used bytes so far) each name of the note's
+ * descriptor that nothing checks; returns the new length. */
+static size_t add_refused(const char *desc, size_t size, char *refused,
+                          size_t room, size_t used) {
+  for (const char *s = desc, *stop = desc + size; s < stop && *s;) {
+    size_t len = strnlen(s, (size_t)(stop - s));
+    if (len == (size_t)(stop - s))
+      break; /* not NUL-terminated */
+    if (unchecked(s) && used + len + 3 < room)
+      used += (size_t)snprintf(refused + used, room - used, "%s%s",
+                               used ? ", " : "", s);
+    s += len + 1;
+  }
+  return used;
+}
+
 void sfi_calls_check(const struct dl_phdr_info *info) {
   if (!sfi_code_on)
     return;
@@ -83,13 +99,7 @@ void sfi_calls_check(const struct dl_phdr_info *info) {
       if (nh->n_type == DIPC_SFI_CALLS_NOTE_TYPE &&
           nh->n_namesz == sizeof DIPC_SFI_CALLS_NOTE_NAME &&
           !memcmp(nm, DIPC_SFI_CALLS_NOTE_NAME, nh->n_namesz))
-        for (const char *s = d; s < d + nh->n_descsz && *s;
-             s += strnlen(s, (size_t)(d + nh->n_descsz - s)) + 1)
-          if (strnlen(s, (size_t)(d + nh->n_descsz - s)) <
-                  (size_t)(d + nh->n_descsz - s) &&
-              unchecked(s) && used + strlen(s) + 3 < sizeof refused)
-            used += (size_t)snprintf(refused + used, sizeof refused - used,
-                                     "%s%s", used ? ", " : "", s);
+        used = add_refused(d, nh->n_descsz, refused, sizeof refused, used);
       at = d + desc;
     }
   }
