@@ -314,6 +314,7 @@ __attribute__((constructor)) static void loader_init(void) {
   sfi_code_start();
   sfi_next_resolve_all(); /* no interceptor writes loader data later */
   sfi_alias_init();
+  sfi_calls_init();
   if (load_new_objects() != 0 || domains_check_settings() != 0)
     _exit(DIPC_EXIT_REFUSED);
   threads_set_setup(setup_thread);

@@ -1,12 +1,15 @@
 /* sfi_calls.c - under `sfi`, an instrumented object may not call a C
  * library function whose pointers go unchecked. The compiler checks the
- * first byte of each pointer given to a C library function LLVM knows,
- * and only the tag (not a callee stack) of those given to any other
- * function, which it lists in the object's calls note (dipc/sfi.h): an
- * attack round's swab(secret, own, 30) copied another domain's secret.
- * Each listed function that libc or libm defines must be one the loader
- * intercepts (under any of its names), or one whose pointers name no
- * memory; otherwise the program is refused before it runs. */
+ * first byte of each pointer given to a C library function LLVM knows
+ * (declared as the library does), and only the tag (not a callee stack)
+ * of those given to any other function, which it lists in the object's
+ * calls note (dipc/sfi.h) whatever its parameters: an attack round's
+ * swab(secret, own, 30) copied another domain's secret, and
+ * getloadavg declared as taking a long wrote over it. Each listed
+ * function that libc or libm defines must be one the loader intercepts
+ * (under any of its names), one whose pointers name no memory, or one
+ * that takes none; otherwise the program is refused before it runs. The
+ * runtime refuses the same functions as targets of indirect calls. */
 #define _GNU_SOURCE
 #include "sfi_calls.h"
 #include "sfi_code.h"
@@ -31,12 +34,28 @@ static const char *const opaque[] = {
     "dlsym", "dlvsym", "globfree",
 };
 
-static int is_opaque(const char *name) {
-  for (size_t i = 0; i < sizeof opaque / sizeof *opaque; ++i)
-    if (!strcmp(opaque[i], name))
-      return 1;
-  return 0;
-}
+/* Their parameters are numbers only and they touch no memory of the
+ * caller's (what they return is checked where the program uses it): a
+ * call of one with any registers set reads or writes nothing through
+ * them. */
+static const char *const no_memory[] = {
+    "abort", "exit", "_exit", "_Exit", "__stack_chk_fail",
+    "__errno_location", "__ctype_b_loc", "__ctype_tolower_loc",
+    "__ctype_toupper_loc", "getpid", "getppid", "gettid", "getuid",
+    "geteuid", "getgid", "getegid", "sysconf", "getpagesize", "sleep",
+    "usleep", "sched_yield", "pthread_self", "rand", "srand", "random",
+    "srandom", "clock", "raise", "kill", "strerror", "close", "dup",
+    "dup2", "socket", "ftruncate", "fsync", "difftime", "localeconv",
+};
+
+#define MAX_ALLOWED (sizeof opaque / sizeof *opaque + \
+                     sizeof no_memory / sizeof *no_memory)
+
+/* Set at start (sfi_calls_init), read-only after: the bases of libc and
+ * libm, the loader's own, and the addresses of the functions above. */
+static void *libc, *libm, *self;
+static uintptr_t allowed[MAX_ALLOWED];
+static unsigned num_allowed;
 
 /* The base of the object that defines sym (NULL: none loaded). */
 static void *base_of(const char *sym) {
@@ -45,22 +64,55 @@ static void *base_of(const char *sym) {
   return p && dladdr(p, &at) ? at.dli_fbase : NULL;
 }
 
+static void allow(const char *const *names, size_t n) {
+  for (size_t i = 0; i < n && num_allowed < MAX_ALLOWED; ++i) {
+    void *fn = dlsym(RTLD_DEFAULT, names[i]);
+    if (fn)
+      allowed[num_allowed++] = (uintptr_t)fn;
+  }
+}
+
+void sfi_calls_init(void) {
+  if (!sfi_code_on)
+    return;
+  libc = base_of("gnu_get_libc_version");
+  libm = base_of("lgamma");
+  Dl_info me;
+  self = dladdr((void *)sfi_calls_init, &me) ? me.dli_fbase : NULL;
+  allow(opaque, sizeof opaque / sizeof *opaque);
+  allow(no_memory, sizeof no_memory / sizeof *no_memory);
+}
+
+/* Whether fn is a function of libc or libm that nothing checks: not one
+ * only its interceptor may call (the loader rebinds the program's slots
+ * holding it), nor one of the lists above under any of its names. */
+static int unchecked_at(uintptr_t fn) {
+  Dl_info at;
+  if (!dladdr((void *)fn, &at) ||
+      (at.dli_fbase != libc && (!libm || at.dli_fbase != libm)))
+    return 0; /* an interceptor, another library, or the program */
+  if (__dipc_loader_sfi_bypass(fn))
+    return 0;
+  for (unsigned i = 0; i < num_allowed; ++i)
+    if (allowed[i] == fn)
+      return 0;
+  return 1;
+}
+
+/* The runtime's check of an indirect call (rt/sfi_cfi.c): a function
+ * pointer's parameters say nothing of what the function reads or writes,
+ * so instrumented code calls no function of libc or libm through one that
+ * it could not call by name. */
+__attribute__((visibility("default"))) int
+__dipc_loader_sfi_unchecked(uintptr_t target) {
+  return sfi_code_on && unchecked_at(target);
+}
+
 /* Whether name, as the program's objects see it, is a function of libc or
  * libm that nothing checks. */
 static int unchecked(const char *name) {
-  static void *libc, *libm, *self;
-  if (!libc) {
-    libc = base_of("gnu_get_libc_version");
-    libm = base_of("lgamma");
-    Dl_info me;
-    self = dladdr((void *)unchecked, &me) ? me.dli_fbase : NULL;
-  }
   void *fn = dlsym(RTLD_DEFAULT, name);
-  Dl_info at;
-  if (!fn || !dladdr(fn, &at) || at.dli_fbase == self ||
-      (at.dli_fbase != libc && (!libm || at.dli_fbase != libm)))
-    return 0; /* an interceptor, another library, or the program */
-  return !__dipc_loader_sfi_bypass((uintptr_t)fn) && !is_opaque(name);
+  return fn && unchecked_at((uintptr_t)fn);
 }
 
 /* Appends to refused (used bytes so far) each name of the note's
@@ -106,8 +158,8 @@ void sfi_calls_check(const struct dl_phdr_info *info) {
   if (!used)
     return;
   fprintf(stderr,
-          "dipc-loader: sfi: %s calls C library functions whose pointer "
-          "arguments neither its checks nor the loader's check: %s; "
+          "dipc-loader: sfi: %s calls C library functions that neither "
+          "its checks nor the loader's check: %s; "
           "refused (docs/runtime.md, \"What stays trusted under sfi\")\n",
           *info->dlpi_name ? info->dlpi_name : "the program", refused);
   _exit(DIPC_EXIT_REFUSED);

@@ -170,18 +170,26 @@ static int program_function_start(uintptr_t target) {
  * call (another name of it reached it unchecked: loader/sfi_alias.c). */
 extern int __dipc_loader_sfi_bypass(uintptr_t t) __attribute__((weak));
 
+/* The loader's: whether t is a function of libc or libm that nothing
+ * checks (loader/sfi_calls.c): a function pointer's type says nothing of
+ * what the function does with the registers it is called with. */
+extern int __dipc_loader_sfi_unchecked(uintptr_t t) __attribute__((weak));
+
 /* A target without the call magic: allowed only if it is a loaded entry's
  * anycall stub, or the start of a
  * function a direct call by name would reach, that is, an exported
  * function of a loaded object that the name resolves to in the global
  * scope (an interceptor's, not the C library's function it replaces), or
  * of a function of the program's plain units. No address inside a
- * function; no code of the runtime that is not an exported entry point. */
+ * function; no code of the runtime that is not an exported entry point;
+ * no function of libc the loader does not check. */
 int dipc_sfi_call_target_ok(uintptr_t t) {
   const void *target = (const void *)t;
   if (!enforced() || allowed_has(t))
     return 1;
   if (__dipc_loader_sfi_bypass && __dipc_loader_sfi_bypass(t))
+    return 0;
+  if (__dipc_loader_sfi_unchecked && __dipc_loader_sfi_unchecked(t))
     return 0;
   /* An entry's address (its anycall stub): the record back-link before it
    * leaves no room for the magic, and any domain may call it. */

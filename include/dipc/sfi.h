@@ -156,11 +156,13 @@
 
 /* A unit compiled with -fdipc-sfi lists, in a note of this owner and
  * type (section DIPC_SFI_CALLS_SECTION), the names of the functions it
- * calls with pointer arguments that LLVM does not know as the C
- * library's (each NUL-terminated): before such a call only the pointers'
- * tags are checked (DIPC_SFI_CALL_ARG). Under `sfi` the loader refuses a
- * program whose instrumented code calls one that the C library defines
- * and the loader neither intercepts nor knows to take no memory. */
+ * calls and does not define, but the C library functions LLVM knows and
+ * that it declares as the library does (each NUL-terminated), whatever
+ * their parameters: before such a call only the tags of its pointer
+ * arguments are checked (DIPC_SFI_CALL_ARG), and an integer or an unnamed
+ * register may carry a pointer. Under `sfi` the loader refuses a program
+ * whose instrumented code calls one that the C library defines and the
+ * loader neither intercepts nor knows to take no memory. */
 #define DIPC_SFI_CALLS_NOTE_NAME "dipcsfi"
 #define DIPC_SFI_CALLS_NOTE_TYPE 1
 #define DIPC_SFI_CALLS_SECTION ".note.dipc.sfi"
