@@ -258,12 +258,16 @@ static cl::opt<bool> SfiCallArguments(
 // functions' pointers need not name memory at all (SQLite's
 // SQLITE_TRANSIENT is -1): only their tag is tested, where they have one.
 //
-// Any other function's name goes into the unit's calls note, whatever its
-// parameters say: a declaration of the program's choosing can hide a
-// pointer in an integer, or leave one in an argument register it does not
-// name (int getloadavg(void) called with rdi and esi still set), and a call
-// can even differ from its callee's type (a cast of the function). The
-// loader refuses, under sfi, those that libc defines and nothing checks.
+// Every function the unit calls and does not define goes into its calls
+// note but a C library function declared as the library does that takes
+// no pointer: the first byte says nothing of what lies past it (modf over
+// the last byte of the domain's page wrote 7 bytes into the next), and
+// another function's parameters may lie (a declaration of the program's
+// choosing can hide a pointer in an integer, or leave one in an argument
+// register it does not name: int getloadavg(void) called with rdi and esi
+// still set), and a call can even differ from its callee's type (a cast of
+// the function). The loader refuses, under sfi, those that libc defines
+// and nothing checks.
 bool Instrumenter::addCallArguments(CallBase &CB) {
   const auto *Named =
       dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts());
@@ -272,7 +276,9 @@ bool Instrumenter::addCallArguments(CallBase &CB) {
     return true;
   LibFunc LF;
   const Function *Callee = CB.getCalledFunction();
-  if (!Callee || !(TLI.getLibFunc(*Callee, LF) && TLI.has(LF)))
+  if (!Callee || !(TLI.getLibFunc(*Callee, LF) && TLI.has(LF)) ||
+      any_of(Callee->getFunctionType()->params(),
+             [](const Type *T) { return T->isPointerTy(); }))
     TagOnlyCallees.insert(Named->getName().ltrim('\1'));
   if (!Callee)
     return true; // called unlike declared: its parameters say nothing

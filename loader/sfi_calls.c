@@ -1,15 +1,17 @@
-/* sfi_calls.c - under `sfi`, an instrumented object may not call a C
- * library function whose pointers go unchecked. The compiler checks the
- * first byte of each pointer given to a C library function LLVM knows
- * (declared as the library does), and only the tag (not a callee stack)
- * of those given to any other function, which it lists in the object's
- * calls note (dipc/sfi.h) whatever its parameters: an attack round's
- * swab(secret, own, 30) copied another domain's secret, and
- * getloadavg declared as taking a long wrote over it. Each listed
- * function that libc or libm defines must be one the loader intercepts
- * (under any of its names), one whose pointers name no memory, or one
- * that takes none; otherwise the program is refused before it runs. The
- * runtime refuses the same functions as targets of indirect calls. */
+/* sfi_calls.c - under `sfi`, instrumented code may not call a function
+ * of the C library, the dynamic linker or libgcc_s whose arguments go
+ * unchecked. The compiler lists in each object's calls note (dipc/sfi.h)
+ * every function it calls and does not define but the C library functions
+ * LLVM knows that take no pointer, whatever the parameters say (its own
+ * checks cover a known function's first byte per pointer, an unknown
+ * function's pointers' tags only): an attack round's swab(secret, own,
+ * 30) copied another domain's secret, getloadavg declared as taking a
+ * long wrote over it, and modf wrote past its first byte into the next
+ * page. Each listed function that those objects define must be one the
+ * loader intercepts (under any of its names), one whose pointers name no
+ * memory, or one that takes none; otherwise the program is refused
+ * before it runs. The runtime refuses the same functions as targets of
+ * indirect calls. */
 #define _GNU_SOURCE
 #include "sfi_calls.h"
 #include "sfi_code.h"
@@ -28,10 +30,13 @@ int __dipc_loader_sfi_bypass(uintptr_t target); /* sfi_alias.c */
  * cannot be interposed (sfi_unknown.c); globfree frees what its glob_t
  * lists, through the loader's free, which frees only the running
  * domain's blocks (and an interceptor would not do as an exit handler:
- * sfi_callbacks.c). */
+ * sfi_callbacks.c). __tls_get_addr reads the module and offset of a
+ * thread-local variable (compiled code's, in its own GOT) and returns an
+ * address; _Unwind_Resume continues the unwinder's own exception (a
+ * landing pad's; a forged one stays open: docs/runtime.md). */
 static const char *const opaque[] = {
     "pthread_setspecific", "tss_set", "timer_delete", "dlclose",
-    "dlsym", "dlvsym", "globfree",
+    "dlsym", "dlvsym", "globfree", "__tls_get_addr", "_Unwind_Resume",
 };
 
 /* Their parameters are numbers only and they touch no memory of the
@@ -48,12 +53,23 @@ static const char *const no_memory[] = {
     "dup2", "socket", "ftruncate", "fsync", "difftime", "localeconv",
 };
 
-#define MAX_ALLOWED (sizeof opaque / sizeof *opaque + \
-                     sizeof no_memory / sizeof *no_memory)
+/* The uninstrumented objects every program has, whose functions nothing
+ * checks but what the loader intercepts, each found by a function only it
+ * defines: libc, libm, the dynamic linker (an attack round's
+ * _dl_exception_create copied vault's secret, its
+ * _dl_get_tls_static_info wrote over it) and libgcc_s
+ * (__register_frame_info wrote 48 bytes of its own). Other libraries are
+ * the program's choice, and trusted (docs/runtime.md). */
+static const char *const system_object_marks[] = {
+    "gnu_get_libc_version", "lgamma", "__tls_get_addr", "_Unwind_Find_FDE",
+};
 
-/* Set at start (sfi_calls_init), read-only after: the bases of libc and
- * libm, the loader's own, and the addresses of the functions above. */
-static void *libc, *libm, *self;
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+#define MAX_ALLOWED (COUNT(opaque) + COUNT(no_memory))
+
+/* Set at start (sfi_calls_init), read-only after: the system objects'
+ * bases, and the addresses of the functions above. */
+static void *system_objects[COUNT(system_object_marks)];
 static uintptr_t allowed[MAX_ALLOWED];
 static unsigned num_allowed;
 
@@ -75,21 +91,25 @@ static void allow(const char *const *names, size_t n) {
 void sfi_calls_init(void) {
   if (!sfi_code_on)
     return;
-  libc = base_of("gnu_get_libc_version");
-  libm = base_of("lgamma");
-  Dl_info me;
-  self = dladdr((void *)sfi_calls_init, &me) ? me.dli_fbase : NULL;
-  allow(opaque, sizeof opaque / sizeof *opaque);
-  allow(no_memory, sizeof no_memory / sizeof *no_memory);
+  for (size_t i = 0; i < COUNT(system_object_marks); ++i)
+    system_objects[i] = base_of(system_object_marks[i]);
+  allow(opaque, COUNT(opaque));
+  allow(no_memory, COUNT(no_memory));
 }
 
-/* Whether fn is a function of libc or libm that nothing checks: not one
- * only its interceptor may call (the loader rebinds the program's slots
- * holding it), nor one of the lists above under any of its names. */
+static int in_system_object(const void *base) {
+  for (size_t i = 0; i < COUNT(system_objects); ++i)
+    if (base && base == system_objects[i])
+      return 1;
+  return 0;
+}
+
+/* Whether fn is a function of a system object that nothing checks: not
+ * one only its interceptor may call (the loader rebinds the program's
+ * slots holding it), nor one of the lists above under any of its names. */
 static int unchecked_at(uintptr_t fn) {
   Dl_info at;
-  if (!dladdr((void *)fn, &at) ||
-      (at.dli_fbase != libc && (!libm || at.dli_fbase != libm)))
+  if (!dladdr((void *)fn, &at) || !in_system_object(at.dli_fbase))
     return 0; /* an interceptor, another library, or the program */
   if (__dipc_loader_sfi_bypass(fn))
     return 0;
@@ -101,15 +121,15 @@ static int unchecked_at(uintptr_t fn) {
 
 /* The runtime's check of an indirect call (rt/sfi_cfi.c): a function
  * pointer's parameters say nothing of what the function reads or writes,
- * so instrumented code calls no function of libc or libm through one that
- * it could not call by name. */
+ * so instrumented code calls no function of a system object through one
+ * that it could not call by name. */
 __attribute__((visibility("default"))) int
 __dipc_loader_sfi_unchecked(uintptr_t target) {
   return sfi_code_on && unchecked_at(target);
 }
 
-/* Whether name, as the program's objects see it, is a function of libc or
- * libm that nothing checks. */
+/* Whether name, as the program's objects see it, is a function of a
+ * system object that nothing checks. */
 static int unchecked(const char *name) {
   void *fn = dlsym(RTLD_DEFAULT, name);
   return fn && unchecked_at((uintptr_t)fn);
@@ -158,8 +178,9 @@ void sfi_calls_check(const struct dl_phdr_info *info) {
   if (!used)
     return;
   fprintf(stderr,
-          "dipc-loader: sfi: %s calls C library functions that neither "
-          "its checks nor the loader's check: %s; "
+          "dipc-loader: sfi: %s calls functions of the C library, the "
+          "dynamic linker or libgcc_s that neither its checks nor the "
+          "loader's check: %s; "
           "refused (docs/runtime.md, \"What stays trusted under sfi\")\n",
           *info->dlpi_name ? info->dlpi_name : "the program", refused);
   _exit(DIPC_EXIT_REFUSED);

@@ -5,6 +5,7 @@
 #include "sfi_intercept.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -57,6 +58,12 @@ SFI_EXPORT int mkdir(const char *path, mode_t mode) {
   if (SFI_CHECKED())
     PATH(path);
   return NEXT(mkdir)(path, mode);
+}
+
+SFI_EXPORT int remove(const char *path) {
+  if (SFI_CHECKED())
+    PATH(path);
+  return NEXT(remove)(path);
 }
 
 SFI_EXPORT int rmdir(const char *path) {

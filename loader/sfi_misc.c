@@ -138,6 +138,13 @@ SFI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem) {
   return NEXT(nanosleep)(req, rem);
 }
 
+/* Reads the time and writes it back normalised. */
+SFI_EXPORT time_t mktime(struct tm *tm) {
+  if (SFI_CHECKED())
+    SFI_WRITE(tm, sizeof *tm);
+  return NEXT(mktime)(tm);
+}
+
 /* The result is libc's static struct tm (trusted, shared by every
  * domain); localtime_r writes the caller's. */
 SFI_EXPORT struct tm *localtime(const time_t *t) {

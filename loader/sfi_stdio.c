@@ -7,6 +7,7 @@
 #include "sfi_intercept.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
@@ -164,6 +165,48 @@ SFI_EXPORT long ftell(FILE *f) {
   if (SFI_CHECKED())
     sfi_check_file(f);
   return NEXT(ftell)(f);
+}
+
+SFI_EXPORT int fseeko(FILE *f, off_t at, int whence) {
+  if (SFI_CHECKED())
+    sfi_check_file(f);
+  return NEXT(fseeko)(f, at, whence);
+}
+
+SFI_EXPORT off_t ftello(FILE *f) {
+  if (SFI_CHECKED())
+    sfi_check_file(f);
+  return NEXT(ftello)(f);
+}
+
+/* A stream's state and lock, which they read or write. */
+#define STREAM_ONLY(type, name)                                                \
+  SFI_EXPORT type name(FILE *f) {                                              \
+    if (SFI_CHECKED())                                                         \
+      sfi_check_file(f);                                                       \
+    return NEXT(name)(f);                                                      \
+  }
+STREAM_ONLY(void, clearerr)
+STREAM_ONLY(int, feof)
+STREAM_ONLY(int, ferror)
+STREAM_ONLY(int, fileno)
+STREAM_ONLY(void, flockfile)
+STREAM_ONLY(void, funlockfile)
+STREAM_ONLY(int, ftrylockfile)
+STREAM_ONLY(int, pclose)
+
+SFI_EXPORT FILE *popen(const char *command, const char *mode) {
+  if (SFI_CHECKED()) {
+    STRING(command);
+    STRING(mode);
+  }
+  return NEXT(popen)(command, mode);
+}
+
+SFI_EXPORT int system(const char *command) {
+  if (SFI_CHECKED() && command)
+    STRING(command);
+  return NEXT(system)(command);
 }
 
 SFI_EXPORT void rewind(FILE *f) {

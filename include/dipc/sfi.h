@@ -156,13 +156,15 @@
 
 /* A unit compiled with -fdipc-sfi lists, in a note of this owner and
  * type (section DIPC_SFI_CALLS_SECTION), the names of the functions it
- * calls and does not define, but the C library functions LLVM knows and
- * that it declares as the library does (each NUL-terminated), whatever
- * their parameters: before such a call only the tags of its pointer
- * arguments are checked (DIPC_SFI_CALL_ARG), and an integer or an unnamed
+ * calls and does not define, but the C library functions LLVM knows that
+ * take no pointer and that it declares as the library does (each
+ * NUL-terminated), whatever their parameters: before such a call only
+ * the tags of its pointer arguments are checked (DIPC_SFI_CALL_ARG), or a
+ * known function's pointers' first bytes, and an integer or an unnamed
  * register may carry a pointer. Under `sfi` the loader refuses a program
- * whose instrumented code calls one that the C library defines and the
- * loader neither intercepts nor knows to take no memory. */
+ * whose instrumented code calls one that the C library, the dynamic
+ * linker or libgcc_s defines and the loader neither intercepts nor knows
+ * to take no memory. */
 #define DIPC_SFI_CALLS_NOTE_NAME "dipcsfi"
 #define DIPC_SFI_CALLS_NOTE_TYPE 1
 #define DIPC_SFI_CALLS_SECTION ".note.dipc.sfi"

@@ -19,7 +19,7 @@
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -DONLY_POINTER %s -o %t.pointer
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.pointer pointer 2>&1 | FileCheck %s --check-prefix=STOPPED
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.pointer pointer 2>&1 | FileCheck %s --check-prefix=CHANGED
-// REFUSED: dipc-loader: sfi: the program calls C library functions that neither its checks nor the loader's check: getloadavg; refused
+// REFUSED: dipc-loader: sfi: the program calls functions of the C library, the dynamic linker or libgcc_s that neither its checks nor the loader's check: getloadavg; refused
 // REFUSED-NOT: attacking
 // CHANGED: attack returned 3
 // CHANGED: vault's secret changed

@@ -12,7 +12,7 @@
 // RUN: not %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=WRITTEN
 // RUN: llvm-readelf --notes %t.sfi | FileCheck %s --check-prefix=NOTE
-// SFI: dipc-loader: sfi: the program calls C library functions that neither its checks nor the loader's check: getloadavg, insque; refused
+// SFI: dipc-loader: sfi: the program calls functions of the C library, the dynamic linker or libgcc_s that neither its checks nor the loader's check: getloadavg, insque; refused
 // SFI-NOT: attacking
 // WRITTEN: vault's secret changed
 // NOTE: dipcsfi
