@@ -25,7 +25,7 @@
 // CHANGED: vault's secret changed
 // STOPPED: attack returned 0, dipc_errno 14
 // STOPPED: vault's secret unchanged
-#include "Inputs/vault.h"
+#include "Inputs/vault-sum.h"
 
 #ifndef ONLY_POINTER
 // getloadavg under names whose parameters hide the pointer.
@@ -54,17 +54,6 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
   return fp((long)secret, 3);
 }
 
-// What vault's secret holds now, as vault sees it.
-unsigned vault_sum(void) __dom("vault") __entry {
-  unsigned sum = 0;
-  for (int i = 0; i < 32; ++i)
-    sum = sum * 31 + (unsigned char)vault_secret[i];
-  return sum;
-}
-
 int main(int argc, char **argv) {
-  unsigned before = vault_sum();
-  run_attack(argc > 1 ? argv[1] : "integer", NULL);
-  printf("vault's secret %s\n", before != vault_sum() ? "changed" : "unchanged");
-  return 0;
+  return run_write_attack(argc > 1 ? argv[1] : "integer", NULL);
 }
