@@ -15,6 +15,8 @@
 #include "sfi_alias.h"
 #include "sfi_calls.h"
 #include "sfi_code.h"
+#include "sfi_dl.h"
+#include "sfi_intercept.h"
 #include "sfi_real.h"
 #include "signals.h"
 #include "threads.h"
@@ -437,8 +439,13 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
 typedef int (*dlclose_fn)(void *);
 
 /* The object may be unloaded: what the loader and the runtime know of it
- * goes with it (forget_unloaded). */
+ * goes with it (forget_unloaded). Instrumented code may close only a
+ * handle dlopen made (sfi_dl.c). */
 __attribute__((visibility("default"))) int dlclose(void *handle) {
+  if (sfi_code_checks(__builtin_return_address(0)) &&
+      !sfi_dl_loaded_object(handle))
+    return (int)sfi_refuse("dlclose of a handle the dynamic linker did not "
+                           "make");
   dlclose_fn real = INTERPOSE_NEXT(dlclose_fn, "dlclose");
   int status = real(handle);
   if (status == 0)

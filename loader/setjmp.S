@@ -71,6 +71,29 @@ getcontext:
         jmp rax
         .size getcontext, . - getcontext
 
+/* dlsym(handle, name) and dlvsym(handle, name, version) in front of
+ * glibc's, which take RTLD_NEXT from their caller's return address: the
+ * check (sfi_dl.c) returns glibc's function, or one returning NULL for a
+ * forged handle, which then runs as if called directly. */
+.macro DL_STUB name, check
+        .globl \name
+        .type \name, @function
+        .p2align 4
+\name:
+        push rdi                        /* 8 + 3 * 8: the C alignment */
+        push rsi
+        push rdx
+        mov rsi, [rsp + 24]             /* the caller's return address */
+        call \check
+        pop rdx
+        pop rsi
+        pop rdi
+        jmp rax
+        .size \name, . - \name
+.endm
+        DL_STUB __dipc_sfi_dlsym, sfi_dlsym_check
+        DL_STUB __dipc_sfi_dlvsym, sfi_dlvsym_check
+
 /* sfi_longjmp(buf, val) (longjmp.c): the context of buf, taken again and
  * checked by the runtime (another thread may have changed buf since the
  * loader's first look), resumed from the runtime's copy, with eax = val,

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "sfi_alias.h"
 #include "sfi_code.h"
+#include "sfi_dl.h"
 #include "sfi_real.h"
 
 #include <dlfcn.h>
@@ -50,6 +51,9 @@ void sfi_alias_init(void) {
     aliases[num_aliases++] =
         (struct alias){(uintptr_t)n->fn, (uintptr_t)mine};
   }
+  for (unsigned i = 0; i < SFI_DL_RENAMED && num_aliases < MAX_ALIASES; ++i)
+    aliases[num_aliases++] = (struct alias){sfi_dl_renamed[i].real,
+                                            sfi_dl_renamed[i].interceptor};
   qsort(aliases, num_aliases, sizeof aliases[0], by_real);
 }
 

@@ -17,6 +17,7 @@
 #include "sfi_code.h"
 
 #include <dipc/limits.h>
+#include <dipc/loaded-notes.h>
 #include <dipc/sfi.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -25,9 +26,8 @@
 
 int __dipc_loader_sfi_bypass(uintptr_t target); /* sfi_alias.c */
 
-/* Their pointers are handles or values, never written; dlsym and dlvsym
- * read a name (which answers whether it is a symbol's, no more), and
- * cannot be interposed (sfi_unknown.c); globfree frees what its glob_t
+/* Their pointers are handles or values, never written; globfree frees
+ * what its glob_t
  * lists, through the loader's free, which frees only the running
  * domain's blocks (and an interceptor would not do as an exit handler:
  * sfi_callbacks.c). __tls_get_addr reads the module and offset of a
@@ -35,8 +35,8 @@ int __dipc_loader_sfi_bypass(uintptr_t target); /* sfi_alias.c */
  * address; _Unwind_Resume continues the unwinder's own exception (a
  * landing pad's; a forged one stays open: docs/runtime.md). */
 static const char *const opaque[] = {
-    "pthread_setspecific", "tss_set", "timer_delete", "dlclose",
-    "dlsym", "dlvsym", "globfree", "__tls_get_addr", "_Unwind_Resume",
+    "pthread_setspecific", "tss_set", "timer_delete", "globfree",
+    "__tls_get_addr", "_Unwind_Resume",
 };
 
 /* Their parameters are numbers only and they touch no memory of the
@@ -51,6 +51,7 @@ static const char *const no_memory[] = {
     "usleep", "sched_yield", "pthread_self", "rand", "srand", "random",
     "srandom", "clock", "raise", "kill", "strerror", "close", "dup",
     "dup2", "socket", "ftruncate", "fsync", "difftime", "localeconv",
+    "dlerror",
 };
 
 /* The uninstrumented objects every program has, whose functions nothing
@@ -151,30 +152,26 @@ static size_t add_refused(const char *desc, size_t size, char *refused,
   return used;
 }
 
+/* The names refused so far. */
+struct refused {
+  char names[512];
+  size_t used;
+};
+
+static void add_calls_note(uint32_t type, const char *desc, size_t size,
+                           void *arg) {
+  struct refused *r = arg;
+  if (type == DIPC_SFI_CALLS_NOTE_TYPE)
+    r->used = add_refused(desc, size, r->names, sizeof r->names, r->used);
+}
+
 void sfi_calls_check(const struct dl_phdr_info *info) {
   if (!sfi_code_on)
     return;
-  char refused[512] = "";
-  size_t used = 0;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE)
-      continue;
-    const char *at = (const char *)(info->dlpi_addr + ph->p_vaddr);
-    const char *end = at + ph->p_memsz;
-    while (at + sizeof(ElfW(Nhdr)) <= end) {
-      const ElfW(Nhdr) *nh = (const void *)at;
-      size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
-      const char *nm = (const char *)(nh + 1), *d = nm + name;
-      if (name > (size_t)(end - nm) || desc > (size_t)(end - d))
-        break;
-      if (nh->n_type == DIPC_SFI_CALLS_NOTE_TYPE &&
-          nh->n_namesz == sizeof DIPC_SFI_CALLS_NOTE_NAME &&
-          !memcmp(nm, DIPC_SFI_CALLS_NOTE_NAME, nh->n_namesz))
-        used = add_refused(d, nh->n_descsz, refused, sizeof refused, used);
-      at = d + desc;
-    }
-  }
+  struct refused r = {"", 0};
+  dipc_each_loaded_note(info, DIPC_SFI_CALLS_NOTE_NAME, add_calls_note, &r);
+  const char *refused = r.names;
+  size_t used = r.used;
   if (!used)
     return;
   fprintf(stderr,

@@ -61,18 +61,25 @@ SFI_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags) {
 }
 
 /* The peer's address goes to addr, as much as *len says, and its length
- * to *len. */
+ * to *len: the kernel reads a copy of the length checked (as getsockopt's,
+ * sfi_kernel.c), and the length it gives back is copied out. */
 SFI_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
                             struct sockaddr *addr, socklen_t *len) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(buf, n);
-    if (len) {
-      SFI_WRITE(len, sizeof *len);
-      if (addr)
-        SFI_WRITE(addr, *len);
-    }
-  }
-  return NEXT(recvfrom)(fd, buf, n, flags, addr, len);
+  if (!SFI_CHECKED())
+    return NEXT(recvfrom)(fd, buf, n, flags, addr, len);
+  SFI_WRITE(buf, n);
+  if (!len)
+    return NEXT(recvfrom)(fd, buf, n, flags, addr, len);
+  socklen_t *copy = sfi_copy_in("recvfrom", len, sizeof *len);
+  if (!copy)
+    return -1;
+  SFI_WRITE(len, sizeof *len);
+  if (addr)
+    SFI_WRITE(addr, *copy);
+  ssize_t r = NEXT(recvfrom)(fd, buf, n, flags, addr, copy);
+  *len = *copy;
+  sfi_copy_done(copy);
+  return r;
 }
 
 SFI_EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,

@@ -161,14 +161,24 @@ SFI_EXPORT int msgctl(int id, int cmd, struct msqid_ds *buf) {
   return NEXT(msgctl)(id, cmd, buf);
 }
 
+/* The kernel reads *len again: it gets a copy of the length checked, in
+ * the scratch area (an attack round's second thread raised *len from 0
+ * between the check and the kernel's read, which then wrote the rights
+ * matrix), and the length it gives back is copied out. */
 SFI_EXPORT int getsockopt(int fd, int level, int name, void *value,
                           socklen_t *len) {
-  if (SFI_CHECKED() && len) {
-    SFI_WRITE(len, sizeof *len);
-    if (value)
-      SFI_WRITE(value, *len);
-  }
-  return NEXT(getsockopt)(fd, level, name, value, len);
+  if (!SFI_CHECKED() || !len)
+    return NEXT(getsockopt)(fd, level, name, value, len);
+  socklen_t *copy = sfi_copy_in("getsockopt", len, sizeof *len);
+  if (!copy)
+    return -1;
+  SFI_WRITE(len, sizeof *len);
+  if (value)
+    SFI_WRITE(value, *copy);
+  int r = NEXT(getsockopt)(fd, level, name, value, copy);
+  *len = *copy;
+  sfi_copy_done(copy);
+  return r;
 }
 
 SFI_EXPORT int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set) {

@@ -176,9 +176,7 @@ SFI_EXPORT iconv_t iconv_open(const char *to, const char *from) {
 }
 
 /* dladdr's answer written (pointers the domain cannot choose, but a write
- * anywhere all the same). dlsym and dlvsym are not interposed: glibc
- * takes RTLD_NEXT from its caller's address (sfi_calls.c lets them
- * read their names). */
+ * anywhere all the same). dlsym, dlvsym and dlclose: sfi_dl.c. */
 SFI_EXPORT int dladdr(const void *addr, Dl_info *info) {
   if (SFI_CHECKED())
     SFI_WRITE(info, sizeof *info);

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dipc/loaded-notes.h"
 #include "dipc/note.h"
 #include "dipc/sfi.h"
 #include "internal.h"
@@ -173,32 +174,21 @@ void dipc_publish_image(uint32_t dom, uint32_t image) {
       dipc_machine.backend == DIPC_BACKEND_MPK ? image : 0;
 }
 
+/* Counts a unit with records (n[0]) and one marked instrumented (n[1],
+ * dipc/sfi.h). */
+static void count_unit(uint32_t type, const char *desc, size_t size,
+                       void *p) {
+  (void)desc, (void)size;
+  unsigned *n = p;
+  n[0] += type == DIPC_NOTE_TYPE_RECORDS || type == DIPC_NOTE_TYPE_RECORDS_SFI;
+  n[1] += type == DIPC_NOTE_TYPE_RECORDS_SFI;
+}
+
 /* Counts the main program's units with records and those marked
- * instrumented (dipc/sfi.h), from its notes as loaded. */
+ * instrumented, from its notes as loaded. */
 static int count_units(struct dl_phdr_info *info, size_t size, void *p) {
   (void)size;
-  unsigned *n = p;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_NOTE)
-      continue;
-    const uint8_t *at = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-    const uint8_t *end = at + ph->p_memsz;
-    while (at + sizeof(ElfW(Nhdr)) <= end) {
-      const ElfW(Nhdr) *nh = (const void *)at;
-      size_t name = (nh->n_namesz + 3) & ~3u, desc = (nh->n_descsz + 3) & ~3u;
-      const char *nm = (const char *)(nh + 1);
-      if (name > (size_t)(end - at) || desc > (size_t)(end - at))
-        break;
-      if (nh->n_namesz == sizeof DIPC_NOTE_NAME &&
-          !memcmp(nm, DIPC_NOTE_NAME, sizeof DIPC_NOTE_NAME)) {
-        n[0] += nh->n_type == DIPC_NOTE_TYPE_RECORDS ||
-                nh->n_type == DIPC_NOTE_TYPE_RECORDS_SFI;
-        n[1] += nh->n_type == DIPC_NOTE_TYPE_RECORDS_SFI;
-      }
-      at += sizeof *nh + name + desc;
-    }
-  }
+  dipc_each_loaded_note(info, DIPC_NOTE_NAME, count_unit, p);
   return 1; /* the first object is the program */
 }
 

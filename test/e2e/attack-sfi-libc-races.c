@@ -10,13 +10,14 @@
 // copies in the thread's scratch area, and the str* functions and
 // sprintf stop at the lengths checked: every try runs on what was checked
 // or is refused. A second attack round forged a va_list whose offset
-// wrapped the loader's count of its arguments (va-wrap). Control: under
+// wrapped the loader's count of its arguments (va-wrap); a third raised
+// getsockopt's *len after its check (getsockopt). Control: under
 // `none` each mode steals or writes.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi -lpthread
-// RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf; do %dipc-bin-dir/dipc-run --backend=sfi %t.sfi $m 500 2>&1; done | FileCheck %s --check-prefix=SFI
+// RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf getsockopt; do %dipc-bin-dir/dipc-run --backend=sfi %t.sfi $m 500 2>&1; done | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi lsearch-cmp 1 2>&1 | FileCheck %s --check-prefix=SFI-CMP
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi va-wrap 1 2>&1 | FileCheck %s --check-prefix=SFI-WRAP
-// RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf lsearch-cmp va-wrap; do %dipc-bin-dir/dipc-run --backend=none %t.sfi $m 500 2>&1; done | FileCheck %s --check-prefix=STOLEN
+// RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf lsearch-cmp va-wrap getsockopt; do %dipc-bin-dir/dipc-run --backend=none %t.sfi $m 500 2>&1; done | FileCheck %s --check-prefix=STOLEN
 // SFI-NOT: first stolen
 // SFI: fmt-s: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI: fmt-n: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
@@ -28,6 +29,7 @@
 // SFI: strcat: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI: sprintf: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI: scanf: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: getsockopt: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI-CMP: lsearch-cmp: 1 tries, 0 stolen, 0 refused
 // SFI-WRAP: va-wrap: 1 tries, 0 stolen, 1 refused
 // STOLEN: fmt-s: {{[0-9]+}} tries, 1 stolen
@@ -42,12 +44,14 @@
 // STOLEN: scanf: {{[0-9]+}} tries, 1 stolen
 // STOLEN: lsearch-cmp: {{[0-9]+}} tries, 1 stolen
 // STOLEN: va-wrap: {{[0-9]+}} tries, 1 stolen
+// STOLEN: getsockopt: {{[0-9]+}} tries, 1 stolen
 #include "Inputs/vault.h"
 
 #include "Inputs/flipper.h"
 
 #include <search.h>
 #include <stdarg.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static char fmt[8];
@@ -245,6 +249,25 @@ static long va_wrap(const volatile char *secret, char *loot) {
   return memcmp(loot, intact, sizeof intact) == 0;
 }
 
+/* 13: getsockopt's *len checked as 0 (nothing to write), raised to 4 for
+ * the kernel, which then wrote the option over the secret (a third
+ * round's; recvfrom's address length likewise). */
+static struct {
+  socklen_t len, pad;
+} __attribute__((aligned(8))) sock_len;
+
+static long getsockopt_len(const volatile char *secret) {
+  int s = socket(AF_INET, SOCK_DGRAM, 0);
+  if (s < 0)
+    return -1;
+  sock_len.len = 0;
+  arm_word(&sock_len, 0, 4);
+  getsockopt(s, SOL_SOCKET, SO_RCVBUF, (void *)secret, &sock_len.len);
+  disarm();
+  close(s);
+  return 0;
+}
+
 long attack(const char *mode, void *aux, const volatile char *secret, int key,
             char *loot) {
   (void)aux, (void)key;
@@ -274,6 +297,8 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     return lsearch_cmp(secret);
   if (!strcmp(mode, "va-wrap"))
     return va_wrap(secret, loot);
+  if (!strcmp(mode, "getsockopt"))
+    return getsockopt_len(secret);
   return -1;
 }
 

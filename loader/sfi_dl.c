@@ -1,0 +1,58 @@
+/* sfi_dl.c - the dynamic linker's handles, which instrumented code passes
+ * to dlsym, dlvsym and dlclose (loader.c's interceptor): each must be one
+ * the dynamic linker made (a loaded object's link_map, or RTLD_DEFAULT and
+ * RTLD_NEXT for the lookups). ld.so reads and writes through a handle as
+ * a struct link_map: an attack round's dlclose of a forged one, pointed
+ * into the rights matrix, decremented the word there and gave its domain
+ * every right over vault's memory.
+ *
+ * dlsym and dlvsym take RTLD_NEXT from their caller's return address, so
+ * their interceptors are asm stubs (setjmp.S) that check and then jump to
+ * glibc's on the untouched frame; they cannot carry the functions' names
+ * (the loader's own dlsym calls would reach them before glibc's is known),
+ * so the alias table (sfi_alias.c) binds instrumented objects' slots
+ * holding glibc's to them, and the runtime refuses glibc's as the target
+ * of an indirect call. */
+#define _GNU_SOURCE
+#include "sfi_dl.h"
+#include "sfi_intercept.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+int sfi_dl_loaded_object(const void *h) {
+  for (const struct link_map *l = _r_debug.r_map; l; l = l->l_next)
+    if ((const void *)l == h)
+      return 1;
+  return 0;
+}
+
+static int lookup_handle(const void *h) {
+  return h == RTLD_DEFAULT || h == RTLD_NEXT || sfi_dl_loaded_object(h);
+}
+
+static void *refused_lookup(void) {
+  sfi_refuse("dlsym or dlvsym of a handle the dynamic linker did not make");
+  return NULL;
+}
+
+/* The stubs' checks: glibc's function to jump to, or one returning NULL. */
+void *sfi_dlsym_check(void *handle, const void *ret) {
+  if (sfi_code_checks(ret) && !lookup_handle(handle))
+    return (void *)refused_lookup;
+  return (void *)dlsym;
+}
+
+void *sfi_dlvsym_check(void *handle, const void *ret) {
+  if (sfi_code_checks(ret) && !lookup_handle(handle))
+    return (void *)refused_lookup;
+  return (void *)dlvsym;
+}
+
+void __dipc_sfi_dlsym(void);  /* setjmp.S */
+void __dipc_sfi_dlvsym(void); /* setjmp.S */
+
+const struct sfi_renamed sfi_dl_renamed[SFI_DL_RENAMED] = {
+    {(uintptr_t)dlsym, (uintptr_t)__dipc_sfi_dlsym},
+    {(uintptr_t)dlvsym, (uintptr_t)__dipc_sfi_dlvsym},
+};
