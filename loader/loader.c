@@ -18,6 +18,7 @@
 #include "sfi_dl.h"
 #include "sfi_intercept.h"
 #include "sfi_real.h"
+#include "sfi_streams.h"
 #include "signals.h"
 #include "threads.h"
 #include "xproc.h"
@@ -328,6 +329,7 @@ __attribute__((constructor)) static void loader_init(void) {
       _exit(DIPC_EXIT_REFUSED);
   }
   heap_start();
+  sfi_streams_init(); /* opens streams: after the heap is set up */
   if (getenv("DIPC_INFO"))
     domains_print(stderr);
 }

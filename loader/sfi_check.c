@@ -2,6 +2,7 @@
  * (sfi_intercept.h). */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "sfi_streams.h"
 
 #include <errno.h>
 #include <printf.h>
@@ -138,6 +139,11 @@ static void check_span(char *const *p, unsigned n) {
 
 void sfi_check_file(FILE *f) {
   SFI_WRITE(f, sizeof *f);
+  SFI_READ((const char *)f + sizeof *f, sizeof(void *)); /* its vtable */
+  /* A wide stream, or a vtable libc gives no byte stream: refused outright
+   * (a range past the user half), as for markers below. */
+  if (!sfi_stream_known(f))
+    SFI_WRITE(f, UINT64_MAX);
   char *const buf[] = {f->_IO_buf_base, f->_IO_buf_end};
   char *const rd[] = {f->_IO_read_base, f->_IO_read_ptr, f->_IO_read_end};
   char *const wr[] = {f->_IO_write_base, f->_IO_write_ptr, f->_IO_write_end};

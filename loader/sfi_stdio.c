@@ -5,6 +5,7 @@
  * caller all the same. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "sfi_streams.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,7 +201,9 @@ SFI_EXPORT FILE *popen(const char *command, const char *mode) {
     STRING(command);
     STRING(mode);
   }
-  return NEXT(popen)(command, mode);
+  FILE *f = NEXT(popen)(command, mode);
+  sfi_stream_learn(f); /* a kind the loader could not open at start */
+  return f;
 }
 
 SFI_EXPORT int system(const char *command) {
