@@ -31,6 +31,21 @@ void *sfi_copy_in(const char *call, const void *p, size_t n) {
   return copy ? memcpy(copy, p, n) : NULL;
 }
 
+socklen_t *sfi_length_in(const char *call, socklen_t *len, const void *buf) {
+  socklen_t *copy = sfi_copy_in(call, len, sizeof *len);
+  if (copy) {
+    SFI_WRITE(len, sizeof *len);
+    if (buf)
+      SFI_WRITE(buf, *copy);
+  }
+  return copy;
+}
+
+void sfi_length_out(socklen_t *len, socklen_t *copy) {
+  *len = *copy;
+  sfi_copy_done(copy);
+}
+
 char *sfi_string_in(const char *call, const char *s, size_t max,
                     size_t *len) {
   *len = sfi_read_string(s, max);

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 
 #define SFI_EXPORT __attribute__((visibility("default")))
 
@@ -130,6 +131,15 @@ void *sfi_scratch(const char *call, size_t n);
  * gives it back (and every copy taken after it), errno kept. */
 void *sfi_copy_in(const char *call, const void *p, size_t n);
 void sfi_copy_done(void *copy);
+
+/* A length the kernel reads and writes back (getsockopt's option,
+ * recvfrom's address): a copy of *len in the scratch area, for the kernel
+ * to read and write (a second thread raised *len between the check and
+ * the kernel's read), and buf checked writable for that many bytes; NULL
+ * as sfi_scratch. sfi_length_out gives the caller the length written
+ * back, and the copy back. */
+socklen_t *sfi_length_in(const char *call, socklen_t *len, const void *buf);
+void sfi_length_out(socklen_t *len, socklen_t *copy);
 
 /* n objects of size bytes, refused as a whole when the product overflows
  * (libc would run off the address space). */

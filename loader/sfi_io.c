@@ -61,8 +61,7 @@ SFI_EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags) {
 }
 
 /* The peer's address goes to addr, as much as *len says, and its length
- * to *len: the kernel reads a copy of the length checked (as getsockopt's,
- * sfi_kernel.c), and the length it gives back is copied out. */
+ * to *len (a copy the kernel reads: sfi_length_in). */
 SFI_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
                             struct sockaddr *addr, socklen_t *len) {
   if (!SFI_CHECKED())
@@ -70,15 +69,11 @@ SFI_EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
   SFI_WRITE(buf, n);
   if (!len)
     return NEXT(recvfrom)(fd, buf, n, flags, addr, len);
-  socklen_t *copy = sfi_copy_in("recvfrom", len, sizeof *len);
+  socklen_t *copy = sfi_length_in("recvfrom", len, addr);
   if (!copy)
     return -1;
-  SFI_WRITE(len, sizeof *len);
-  if (addr)
-    SFI_WRITE(addr, *copy);
   ssize_t r = NEXT(recvfrom)(fd, buf, n, flags, addr, copy);
-  *len = *copy;
-  sfi_copy_done(copy);
+  sfi_length_out(len, copy);
   return r;
 }
 

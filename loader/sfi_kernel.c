@@ -161,23 +161,17 @@ SFI_EXPORT int msgctl(int id, int cmd, struct msqid_ds *buf) {
   return NEXT(msgctl)(id, cmd, buf);
 }
 
-/* The kernel reads *len again: it gets a copy of the length checked, in
- * the scratch area (an attack round's second thread raised *len from 0
- * between the check and the kernel's read, which then wrote the rights
- * matrix), and the length it gives back is copied out. */
+/* The kernel reads a copy of *len (sfi_length_in: a raised *len had it
+ * write the rights matrix). */
 SFI_EXPORT int getsockopt(int fd, int level, int name, void *value,
                           socklen_t *len) {
   if (!SFI_CHECKED() || !len)
     return NEXT(getsockopt)(fd, level, name, value, len);
-  socklen_t *copy = sfi_copy_in("getsockopt", len, sizeof *len);
+  socklen_t *copy = sfi_length_in("getsockopt", len, value);
   if (!copy)
     return -1;
-  SFI_WRITE(len, sizeof *len);
-  if (value)
-    SFI_WRITE(value, *copy);
   int r = NEXT(getsockopt)(fd, level, name, value, copy);
-  *len = *copy;
-  sfi_copy_done(copy);
+  sfi_length_out(len, copy);
   return r;
 }
 
