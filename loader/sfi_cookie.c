@@ -9,6 +9,7 @@
  * heap (the loader's malloc), read back after it returns. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "sfi_streams.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -103,5 +104,6 @@ SFI_EXPORT FILE *fopencookie(void *cookie, const char *mode,
   FILE *f = NEXT(fopencookie)(b, mode, mine);
   if (!f)
     __atomic_store_n(&b->live, 0, __ATOMIC_RELEASE);
+  sfi_stream_made(f, 0);
   return f;
 }

@@ -153,6 +153,7 @@ SFI_EXPORT int fflush(FILE *f) {
 SFI_EXPORT int fclose(FILE *f) {
   if (SFI_CHECKED())
     sfi_check_file(f);
+  sfi_stream_closing(f);
   return NEXT(fclose)(f);
 }
 

@@ -5,6 +5,7 @@
  * reads and writes through its pointers. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "sfi_streams.h"
 #include "sfi_code.h"
 
 #include <dlfcn.h>
@@ -142,7 +143,10 @@ SFI_EXPORT FILE *fmemopen(void *buf, size_t size, const char *mode) {
       SFI_WRITE(buf, size);
     STRING(mode);
   }
-  return NEXT(fmemopen)(buf, size, mode);
+  FILE *f = NEXT(fmemopen)(buf, size, mode);
+  if (SFI_CHECKED())
+    sfi_stream_made(f, 1);
+  return f;
 }
 
 /* Text: locales, times, conversions. */
