@@ -157,30 +157,6 @@ SFI_EXPORT int fclose(FILE *f) {
   return NEXT(fclose)(f);
 }
 
-SFI_EXPORT int fseek(FILE *f, long at, int whence) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(fseek)(f, at, whence);
-}
-
-SFI_EXPORT long ftell(FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(ftell)(f);
-}
-
-SFI_EXPORT int fseeko(FILE *f, off_t at, int whence) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(fseeko)(f, at, whence);
-}
-
-SFI_EXPORT off_t ftello(FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(ftello)(f);
-}
-
 /* A stream's state and lock, which they read or write. */
 #define STREAM_ONLY(type, name)                                                \
   SFI_EXPORT type name(FILE *f) {                                              \
@@ -188,12 +164,29 @@ SFI_EXPORT off_t ftello(FILE *f) {
       sfi_check_file(f);                                                       \
     return NEXT(name)(f);                                                      \
   }
-STREAM_ONLY(void, clearerr)
+#define STREAM_VOID(name)                                                      \
+  SFI_EXPORT void name(FILE *f) {                                              \
+    if (SFI_CHECKED())                                                         \
+      sfi_check_file(f);                                                       \
+    NEXT(name)(f);                                                             \
+  }
+#define SEEK(type, name)                                                       \
+  SFI_EXPORT int name(FILE *f, type at, int whence) {                          \
+    if (SFI_CHECKED())                                                         \
+      sfi_check_file(f);                                                       \
+    return NEXT(name)(f, at, whence);                                          \
+  }
+SEEK(long, fseek)
+SEEK(off_t, fseeko)
+STREAM_ONLY(long, ftell)
+STREAM_ONLY(off_t, ftello)
+STREAM_VOID(rewind)
+STREAM_VOID(clearerr)
 STREAM_ONLY(int, feof)
 STREAM_ONLY(int, ferror)
 STREAM_ONLY(int, fileno)
-STREAM_ONLY(void, flockfile)
-STREAM_ONLY(void, funlockfile)
+STREAM_VOID(flockfile)
+STREAM_VOID(funlockfile)
 STREAM_ONLY(int, ftrylockfile)
 STREAM_ONLY(int, pclose)
 
@@ -211,12 +204,6 @@ SFI_EXPORT int system(const char *command) {
   if (SFI_CHECKED() && command)
     STRING(command);
   return NEXT(system)(command);
-}
-
-SFI_EXPORT void rewind(FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  NEXT(rewind)(f);
 }
 
 SFI_EXPORT int setvbuf(FILE *f, char *buf, int mode, size_t n) {
