@@ -34,8 +34,9 @@
 // make their own check only when that test fails (see Check). A run-time
 // length takes the fast path when it stays in one page.
 //
-// Refused (compile errors): top-level asm, ifuncs, and inline asm other than the
-// passes' own and empty compiler barriers (their accesses cannot be seen),
+// Refused (compile errors): top-level asm, ifuncs and inline asm other
+// than the passes' own and empty compiler barriers (their accesses cannot
+// be seen),
 // accesses through another address space (__seg_gs, __seg_fs), and
 // intrinsics that access memory in ways not described here.
 #include "SfiChecks.h"
@@ -266,8 +267,8 @@ static cl::opt<bool> SfiCallArguments(
 // choosing can hide a pointer in an integer, or leave one in an argument
 // register it does not name: int getloadavg(void) called with rdi and esi
 // still set), and a call can even differ from its callee's type (a cast of
-// the function). The loader refuses, under sfi, those that libc defines
-// and nothing checks.
+// the function). The loader refuses, under sfi, those that libc, libm,
+// ld.so or libgcc_s define and nothing checks.
 bool Instrumenter::addCallArguments(CallBase &CB) {
   const auto *Named =
       dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts());
@@ -276,22 +277,20 @@ bool Instrumenter::addCallArguments(CallBase &CB) {
     return true;
   LibFunc LF;
   const Function *Callee = CB.getCalledFunction();
-  if (!Callee || !(TLI.getLibFunc(*Callee, LF) && TLI.has(LF)) ||
-      any_of(Callee->getFunctionType()->params(),
-             [](const Type *T) { return T->isPointerTy(); }))
+  bool Known = Callee && TLI.getLibFunc(*Callee, LF) && TLI.has(LF);
+  if (!Known || any_of(Callee->getFunctionType()->params(),
+                       [](const Type *T) { return T->isPointerTy(); }))
     TagOnlyCallees.insert(Named->getName().ltrim('\1'));
   if (!Callee)
     return true; // called unlike declared: its parameters say nothing
   // A C library function declared unlike the library (a pointer parameter
   // as an integer) would escape the check of its arguments: refused, not
   // left unchecked.
-  if (TLI.getLibFunc(Callee->getName(), LF) && TLI.has(LF) &&
-      !TLI.getLibFunc(*Callee, LF))
+  if (TLI.getLibFunc(Callee->getName(), LF) && TLI.has(LF) && !Known)
     return refuse(CB, "it calls the C library's '" + Callee->getName() +
                           "' through a declaration unlike the library's, "
                           "whose pointer arguments the check could not tell "
                           "(declare it as its header does)");
-  bool Known = TLI.getLibFunc(*Callee, LF) && TLI.has(LF);
   unsigned Fixed = Callee->getFunctionType()->getNumParams();
   for (unsigned Arg = 0; Arg < CB.arg_size() && Arg < Fixed; ++Arg) {
     Value *P = CB.getArgOperand(Arg);
@@ -1183,7 +1182,7 @@ PreservedAnalyses DipcSfiPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
   // A call of an ifunc goes where its resolver said, which no call check
   // sees: a resolver returning getloadavg ran it on another domain's
-  // memory (e2e/attack-sfi-libc-hidden-pointer.c).
+  // memory (codegen/sfi-ifunc-refused.c).
   for (const GlobalIFunc &IF : M.ifuncs()) {
     M.getContext().emitError("dipc: -fdipc-sfi cannot check ifunc '" +
                              IF.getName() + "' of module '" +
