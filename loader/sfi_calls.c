@@ -44,7 +44,7 @@ static const char *const opaque[] = {
  * call of one with any registers set reads or writes nothing through
  * them. */
 static const char *const no_memory[] = {
-    "abort", "exit", "_exit", "_Exit", "__stack_chk_fail",
+    "abort", "_exit", "_Exit", "__stack_chk_fail",
     "__errno_location", "__ctype_b_loc", "__ctype_tolower_loc",
     "__ctype_toupper_loc", "getpid", "getppid", "gettid", "getuid",
     "geteuid", "getgid", "getegid", "sysconf", "getpagesize", "sleep",

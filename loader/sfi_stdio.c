@@ -12,6 +12,13 @@
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
+/* The streams instrumented code opens are recorded (sfi_streams.c). */
+static FILE *made(FILE *f, int checked) {
+  if (checked)
+    sfi_stream_made(f, SFI_STREAM_PLAIN);
+  return f;
+}
+
 SFI_EXPORT int puts(const char *s) {
   if (SFI_CHECKED()) {
     STRING(s);
@@ -143,11 +150,22 @@ SFI_EXPORT ssize_t getdelim(char **line, size_t *n, int delim, FILE *f) {
            : -1;
 }
 
-/* NULL flushes every stream: libc's list, libc's business. */
+/* NULL flushes every stream, each checked (sfi_check_all_streams). */
 SFI_EXPORT int fflush(FILE *f) {
-  if (SFI_CHECKED() && f)
-    sfi_check_file(f);
+  if (SFI_CHECKED()) {
+    if (f)
+      sfi_check_file(f);
+    else
+      sfi_check_all_streams();
+  }
   return NEXT(fflush)(f);
+}
+
+/* exit flushes every stream too. */
+SFI_EXPORT void exit(int status) {
+  if (SFI_CHECKED())
+    sfi_check_all_streams();
+  NEXT(exit)(status);
 }
 
 SFI_EXPORT int fclose(FILE *f) {
@@ -197,7 +215,7 @@ SFI_EXPORT FILE *popen(const char *command, const char *mode) {
   }
   FILE *f = NEXT(popen)(command, mode);
   sfi_stream_learn(f); /* a kind the loader could not open at start */
-  return f;
+  return made(f, SFI_CHECKED());
 }
 
 SFI_EXPORT int system(const char *command) {
@@ -216,15 +234,21 @@ SFI_EXPORT int setvbuf(FILE *f, char *buf, int mode, size_t n) {
 }
 
 SFI_EXPORT FILE *fopen(const char *path, const char *mode) {
-  if (SFI_CHECKED()) {
+  int checked = SFI_CHECKED();
+  if (checked) {
     STRING(path);
     STRING(mode);
   }
-  return NEXT(fopen)(path, mode);
+  return made(NEXT(fopen)(path, mode), checked);
 }
 
 SFI_EXPORT FILE *fdopen(int fd, const char *mode) {
-  if (SFI_CHECKED())
+  int checked = SFI_CHECKED();
+  if (checked)
     STRING(mode);
-  return NEXT(fdopen)(fd, mode);
+  return made(NEXT(fdopen)(fd, mode), checked);
+}
+
+SFI_EXPORT FILE *tmpfile(void) {
+  return made(NEXT(tmpfile)(), SFI_CHECKED());
 }

@@ -21,6 +21,9 @@
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
 
+#include <dipc/limits.h>
+#include <dipc/sfi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +32,7 @@
 #include <pthread.h>
 
 #define MAX_VTABLES 16
-#define MAX_COOKIE_STREAMS 256
+#define MAX_STREAMS_MADE 256
 
 static const void *vtables[MAX_VTABLES];
 static unsigned num_vtables;
@@ -39,14 +42,19 @@ static const void *cookie_vtable;
  * four mangled functions. */
 #define COOKIE_WORDS 5
 
-struct cookie_stream {
+/* A stream libc made for instrumented code, and the domain it made it
+ * for. */
+struct made {
   FILE *f;
-  uintptr_t words[COOKIE_WORDS];
-  int fmem; /* fmemopen's: the cookie names a buffer */
+  uint32_t dom;
+  int kind;
+  uintptr_t words[COOKIE_WORDS]; /* a cookie stream's, as made */
 };
 
-static struct cookie_stream cookie_streams[MAX_COOKIE_STREAMS];
-static pthread_mutex_t cookie_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct made made[MAX_STREAMS_MADE];
+static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void streams_at_exit(void);
 
 static const void *vtable_of(FILE *f) {
   return *(const void *const *)((const char *)f + sizeof *f);
@@ -78,6 +86,7 @@ static ssize_t no_read(void *c, char *buf, size_t n) {
 void sfi_streams_init(void) {
   if (!sfi_code_on)
     return;
+  atexit(streams_at_exit);
   learn(stdin);
   learn(stdout);
   learn(stderr);
@@ -104,27 +113,34 @@ void sfi_stream_learn(FILE *f) {
   learn(f);
 }
 
-void sfi_stream_made(FILE *f, int fmem) {
+static uint32_t running_domain(void) {
+  uint32_t dom;
+  __asm__ volatile("movl %%gs:%c1, %0"
+                   : "=r"(dom)
+                   : "i"(DIPC_SFI_CUR_DOM_GS_OFFSET));
+  return dom;
+}
+
+void sfi_stream_made(FILE *f, int kind) {
   if (!f)
     return;
-  pthread_mutex_lock(&cookie_lock);
-  for (unsigned i = 0; i < MAX_COOKIE_STREAMS; ++i)
-    if (!cookie_streams[i].f) {
-      struct cookie_stream *c = &cookie_streams[i];
-      c->f = f;
-      memcpy(c->words, cookie_words(f), sizeof c->words);
-      c->fmem = fmem;
+  pthread_mutex_lock(&made_lock);
+  for (unsigned i = 0; i < MAX_STREAMS_MADE; ++i)
+    if (!made[i].f) {
+      made[i] = (struct made){.f = f, .dom = running_domain(), .kind = kind};
+      if (kind != SFI_STREAM_PLAIN)
+        memcpy(made[i].words, cookie_words(f), sizeof made[i].words);
       break;
     }
-  pthread_mutex_unlock(&cookie_lock);
+  pthread_mutex_unlock(&made_lock);
 }
 
 void sfi_stream_closing(FILE *f) {
-  pthread_mutex_lock(&cookie_lock);
-  for (unsigned i = 0; i < MAX_COOKIE_STREAMS; ++i)
-    if (cookie_streams[i].f == f)
-      cookie_streams[i].f = NULL;
-  pthread_mutex_unlock(&cookie_lock);
+  pthread_mutex_lock(&made_lock);
+  for (unsigned i = 0; i < MAX_STREAMS_MADE; ++i)
+    if (made[i].f == f)
+      made[i].f = NULL;
+  pthread_mutex_unlock(&made_lock);
 }
 
 /* fmemopen's cookie (glibc 2.36's fmemopen_cookie_t): the buffer its
@@ -141,22 +157,19 @@ struct fmem_cookie {
  * and functions unchanged (and fmemopen's buffer the domain's). */
 static int cookie_stream_known(FILE *f) {
   SFI_READ(cookie_words(f), COOKIE_WORDS * sizeof(uintptr_t));
-  int known = 0, fmem = 0;
-  pthread_mutex_lock(&cookie_lock);
-  for (unsigned i = 0; i < MAX_COOKIE_STREAMS && !known; ++i)
-    if (cookie_streams[i].f == f &&
-        !memcmp(cookie_streams[i].words, cookie_words(f),
-                sizeof cookie_streams[i].words)) {
-      known = 1;
-      fmem = cookie_streams[i].fmem;
-    }
-  pthread_mutex_unlock(&cookie_lock);
-  if (known && fmem) {
+  int kind = -1;
+  pthread_mutex_lock(&made_lock);
+  for (unsigned i = 0; i < MAX_STREAMS_MADE && kind < 0; ++i)
+    if (made[i].f == f && made[i].kind != SFI_STREAM_PLAIN &&
+        !memcmp(made[i].words, cookie_words(f), sizeof made[i].words))
+      kind = made[i].kind;
+  pthread_mutex_unlock(&made_lock);
+  if (kind == SFI_STREAM_FMEM) {
     const struct fmem_cookie *c = (const void *)cookie_words(f)[0];
     SFI_WRITE(c, sizeof *c);
     SFI_WRITE(c->buffer, c->size);
   }
-  return known;
+  return kind >= 0;
 }
 
 int sfi_stream_known(FILE *f) {
@@ -171,3 +184,99 @@ int sfi_stream_known(FILE *f) {
       return 1;
   return 0;
 }
+
+/* libc's list of open streams (glibc exports it for libio's users). */
+extern FILE *_IO_list_all;
+void _IO_list_lock(void);
+void _IO_list_unlock(void);
+
+#define MAX_STREAMS 1024
+
+void sfi_check_all_streams(void) {
+  /* Taken under the list's lock, checked after it (a refused stream
+   * faults, which must not leave the lock held). */
+  FILE **all = sfi_scratch("fflush", MAX_STREAMS * sizeof *all);
+  if (!all)
+    return (void)SFI_WRITE(all, UINT64_MAX);
+  size_t n = 0;
+  int more = 0;
+  _IO_list_lock();
+  for (FILE *f = _IO_list_all; f && !more; f = f->_chain)
+    if (n < MAX_STREAMS)
+      all[n++] = f;
+    else
+      more = 1;
+  _IO_list_unlock();
+  if (more)
+    SFI_WRITE(all, UINT64_MAX); /* more streams than it can check */
+  for (size_t i = 0; i < n; ++i)
+    sfi_check_file(all[i]);
+  __dipc_sfi_scratch_give(all);
+}
+
+/* Whether domain dom may write [lo, hi) by the tags of its pages (the
+ * fast path's rule, without faulting). */
+static int domain_may_write(uint32_t dom, uintptr_t lo, uintptr_t hi) {
+  if (hi <= lo)
+    return 1;
+  if (dom >= DIPC_MAX_DOMAINS || hi > (1ull << 47) || hi - lo > (1ull << 30))
+    return 0;
+  const uint16_t *shadow = (const uint16_t *)DIPC_SFI_SHADOW_ADDR;
+  const uint8_t *row =
+      (const uint8_t *)DIPC_SFI_RIGHTS_ADDR + (size_t)dom * DIPC_SFI_TAGS;
+  for (uintptr_t page = lo >> DIPC_SFI_PAGE_SHIFT;
+       page <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++page)
+    if (!(row[shadow[page]] & DIPC_SFI_WRITE))
+      return 0;
+  return 1;
+}
+
+/* The span of a group of a FILE's pointers (sfi_check.c's rule). */
+static int group_ok(uint32_t dom, char *const *p, unsigned n) {
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (unsigned i = 0; i < n; ++i)
+    if (p[i]) {
+      lo = (uintptr_t)p[i] < lo ? (uintptr_t)p[i] : lo;
+      hi = (uintptr_t)p[i] > hi ? (uintptr_t)p[i] : hi;
+    }
+  return hi <= lo || domain_may_write(dom, lo, hi);
+}
+
+/* At exit libc flushes every open stream, from its own code: a stream a
+ * domain made and then pointed outside its memory (an attack round's
+ * stdout stream over vault's secret, flushed after main returned) loses
+ * its pending output instead, with a warning. Registered before the
+ * program's handlers, so it runs after them, right before libc flushes. */
+static void streams_at_exit(void) {
+  pthread_mutex_lock(&made_lock);
+  for (unsigned i = 0; i < MAX_STREAMS_MADE; ++i) {
+    FILE *f = made[i].f;
+    if (!f)
+      continue;
+    uint32_t dom = made[i].dom;
+    char *const buf[] = {f->_IO_buf_base, f->_IO_buf_end};
+    char *const rd[] = {f->_IO_read_base, f->_IO_read_ptr, f->_IO_read_end};
+    char *const wr[] = {f->_IO_write_base, f->_IO_write_ptr,
+                        f->_IO_write_end};
+    int ok = group_ok(dom, buf, 2) && group_ok(dom, rd, 3) &&
+             group_ok(dom, wr, 3);
+    if (ok && made[i].kind == SFI_STREAM_FMEM) {
+      const struct fmem_cookie *c = (const void *)made[i].words[0];
+      ok = domain_may_write(dom, (uintptr_t)c, (uintptr_t)(c + 1)) &&
+           domain_may_write(dom, (uintptr_t)c->buffer,
+                            (uintptr_t)c->buffer + c->size);
+    }
+    if (ok)
+      continue;
+    f->_IO_write_base = f->_IO_write_ptr = f->_IO_write_end = NULL;
+    f->_IO_read_base = f->_IO_read_ptr = f->_IO_read_end = NULL;
+    f->_IO_buf_base = f->_IO_buf_end = NULL;
+    f->_flags &= ~0x800; /* _IO_CURRENTLY_PUTTING: nothing to flush */
+    fprintf(stderr,
+            "dipc-loader: sfi: a stream of domain %u points outside its "
+            "memory: its pending output is not written at exit\n",
+            dom);
+  }
+  pthread_mutex_unlock(&made_lock);
+}
+

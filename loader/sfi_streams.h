@@ -9,11 +9,16 @@
 void sfi_streams_init(void);
 /* Learns the vtable of a stream libc just made (popen's). */
 void sfi_stream_learn(FILE *f);
-/* A cookie stream libc just made for instrumented code (fopencookie's;
- * fmemopen's, fmem 1), recorded with its cookie and functions; forgotten
+/* A stream libc just made for instrumented code, recorded with the
+ * running domain (and a cookie stream's cookie and functions); forgotten
  * when it is closed. */
-void sfi_stream_made(FILE *f, int fmem);
+enum { SFI_STREAM_PLAIN, SFI_STREAM_COOKIE, SFI_STREAM_FMEM };
+void sfi_stream_made(FILE *f, int kind);
 void sfi_stream_closing(FILE *f);
+/* Under sfi, for instrumented code: sfi_check_file on every open stream
+ * (fflush(NULL) and exit flush them all, a domain's tampered ones too:
+ * an attack round's fflush(NULL) wrote vault's secret into a pipe). */
+void sfi_check_all_streams(void);
 /* Whether f, readable as a FILE and its vtable, is a byte stream of a kind
  * libc makes. */
 int sfi_stream_known(FILE *f);

@@ -145,7 +145,7 @@ SFI_EXPORT FILE *fmemopen(void *buf, size_t size, const char *mode) {
   }
   FILE *f = NEXT(fmemopen)(buf, size, mode);
   if (SFI_CHECKED())
-    sfi_stream_made(f, 1);
+    sfi_stream_made(f, SFI_STREAM_FMEM);
   return f;
 }
 

@@ -1,0 +1,108 @@
+// fflush(NULL) and exit flush every open stream, the domain's own too,
+// whose fields it may rewrite after their last check (an attack round's):
+// `evil` points a pipe stream's write area at vault's secret and calls
+// fflush(NULL), then reads the secret from the pipe (`steal`); points its
+// fmemopen stream's buffer (the cookie, in evil's heap) at the secret
+// (`write`); or points a stream of stdout at the secret and calls exit,
+// which writes it out (`exit`). Under `sfi` fflush(NULL) and exit from
+// instrumented code first check every open stream as one handed to stdio
+// (loader/sfi_streams.c): the call faults, DIPC_EFAULT; and when main
+// returns, libc's own exit would flush the tampered stream all the same:
+// a stream a domain made that points outside its memory loses its
+// pending output first, with a warning. Nothing leaves. Control: under `none` each steals, writes or prints the secret.
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t -lpthread
+// RUN: for m in steal write; do %dipc-bin-dir/dipc-run --backend=sfi %t $m 1 2>&1; done | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t exit 1 > %t.exit 2>&1
+// RUN: FileCheck %s --check-prefix=SFI-EXIT < %t.exit
+// RUN: not grep -a vault-secret %t.exit
+// RUN: for m in steal write; do %dipc-bin-dir/dipc-run --backend=none %t $m 1 2>&1; done | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t exit 1 2>&1 | FileCheck %s --check-prefix=LEAKED
+// SFI: steal: 1 tries, 0 stolen, 1 refused
+// SFI: write: 1 tries, 0 stolen, 1 refused
+// SFI-EXIT: dipc-loader: sfi: a stream of domain {{[0-9]+}} points outside its memory: its pending output is not written at exit
+// SFI-EXIT: exit: 1 tries, 0 stolen, 1 refused
+// STOLEN: steal: 1 tries, 1 stolen
+// STOLEN: write: 1 tries, 1 stolen
+// LEAKED: vault-secret-42
+#include "Inputs/vault.h"
+
+#include "Inputs/flipper.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+/* steal: evil's stream (a pipe), write area pointed at the secret. */
+static long flush_steal(const volatile char *secret, char *loot) {
+  int p[2];
+  if (pipe2(p, O_NONBLOCK))
+    return -1;
+  FILE *f = fdopen(p[1], "w");
+  if (!f)
+    return -1;
+  __asm__ volatile("" : "+r"(f) : : "memory"); /* clang: fdopen's result is noalias */
+  f->_flags |= 0x800 | 0x1000; /* _IO_CURRENTLY_PUTTING | _IO_IS_APPENDING */
+  f->_IO_write_base = (char *)secret;
+  f->_IO_write_ptr = (char *)secret + 16;
+  f->_IO_write_end = (char *)secret + 16;
+  fflush(NULL);
+  f->_IO_write_base = f->_IO_write_ptr = f->_IO_write_end = NULL;
+  char buf[32] = "";
+  ssize_t n = read(p[0], buf, 16);
+  fclose(f);
+  close(p[0]);
+  if (n != 16 || memcmp(buf, intact, 15))
+    return 0;
+  memcpy(loot, buf, 16);
+  return 1;
+}
+
+/* write: evil's fmemopen stream, its cookie's buffer (evil's heap)
+ * pointed at the secret after the last check. */
+struct fmem_cookie {
+  char *buffer;
+  _Bool mybuffer, append;
+  size_t size;
+  int64_t pos;
+  size_t maxpos;
+};
+static char mbuf[64];
+static long flush_write(const volatile char *secret) {
+  FILE *m = fmemopen(mbuf, sizeof mbuf, "w");
+  if (!m)
+    return -1;
+  fputs("PWNED-BY-EVIL", m); /* in m's buffer, not yet in mbuf */
+  struct fmem_cookie *c =
+      *(struct fmem_cookie **)((char *)m + sizeof(FILE) + sizeof(void *));
+  c->buffer = (char *)secret;
+  fflush(NULL);
+  c->buffer = mbuf;
+  fclose(m);
+  return 0;
+}
+
+/* exit: a stream of stdout's descriptor, its pending output the secret;
+ * exit flushes it (and never returns when allowed). */
+static long exit_leak(const volatile char *secret) {
+  FILE *f = fdopen(dup(STDOUT_FILENO), "w");
+  if (!f)
+    return -1;
+  __asm__ volatile("" : "+r"(f) : : "memory");
+  f->_flags |= 0x800 | 0x1000;
+  f->_IO_write_base = (char *)secret;
+  f->_IO_write_ptr = f->_IO_write_end = (char *)secret + 16;
+  exit(0);
+}
+
+long attack(const char *mode, void *aux, const volatile char *secret, int key,
+            char *loot) {
+  (void)aux, (void)key;
+  if (!strcmp(mode, "steal"))
+    return flush_steal(secret, loot);
+  if (!strcmp(mode, "write"))
+    return flush_write(secret);
+  if (!strcmp(mode, "exit"))
+    return exit_leak(secret);
+  return -1;
+}
+
+int main(int argc, char **argv) { return race_main(argc, argv); }
