@@ -64,14 +64,19 @@ static const uintptr_t *cookie_words(FILE *f) {
   return (const uintptr_t *)((const char *)f + sizeof *f + sizeof(void *));
 }
 
-static void learn(FILE *f) {
-  if (!f)
-    return;
-  const void *vt = vtable_of(f);
+static int learnt(const void *vt) {
   unsigned n = __atomic_load_n(&num_vtables, __ATOMIC_ACQUIRE);
   for (unsigned i = 0; i < n; ++i)
     if (vtables[i] == vt)
-      return;
+      return 1;
+  return 0;
+}
+
+static void learn(FILE *f) {
+  if (!f || learnt(vtable_of(f)))
+    return;
+  const void *vt = vtable_of(f);
+  unsigned n = __atomic_load_n(&num_vtables, __ATOMIC_ACQUIRE);
   if (n < MAX_VTABLES) {
     vtables[n] = vt;
     __atomic_store_n(&num_vtables, n + 1, __ATOMIC_RELEASE);
@@ -178,11 +183,7 @@ int sfi_stream_known(FILE *f) {
     return 0;
   if (vt && vt == cookie_vtable)
     return cookie_stream_known(f);
-  unsigned n = __atomic_load_n(&num_vtables, __ATOMIC_ACQUIRE);
-  for (unsigned i = 0; i < n; ++i)
-    if (vtables[i] == vt)
-      return 1;
-  return 0;
+  return learnt(vt);
 }
 
 /* libc's list of open streams (glibc exports it for libio's users). */
@@ -242,6 +243,17 @@ static int group_ok(uint32_t dom, char *const *p, unsigned n) {
   return hi <= lo || domain_may_write(dom, lo, hi);
 }
 
+/* Whether f is still of the kind libc made it: a byte stream of a vtable
+ * learnt at start or, a cookie stream, its cookie and functions as made. */
+static int kind_intact(FILE *f, const struct made *m) {
+  if (f->_mode > 0)
+    return 0;
+  if (m->kind != SFI_STREAM_PLAIN)
+    return vtable_of(f) == cookie_vtable &&
+           !memcmp(m->words, cookie_words(f), sizeof m->words);
+  return learnt(vtable_of(f));
+}
+
 /* At exit libc flushes every open stream, from its own code: a stream a
  * domain made and then pointed outside its memory (an attack round's
  * stdout stream over vault's secret, flushed after main returned) loses
@@ -258,8 +270,8 @@ static void streams_at_exit(void) {
     char *const rd[] = {f->_IO_read_base, f->_IO_read_ptr, f->_IO_read_end};
     char *const wr[] = {f->_IO_write_base, f->_IO_write_ptr,
                         f->_IO_write_end};
-    int ok = group_ok(dom, buf, 2) && group_ok(dom, rd, 3) &&
-             group_ok(dom, wr, 3);
+    int ok = kind_intact(f, &made[i]) && group_ok(dom, buf, 2) &&
+             group_ok(dom, rd, 3) && group_ok(dom, wr, 3);
     if (ok && made[i].kind == SFI_STREAM_FMEM) {
       const struct fmem_cookie *c = (const void *)made[i].words[0];
       ok = domain_may_write(dom, (uintptr_t)c, (uintptr_t)(c + 1)) &&
@@ -271,10 +283,16 @@ static void streams_at_exit(void) {
     f->_IO_write_base = f->_IO_write_ptr = f->_IO_write_end = NULL;
     f->_IO_read_base = f->_IO_read_ptr = f->_IO_read_end = NULL;
     f->_IO_buf_base = f->_IO_buf_end = NULL;
-    f->_flags &= ~0x800; /* _IO_CURRENTLY_PUTTING: nothing to flush */
+    /* A byte stream with nothing to flush: not putting, unbuffered (libc
+     * sets no buffer at exit), of a vtable libc gave it or a file's. */
+    f->_flags = (f->_flags & ~0x800) | 0x2;
+    f->_mode = -1;
+    if (!kind_intact(f, &made[i]))
+      *(const void **)((char *)f + sizeof *f) = vtables[0];
     fprintf(stderr,
             "dipc-loader: sfi: a stream of domain %u points outside its "
-            "memory: its pending output is not written at exit\n",
+            "memory or is no longer the kind libc made: its pending output "
+            "is not written at exit\n",
             dom);
   }
   pthread_mutex_unlock(&made_lock);
