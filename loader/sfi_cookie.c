@@ -104,6 +104,10 @@ SFI_EXPORT FILE *fopencookie(void *cookie, const char *mode,
   FILE *f = NEXT(fopencookie)(b, mode, mine);
   if (!f)
     __atomic_store_n(&b->live, 0, __ATOMIC_RELEASE);
-  sfi_stream_made(f, SFI_STREAM_COOKIE);
+  if (sfi_stream_made(f, SFI_STREAM_COOKIE) != 0) {
+    NEXT(fclose)(f); /* releases the box (box_close) */
+    errno = EMFILE;
+    return NULL;
+  }
   return f;
 }

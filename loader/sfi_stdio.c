@@ -7,16 +7,25 @@
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
-/* The streams instrumented code opens are recorded (sfi_streams.c). */
+/* The streams instrumented code opens are recorded (sfi_streams.c), or
+ * closed again (close: fclose, or pclose for popen's). */
+static FILE *made_or_closed(FILE *f, int checked, int (*close)(FILE *)) {
+  if (!checked || sfi_stream_made(f, SFI_STREAM_PLAIN) == 0)
+    return f;
+  int err = errno;
+  close(f);
+  errno = err;
+  return NULL;
+}
+
 static FILE *made(FILE *f, int checked) {
-  if (checked)
-    sfi_stream_made(f, SFI_STREAM_PLAIN);
-  return f;
+  return made_or_closed(f, checked, NEXT(fclose));
 }
 
 SFI_EXPORT int puts(const char *s) {
@@ -215,7 +224,7 @@ SFI_EXPORT FILE *popen(const char *command, const char *mode) {
   }
   FILE *f = NEXT(popen)(command, mode);
   sfi_stream_learn(f); /* a kind the loader could not open at start */
-  return made(f, SFI_CHECKED());
+  return made_or_closed(f, SFI_CHECKED(), NEXT(pclose));
 }
 
 SFI_EXPORT int system(const char *command) {

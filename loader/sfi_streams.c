@@ -22,6 +22,7 @@
 #include "sfi_streams.h"
 
 #include <dipc/limits.h>
+#include <errno.h>
 #include <dipc/sfi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,7 +33,9 @@
 #include <pthread.h>
 
 #define MAX_VTABLES 16
-#define MAX_STREAMS_MADE 256
+#define MAX_STREAMS_MADE 1024
+#define STRING_OF(x) #x
+#define DECIMAL(x) STRING_OF(x)
 
 static const void *vtables[MAX_VTABLES];
 static unsigned num_vtables;
@@ -75,12 +78,13 @@ static int learnt(const void *vt) {
 static void learn(FILE *f) {
   if (!f || learnt(vtable_of(f)))
     return;
-  const void *vt = vtable_of(f);
-  unsigned n = __atomic_load_n(&num_vtables, __ATOMIC_ACQUIRE);
-  if (n < MAX_VTABLES) {
-    vtables[n] = vt;
+  pthread_mutex_lock(&made_lock); /* two popen calls may learn at once */
+  unsigned n = num_vtables;
+  if (!learnt(vtable_of(f)) && n < MAX_VTABLES) {
+    vtables[n] = vtable_of(f);
     __atomic_store_n(&num_vtables, n + 1, __ATOMIC_RELEASE);
   }
+  pthread_mutex_unlock(&made_lock);
 }
 
 static ssize_t no_read(void *c, char *buf, size_t n) {
@@ -126,18 +130,25 @@ static uint32_t running_domain(void) {
   return dom;
 }
 
-void sfi_stream_made(FILE *f, int kind) {
+int sfi_stream_made(FILE *f, int kind) {
   if (!f)
-    return;
+    return 0;
+  int recorded = 0;
   pthread_mutex_lock(&made_lock);
-  for (unsigned i = 0; i < MAX_STREAMS_MADE; ++i)
+  for (unsigned i = 0; i < MAX_STREAMS_MADE && !recorded; ++i)
     if (!made[i].f) {
       made[i] = (struct made){.f = f, .dom = running_domain(), .kind = kind};
       if (kind != SFI_STREAM_PLAIN)
         memcpy(made[i].words, cookie_words(f), sizeof made[i].words);
-      break;
+      recorded = 1;
     }
   pthread_mutex_unlock(&made_lock);
+  if (recorded)
+    return 0;
+  sfi_refuse("a stream beyond " DECIMAL(MAX_STREAMS_MADE)
+             " open ones of instrumented code");
+  errno = EMFILE;
+  return -1;
 }
 
 void sfi_stream_closing(FILE *f) {

@@ -11,9 +11,11 @@ void sfi_streams_init(void);
 void sfi_stream_learn(FILE *f);
 /* A stream libc just made for instrumented code, recorded with the
  * running domain (and a cookie stream's cookie and functions); forgotten
- * when it is closed. */
+ * when it is closed. 0, or -1 with EMFILE when there is no room (the
+ * caller closes the stream and fails: a stream not recorded would not be
+ * checked at exit). */
 enum { SFI_STREAM_PLAIN, SFI_STREAM_COOKIE, SFI_STREAM_FMEM };
-void sfi_stream_made(FILE *f, int kind);
+int sfi_stream_made(FILE *f, int kind);
 void sfi_stream_closing(FILE *f);
 /* Under sfi, for instrumented code: sfi_check_file on every open stream
  * (fflush(NULL) and exit flush them all, a domain's tampered ones too:

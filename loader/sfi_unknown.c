@@ -4,11 +4,12 @@
  * calling one it does not check (sfi_calls.c). Each checks what libc
  * reads and writes through its pointers. */
 #define _GNU_SOURCE
+#include "sfi_code.h"
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
-#include "sfi_code.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <iconv.h>
 #include <locale.h>
 #include <pthread.h>
@@ -144,8 +145,11 @@ SFI_EXPORT FILE *fmemopen(void *buf, size_t size, const char *mode) {
     STRING(mode);
   }
   FILE *f = NEXT(fmemopen)(buf, size, mode);
-  if (SFI_CHECKED())
-    sfi_stream_made(f, SFI_STREAM_FMEM);
+  if (SFI_CHECKED() && sfi_stream_made(f, SFI_STREAM_FMEM) != 0) {
+    NEXT(fclose)(f);
+    errno = EMFILE;
+    return NULL;
+  }
   return f;
 }
 
