@@ -27,10 +27,9 @@
 int __dipc_loader_sfi_bypass(uintptr_t target); /* sfi_alias.c */
 
 /* Their pointers are handles or values, never written; globfree frees
- * what its glob_t
- * lists, through the loader's free, which frees only the running
- * domain's blocks (and an interceptor would not do as an exit handler:
- * sfi_callbacks.c). __tls_get_addr reads the module and offset of a
+ * what its glob_t lists, through the loader's free, which frees only the
+ * running domain's blocks (and an interceptor would not do as an exit
+ * handler: sfi_callbacks.c). __tls_get_addr reads the module and offset of a
  * thread-local variable (compiled code's, in its own GOT) and returns an
  * address; _Unwind_Resume continues the unwinder's own exception (a
  * landing pad's; a forged one stays open: docs/runtime.md). */

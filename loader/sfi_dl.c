@@ -36,17 +36,20 @@ static void *refused_lookup(void) {
   return NULL;
 }
 
-/* The stubs' checks: glibc's function to jump to, or one returning NULL. */
-void *sfi_dlsym_check(void *handle, const void *ret) {
+/* glibc's lookup to jump to, or one returning NULL. */
+static void *lookup_for(const void *handle, const void *ret, void *glibc) {
   if (sfi_code_checks(ret) && !lookup_handle(handle))
     return (void *)refused_lookup;
-  return (void *)dlsym;
+  return glibc;
+}
+
+/* The stubs' checks. */
+void *sfi_dlsym_check(void *handle, const void *ret) {
+  return lookup_for(handle, ret, (void *)dlsym);
 }
 
 void *sfi_dlvsym_check(void *handle, const void *ret) {
-  if (sfi_code_checks(ret) && !lookup_handle(handle))
-    return (void *)refused_lookup;
-  return (void *)dlvsym;
+  return lookup_for(handle, ret, (void *)dlvsym);
 }
 
 void __dipc_sfi_dlsym(void);  /* setjmp.S */
