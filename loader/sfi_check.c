@@ -138,18 +138,29 @@ size_t sfi_read_string(const char *s, size_t max) {
   return len;
 }
 
-/* The bytes between the lowest and the highest non-NULL pointer of a group
- * of a FILE's pointers must be writable: stdio reads and writes anywhere
- * between them, and a damaged FILE's pointers need not be in order. */
-static void check_span(char *const *p, unsigned n) {
-  uintptr_t lo = UINTPTR_MAX, hi = 0;
+/* One group's span: from its lowest to its highest non-NULL pointer. */
+static void span_of(char *const *p, unsigned n, uintptr_t *lo, uintptr_t *hi) {
+  *lo = UINTPTR_MAX;
+  *hi = 0;
   for (unsigned i = 0; i < n; ++i)
     if (p[i]) {
-      lo = (uintptr_t)p[i] < lo ? (uintptr_t)p[i] : lo;
-      hi = (uintptr_t)p[i] > hi ? (uintptr_t)p[i] : hi;
+      *lo = (uintptr_t)p[i] < *lo ? (uintptr_t)p[i] : *lo;
+      *hi = (uintptr_t)p[i] > *hi ? (uintptr_t)p[i] : *hi;
     }
-  if (hi > lo)
-    SFI_WRITE(lo, hi - lo);
+  if (*hi <= *lo)
+    *lo = *hi = 0;
+}
+
+void sfi_file_spans(const FILE *f, uintptr_t lo[SFI_FILE_SPANS],
+                    uintptr_t hi[SFI_FILE_SPANS]) {
+  char *const buf[] = {f->_IO_buf_base, f->_IO_buf_end};
+  char *const rd[] = {f->_IO_read_base, f->_IO_read_ptr, f->_IO_read_end};
+  char *const wr[] = {f->_IO_write_base, f->_IO_write_ptr, f->_IO_write_end};
+  char *const save[] = {f->_IO_save_base, f->_IO_backup_base, f->_IO_save_end};
+  span_of(buf, 2, &lo[0], &hi[0]);
+  span_of(rd, 3, &lo[1], &hi[1]);
+  span_of(wr, 3, &lo[2], &hi[2]);
+  span_of(save, 3, &lo[3], &hi[3]);
 }
 
 void sfi_check_file(FILE *f) {
@@ -159,14 +170,11 @@ void sfi_check_file(FILE *f) {
    * (a range past the user half), as for markers below. */
   if (!sfi_stream_known(f))
     SFI_WRITE(f, UINT64_MAX);
-  char *const buf[] = {f->_IO_buf_base, f->_IO_buf_end};
-  char *const rd[] = {f->_IO_read_base, f->_IO_read_ptr, f->_IO_read_end};
-  char *const wr[] = {f->_IO_write_base, f->_IO_write_ptr, f->_IO_write_end};
-  char *const save[] = {f->_IO_save_base, f->_IO_backup_base, f->_IO_save_end};
-  check_span(buf, 2);
-  check_span(rd, 3);
-  check_span(wr, 3);
-  check_span(save, 3);
+  uintptr_t lo[SFI_FILE_SPANS], hi[SFI_FILE_SPANS];
+  sfi_file_spans(f, lo, hi);
+  for (unsigned i = 0; i < SFI_FILE_SPANS; ++i)
+    if (hi[i] > lo[i])
+      SFI_WRITE(lo[i], hi[i] - lo[i]);
   if (f->_lock)
     SFI_WRITE(f->_lock, 16); /* glibc's _IO_lock_t: lock, count, owner */
   /* Markers (libio's old _IO_seekmark) hold positions libc adjusts in
@@ -174,9 +182,6 @@ void sfi_check_file(FILE *f) {
    * No stream a program opens has one: refused outright. */
   if (f->_markers)
     SFI_WRITE(f->_markers, UINT64_MAX);
-  /* Wide streams' state (byte streams' may be unset: fopencookie's is -1). */
-  if (f->_mode > 0)
-    SFI_WRITE(f->_wide_data, 1);
 }
 
 size_t sfi_format_digits(const char **p) {

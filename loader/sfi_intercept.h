@@ -152,10 +152,19 @@ size_t sfi_read_string(const char *s, size_t max);
  * all n bytes of dst written (NUL padding); returns dst + its length. */
 char *sfi_copy_padded(char *dst, const char *src, size_t n);
 
-/* Checks that f is a stream the running domain may use: the FILE itself,
- * its buffer and its lock writable by it, so that a FILE it forged or
+/* Checks that f is a stream the running domain may use: a byte stream of
+ * a kind libc makes (sfi_streams.c), the FILE itself, its spans (below)
+ * and its lock writable by it, so that a FILE it forged or
  * damaged makes libc write nowhere it could not write itself. */
 void sfi_check_file(FILE *f);
+
+/* The spans of a FILE's pointer groups (buffer, read, write, save), each
+ * from its lowest to its highest non-NULL pointer (0, 0 when empty):
+ * stdio reads and writes anywhere within them, and a damaged FILE's
+ * pointers need not be in order. */
+#define SFI_FILE_SPANS 4
+void sfi_file_spans(const FILE *f, uintptr_t lo[SFI_FILE_SPANS],
+                    uintptr_t hi[SFI_FILE_SPANS]);
 
 /* A va_list as a value: a pointer to its one element (x86-64). */
 typedef __typeof__(&(*(va_list *)0)[0]) sfi_va;

@@ -243,17 +243,6 @@ static int domain_may_write(uint32_t dom, uintptr_t lo, uintptr_t hi) {
   return 1;
 }
 
-/* The span of a group of a FILE's pointers (sfi_check.c's rule). */
-static int group_ok(uint32_t dom, char *const *p, unsigned n) {
-  uintptr_t lo = UINTPTR_MAX, hi = 0;
-  for (unsigned i = 0; i < n; ++i)
-    if (p[i]) {
-      lo = (uintptr_t)p[i] < lo ? (uintptr_t)p[i] : lo;
-      hi = (uintptr_t)p[i] > hi ? (uintptr_t)p[i] : hi;
-    }
-  return hi <= lo || domain_may_write(dom, lo, hi);
-}
-
 /* Whether f is still of the kind libc made it: a byte stream of a vtable
  * learnt at start or, a cookie stream, its cookie and functions as made. */
 static int kind_intact(FILE *f, const struct made *m) {
@@ -277,12 +266,11 @@ static void streams_at_exit(void) {
     if (!f)
       continue;
     uint32_t dom = made[i].dom;
-    char *const buf[] = {f->_IO_buf_base, f->_IO_buf_end};
-    char *const rd[] = {f->_IO_read_base, f->_IO_read_ptr, f->_IO_read_end};
-    char *const wr[] = {f->_IO_write_base, f->_IO_write_ptr,
-                        f->_IO_write_end};
-    int ok = kind_intact(f, &made[i]) && group_ok(dom, buf, 2) &&
-             group_ok(dom, rd, 3) && group_ok(dom, wr, 3);
+    uintptr_t lo[SFI_FILE_SPANS], hi[SFI_FILE_SPANS];
+    sfi_file_spans(f, lo, hi);
+    int ok = kind_intact(f, &made[i]);
+    for (unsigned s = 0; s < SFI_FILE_SPANS && ok; ++s)
+      ok = domain_may_write(dom, lo[s], hi[s]);
     if (ok && made[i].kind == SFI_STREAM_FMEM) {
       const struct fmem_cookie *c = (const void *)made[i].words[0];
       ok = domain_may_write(dom, (uintptr_t)c, (uintptr_t)(c + 1)) &&
@@ -294,9 +282,11 @@ static void streams_at_exit(void) {
     f->_IO_write_base = f->_IO_write_ptr = f->_IO_write_end = NULL;
     f->_IO_read_base = f->_IO_read_ptr = f->_IO_read_end = NULL;
     f->_IO_buf_base = f->_IO_buf_end = NULL;
-    /* A byte stream with nothing to flush: not putting, unbuffered (libc
-     * sets no buffer at exit), of a vtable libc gave it or a file's. */
-    f->_flags = (f->_flags & ~0x800) | 0x2;
+    f->_IO_save_base = f->_IO_backup_base = f->_IO_save_end = NULL;
+    /* A byte stream with nothing to flush: not putting, not in backup,
+     * unbuffered (libc sets no buffer at exit), of a vtable libc gave it
+     * or a file's. */
+    f->_flags = (f->_flags & ~(0x800 | 0x100)) | 0x2;
     f->_mode = -1;
     if (!kind_intact(f, &made[i]))
       *(const void **)((char *)f + sizeof *f) = vtables[0];
