@@ -30,6 +30,7 @@
 
 #include "../rt/layout.h"
 #include "interpose.h"
+#include "stream_memory.h"
 
 void *__libc_malloc(size_t);
 void *__libc_calloc(size_t, size_t);
@@ -188,12 +189,15 @@ static void *domain_alloc(uint32_t d, uint32_t me, size_t size,
 }
 
 EXPORT void *malloc(size_t size) {
+  void *s = stream_memory_take(size, __builtin_return_address(0));
+  if (s)
+    return s;
   uint32_t me, d = running_domain(&me);
   return d ? domain_alloc(d, me, size, 16) : __libc_malloc(size);
 }
 
 EXPORT void free(void *p) {
-  if (!p)
+  if (!p || stream_memory_put(p, __builtin_return_address(0)))
     return;
   uint32_t me, d = running_domain(&me);
   check_owner("free", p, d);
@@ -207,6 +211,13 @@ EXPORT void free(void *p) {
 }
 
 EXPORT void *calloc(size_t n, size_t size) {
+  if (!size || n <= (size_t)-1 / size) {
+    void *s = stream_memory_take(n * size, __builtin_return_address(0));
+    if (s) {
+      memset(s, 0, n * size);
+      return s;
+    }
+  }
   uint32_t me, d = running_domain(&me);
   if (!d)
     return __libc_calloc(n, size);
@@ -229,6 +240,9 @@ static size_t usable(const char *fn, uint32_t d, uint32_t me, void *p) {
 
 EXPORT void *realloc(void *p, size_t size) {
   uint32_t me, d = running_domain(&me);
+  if (stream_memory_holds(p))
+    bad_block("realloc", p, d, -1, "a stream's memory, which libc never "
+                                   "resizes");
   if (p)
     check_owner("realloc", p, d);
   if (!d)
@@ -300,6 +314,8 @@ EXPORT size_t malloc_usable_size(void *p) {
   if (!p)
     return 0;
   uint32_t me, d = running_domain(&me);
+  if (stream_memory_holds(p))
+    bad_block("malloc_usable_size", p, d, -1, "a stream's memory");
   check_owner("malloc_usable_size", p, d);
   if (d)
     return usable("malloc_usable_size", d, me, p);

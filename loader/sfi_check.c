@@ -163,6 +163,14 @@ void sfi_file_spans(const FILE *f, uintptr_t lo[SFI_FILE_SPANS],
   span_of(save, 3, &lo[3], &hi[3]);
 }
 
+void sfi_check_file_spans(const FILE *f) {
+  uintptr_t lo[SFI_FILE_SPANS], hi[SFI_FILE_SPANS];
+  sfi_file_spans(f, lo, hi);
+  for (unsigned i = 0; i < SFI_FILE_SPANS; ++i)
+    if (hi[i] > lo[i])
+      SFI_WRITE(lo[i], hi[i] - lo[i]);
+}
+
 void sfi_check_file(FILE *f) {
   SFI_WRITE(f, sizeof *f);
   SFI_READ((const char *)f + sizeof *f, sizeof(void *)); /* its vtable */
@@ -170,11 +178,7 @@ void sfi_check_file(FILE *f) {
    * (a range past the user half), as for markers below. */
   if (!sfi_stream_known(f))
     SFI_WRITE(f, UINT64_MAX);
-  uintptr_t lo[SFI_FILE_SPANS], hi[SFI_FILE_SPANS];
-  sfi_file_spans(f, lo, hi);
-  for (unsigned i = 0; i < SFI_FILE_SPANS; ++i)
-    if (hi[i] > lo[i])
-      SFI_WRITE(lo[i], hi[i] - lo[i]);
+  sfi_check_file_spans(f);
   if (f->_lock)
     SFI_WRITE(f->_lock, 16); /* glibc's _IO_lock_t: lock, count, owner */
   /* Markers (libio's old _IO_seekmark) hold positions libc adjusts in

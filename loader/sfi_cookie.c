@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
+#include "stream_memory.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -39,25 +40,42 @@ static struct cookie_box *box_of(void *p) {
   return __atomic_load_n(&b->live, __ATOMIC_ACQUIRE) ? b : NULL;
 }
 
+/* The domain's functions run outside the stream window (fclose's closes
+ * in it: stream_memory.h). */
 static ssize_t box_read(void *p, char *buf, size_t n) {
   struct cookie_box *b = box_of(p);
-  return b && b->io.read ? b->io.read(b->cookie, buf, n) : -1;
+  if (!b || !b->io.read)
+    return -1;
+  int s = stream_memory_suspend();
+  ssize_t r = b->io.read(b->cookie, buf, n);
+  stream_memory_resume(s);
+  return r;
 }
 
 static ssize_t box_write(void *p, const char *buf, size_t n) {
   struct cookie_box *b = box_of(p);
-  return b && b->io.write ? b->io.write(b->cookie, buf, n) : 0;
+  if (!b || !b->io.write)
+    return 0;
+  int s = stream_memory_suspend();
+  ssize_t r = b->io.write(b->cookie, buf, n);
+  stream_memory_resume(s);
+  return r;
 }
 
 static int box_seek(void *p, off64_t *pos, int whence) {
   struct cookie_box *b = box_of(p);
-  off64_t *copy = b && b->io.seek ? malloc(sizeof *copy) : NULL;
-  if (!copy)
+  if (!b || !b->io.seek)
     return -1;
-  *copy = *pos;
-  int r = b->io.seek(b->cookie, copy, whence);
-  *pos = *copy;
-  free(copy);
+  int s = stream_memory_suspend();
+  off64_t *copy = malloc(sizeof *copy);
+  int r = -1;
+  if (copy) {
+    *copy = *pos;
+    r = b->io.seek(b->cookie, copy, whence);
+    *pos = *copy;
+    free(copy);
+  }
+  stream_memory_resume(s);
   return r;
 }
 
@@ -65,7 +83,9 @@ static int box_close(void *p) {
   struct cookie_box *b = box_of(p);
   if (!b)
     return -1;
+  int s = stream_memory_suspend();
   int r = b->io.close ? b->io.close(b->cookie) : 0;
+  stream_memory_resume(s);
   __atomic_store_n(&b->live, 0, __ATOMIC_RELEASE);
   return r;
 }
@@ -101,13 +121,11 @@ SFI_EXPORT FILE *fopencookie(void *cookie, const char *mode,
   cookie_io_functions_t mine = {io.read ? box_read : NULL,
                                 io.write ? box_write : NULL,
                                 io.seek ? box_seek : NULL, box_close};
+  int w = stream_memory_enter();
   FILE *f = NEXT(fopencookie)(b, mode, mine);
+  stream_memory_leave(w);
   if (!f)
     __atomic_store_n(&b->live, 0, __ATOMIC_RELEASE);
-  if (sfi_stream_made(f, SFI_STREAM_COOKIE) != 0) {
-    NEXT(fclose)(f); /* releases the box (box_close) */
-    errno = EMFILE;
-    return NULL;
-  }
-  return f;
+  /* On no room, its fclose releases the box (box_close). */
+  return sfi_stream_made(f, SFI_STREAM_COOKIE, w, NEXT(fclose));
 }

@@ -5,6 +5,7 @@
  * libc's variant, which adds its own object-size check. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "sfi_streams.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -148,30 +149,42 @@ SFI_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t at,
 }
 
 SFI_EXPORT char *__fgets_chk(char *s, size_t room, int n, FILE *f) {
-  if (SFI_CHECKED()) {
+  if (SFI_CHECKED())
     SFI_WRITE(s, n > 0 ? (size_t)n : 0);
-    sfi_check_file(f);
-  }
-  return NEXT(__fgets_chk)(s, room, n, f);
+  FILE *r = sfi_stream_of(f, SFI_CHECKED());
+  char *v = NEXT(__fgets_chk)(s, room, n, r);
+  sfi_stream_sync(f, r);
+  return v;
 }
 
 SFI_EXPORT size_t __fread_chk(void *p, size_t room, size_t size, size_t n,
                               FILE *f) {
-  if (SFI_CHECKED()) {
+  if (SFI_CHECKED())
     SFI_WRITE(p, sfi_array_size(size, n));
-    sfi_check_file(f);
-  }
-  return NEXT(__fread_chk)(p, room, size, n, f);
+  FILE *r = sfi_stream_of(f, SFI_CHECKED());
+  size_t v = NEXT(__fread_chk)(p, room, size, n, r);
+  sfi_stream_sync(f, r);
+  return v;
 }
 
 /* The printf family's fortified forms, as sfi_printf.c's: checked on
  * copies of the format and arguments; sprintf's bounded by the size
  * checked. */
+/* __vfprintf_chk on the stream r libc is to use for f (sfi_stream_of). */
+static int stream_vfprintf_chk(FILE *f, FILE *r, int flag, const char *fmt,
+                               sfi_va ap) {
+  int v = NEXT(__vfprintf_chk)(r, flag, fmt, ap);
+  sfi_stream_sync(f, r);
+  return v;
+}
+
 static int checked_vfprintf_chk(const char *call, FILE *f, int flag,
                                 const char *fmt, sfi_va ap) {
   struct sfi_format c = {.fmt = fmt, .ap = ap};
-  FORMAT_CALL(call, c, sfi_check_file(f),
-              NEXT(__vfprintf_chk)(f, sfi_fortify_flag(call, &c, fmt, flag), c.fmt, c.ap));
+  FILE *r;
+  FORMAT_CALL(call, c, r = sfi_stream_of(f, 1),
+              stream_vfprintf_chk(
+                  f, r, sfi_fortify_flag(call, &c, fmt, flag), c.fmt, c.ap));
 }
 
 SFI_EXPORT int __vprintf_chk(int flag, const char *fmt, va_list ap) {
@@ -194,7 +207,7 @@ SFI_EXPORT int __vfprintf_chk(FILE *f, int flag, const char *fmt,
                               va_list ap) {
   return SFI_CHECKED()
              ? checked_vfprintf_chk("__vfprintf_chk", f, flag, fmt, ap)
-             : NEXT(__vfprintf_chk)(f, flag, fmt, ap);
+             : stream_vfprintf_chk(f, sfi_stream_of(f, 0), flag, fmt, ap);
 }
 
 SFI_EXPORT int __fprintf_chk(FILE *f, int flag, const char *fmt, ...) {
@@ -202,7 +215,7 @@ SFI_EXPORT int __fprintf_chk(FILE *f, int flag, const char *fmt, ...) {
   va_start(ap, fmt);
   int r = SFI_CHECKED()
               ? checked_vfprintf_chk("__fprintf_chk", f, flag, fmt, ap)
-              : NEXT(__vfprintf_chk)(f, flag, fmt, ap);
+              : stream_vfprintf_chk(f, sfi_stream_of(f, 0), flag, fmt, ap);
   va_end(ap);
   return r;
 }

@@ -157,6 +157,8 @@ char *sfi_copy_padded(char *dst, const char *src, size_t n);
  * and its lock writable by it, so that a FILE it forged or
  * damaged makes libc write nowhere it could not write itself. */
 void sfi_check_file(FILE *f);
+/* Its spans alone: writable by the running domain. */
+void sfi_check_file_spans(const FILE *f);
 
 /* The spans of a FILE's pointer groups (buffer, read, write, save), each
  * from its lowest to its highest non-NULL pointer (0, 0 when empty):

@@ -8,6 +8,7 @@
  * the caller's memory) gives the arguments' types, which must agree. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "sfi_streams.h"
 
 #include <printf.h>
 #include <stdarg.h>
@@ -301,22 +302,31 @@ size_t sfi_output_size(const struct sfi_format *f) {
  * since (a second thread removed a %s argument's NUL after the output was
  * measured). */
 
+/* vfprintf on the stream r libc is to use for f (sfi_stream_of). */
+static int stream_vfprintf(FILE *f, FILE *r, const char *fmt, sfi_va ap) {
+  int v = NEXT(vfprintf)(r, fmt, ap);
+  sfi_stream_sync(f, r);
+  return v;
+}
+
 static int checked_vfprintf(const char *call, FILE *f, const char *fmt,
                             sfi_va ap) {
   struct sfi_format c = {.fmt = fmt, .ap = ap};
-  FORMAT_CALL(call, c, sfi_check_file(f), NEXT(vfprintf)(f, c.fmt, c.ap));
+  FILE *r;
+  FORMAT_CALL(call, c, r = sfi_stream_of(f, 1),
+              stream_vfprintf(f, r, c.fmt, c.ap));
 }
 
 SFI_EXPORT int vfprintf(FILE *f, const char *fmt, va_list ap) {
   return SFI_CHECKED() ? checked_vfprintf("vfprintf", f, fmt, ap)
-                       : NEXT(vfprintf)(f, fmt, ap);
+                       : stream_vfprintf(f, sfi_stream_of(f, 0), fmt, ap);
 }
 
 SFI_EXPORT int fprintf(FILE *f, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int r = SFI_CHECKED() ? checked_vfprintf("fprintf", f, fmt, ap)
-                        : NEXT(vfprintf)(f, fmt, ap);
+                        : stream_vfprintf(f, sfi_stream_of(f, 0), fmt, ap);
   va_end(ap);
   return r;
 }

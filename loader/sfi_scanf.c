@@ -9,6 +9,7 @@
  * is then a float, not the allocation modifier). */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "sfi_streams.h"
 
 #include <printf.h>
 #include <stdarg.h>
@@ -209,23 +210,35 @@ typedef int stdin_scanf_fn(const char *, va_list);
 STRING_SCANF(gnu_sscanf, gnu_vsscanf, "sscanf", "vsscanf", 1)
 STRING_SCANF(c99_sscanf, c99_vsscanf, "__isoc99_sscanf", "__isoc99_vsscanf", 0)
 
+/* A stream scanf on the stream r libc is to use for f (sfi_stream_of). */
+static int stream_scanf(stream_scanf_fn *fn, FILE *f, FILE *r,
+                        const char *fmt, sfi_va ap) {
+  int v = fn(r, fmt, ap);
+  sfi_stream_sync(f, r);
+  return v;
+}
+
 #define STREAM_SCANF(name, vname, sym, vsym, gnu)                              \
   static int checked_##vname(FILE *f, const char *fmt, sfi_va ap) {            \
     struct scanf_call c = {.fmt = fmt, .ap = ap};                               \
-    SCANF_CALL(sym, c, gnu, sfi_check_file(f),                                 \
-               NEXT_AS(stream_scanf_fn *, vsym)(f, c.fmt, c.ap));              \
+    FILE *r;                                                                   \
+    SCANF_CALL(sym, c, gnu, r = sfi_stream_of(f, 1),                           \
+               stream_scanf(NEXT_AS(stream_scanf_fn *, vsym), f, r, c.fmt,     \
+                            c.ap));                                            \
   }                                                                            \
   SFI_EXPORT int vname(FILE *f, const char *fmt, va_list ap) __asm__(vsym);    \
   SFI_EXPORT int name(FILE *f, const char *fmt, ...) __asm__(sym);             \
   int vname(FILE *f, const char *fmt, va_list ap) {                            \
     return SFI_CHECKED() ? checked_##vname(f, fmt, ap)                         \
-                         : NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);       \
+                         : stream_scanf(NEXT_AS(stream_scanf_fn *, vsym), f,   \
+                                        sfi_stream_of(f, 0), fmt, ap);         \
   }                                                                            \
   int name(FILE *f, const char *fmt, ...) {                                    \
     va_list ap;                                                                \
     va_start(ap, fmt);                                                         \
     int r = SFI_CHECKED() ? checked_##vname(f, fmt, ap)                        \
-                          : NEXT_AS(stream_scanf_fn *, vsym)(f, fmt, ap);      \
+                          : stream_scanf(NEXT_AS(stream_scanf_fn *, vsym), f,  \
+                                         sfi_stream_of(f, 0), fmt, ap);        \
     va_end(ap);                                                                \
     return r;                                                                  \
   }

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
+#include "stream_memory.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,20 +14,34 @@
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 
-/* The streams instrumented code opens are recorded (sfi_streams.c), or
- * closed again (close: fclose, or pclose for popen's). */
-static FILE *made_or_closed(FILE *f, int checked, int (*close)(FILE *)) {
-  if (!checked || sfi_stream_made(f, SFI_STREAM_PLAIN) == 0)
-    return f;
-  int err = errno;
-  close(f);
-  errno = err;
-  return NULL;
-}
+/* The streams instrumented code opens: made in the stream window, so
+ * that libc's state for them is runtime memory, and recorded; the domain
+ * gets a decoy (sfi_streams.h). Another caller's as libc made them. */
+#define OPENED(kind, call, close)                                              \
+  do {                                                                         \
+    if (!SFI_CHECKED())                                                        \
+      return call;                                                             \
+    int w_ = stream_memory_enter();                                            \
+    FILE *f_ = call;                                                           \
+    stream_memory_leave(w_);                                                   \
+    return sfi_stream_made(f_, kind, w_, close);                               \
+  } while (0)
 
-static FILE *made(FILE *f, int checked) {
-  return made_or_closed(f, checked, NEXT(fclose));
-}
+/* A call on stream f: the stream libc is to use for it (checked for
+ * instrumented code) as `r`, then a decoy's flags follow. */
+#define ON_STREAM(type, f, call)                                               \
+  do {                                                                         \
+    FILE *r = sfi_stream_of(f, SFI_CHECKED());                                 \
+    type v_ = call;                                                            \
+    sfi_stream_sync(f, r);                                                     \
+    return v_;                                                                 \
+  } while (0)
+#define ON_STREAM_VOID(f, call)                                                \
+  do {                                                                         \
+    FILE *r = sfi_stream_of(f, SFI_CHECKED());                                 \
+    call;                                                                      \
+    sfi_stream_sync(f, r);                                                     \
+  } while (0)
 
 SFI_EXPORT int puts(const char *s) {
   if (SFI_CHECKED()) {
@@ -37,11 +52,9 @@ SFI_EXPORT int puts(const char *s) {
 }
 
 SFI_EXPORT int fputs(const char *s, FILE *f) {
-  if (SFI_CHECKED()) {
+  if (SFI_CHECKED())
     STRING(s);
-    sfi_check_file(f);
-  }
-  return NEXT(fputs)(s, f);
+  ON_STREAM(int, f, NEXT(fputs)(s, r));
 }
 
 SFI_EXPORT int putchar(int c) {
@@ -50,16 +63,13 @@ SFI_EXPORT int putchar(int c) {
   return NEXT(putchar)(c);
 }
 
-SFI_EXPORT int fputc(int c, FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(fputc)(c, f);
-}
+SFI_EXPORT int fputc(int c, FILE *f) { ON_STREAM(int, f, NEXT(fputc)(c, r)); }
 
-SFI_EXPORT int putc(int c, FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(putc)(c, f);
+SFI_EXPORT int putc(int c, FILE *f) { ON_STREAM(int, f, NEXT(putc)(c, r)); }
+
+/* putc_unlocked's slow path, inline in callers: every call for a decoy. */
+SFI_EXPORT int __overflow(FILE *f, int c) {
+  ON_STREAM(int, f, NEXT(__overflow)(r, c));
 }
 
 SFI_EXPORT int getchar(void) {
@@ -68,46 +78,30 @@ SFI_EXPORT int getchar(void) {
   return NEXT(getchar)();
 }
 
-SFI_EXPORT int fgetc(FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(fgetc)(f);
-}
+SFI_EXPORT int fgetc(FILE *f) { ON_STREAM(int, f, NEXT(fgetc)(r)); }
 
-SFI_EXPORT int getc(FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(getc)(f);
-}
+SFI_EXPORT int getc(FILE *f) { ON_STREAM(int, f, NEXT(getc)(r)); }
 
 SFI_EXPORT int ungetc(int c, FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(ungetc)(c, f);
+  ON_STREAM(int, f, NEXT(ungetc)(c, r));
 }
 
 SFI_EXPORT char *fgets(char *s, int n, FILE *f) {
-  if (SFI_CHECKED()) {
+  if (SFI_CHECKED())
     SFI_WRITE(s, n > 0 ? (size_t)n : 0);
-    sfi_check_file(f);
-  }
-  return NEXT(fgets)(s, n, f);
+  ON_STREAM(char *, f, NEXT(fgets)(s, n, r));
 }
 
 SFI_EXPORT size_t fread(void *p, size_t size, size_t n, FILE *f) {
-  if (SFI_CHECKED()) {
+  if (SFI_CHECKED())
     SFI_WRITE(p, sfi_array_size(size, n));
-    sfi_check_file(f);
-  }
-  return NEXT(fread)(p, size, n, f);
+  ON_STREAM(size_t, f, NEXT(fread)(p, size, n, r));
 }
 
 SFI_EXPORT size_t fwrite(const void *p, size_t size, size_t n, FILE *f) {
-  if (SFI_CHECKED()) {
+  if (SFI_CHECKED())
     SFI_READ(p, sfi_array_size(size, n));
-    sfi_check_file(f);
-  }
-  return NEXT(fwrite)(p, size, n, f);
+  ON_STREAM(size_t, f, NEXT(fwrite)(p, size, n, r));
 }
 
 /* *line (a malloc'd buffer of *n bytes, or NULL) is written, and may be
@@ -122,10 +116,9 @@ struct line_args {
 };
 
 static struct line_args *checked_line(const char *call, char **line,
-                                      size_t *n, FILE *f) {
+                                      size_t *n) {
   SFI_WRITE(line, sizeof *line);
   SFI_WRITE(n, sizeof *n);
-  sfi_check_file(f);
   struct line_args *copy = sfi_scratch(call, sizeof *copy);
   if (!copy)
     return NULL;
@@ -146,28 +139,32 @@ static ssize_t line_done(struct line_args *copy, char **line, size_t *n,
 
 SFI_EXPORT ssize_t getline(char **line, size_t *n, FILE *f) {
   if (!SFI_CHECKED())
-    return NEXT(getline)(line, n, f);
-  struct line_args *c = checked_line("getline", line, n, f);
-  return c ? line_done(c, line, n, NEXT(getline)(&c->line, &c->n, f)) : -1;
+    ON_STREAM(ssize_t, f, NEXT(getline)(line, n, r));
+  struct line_args *c = checked_line("getline", line, n);
+  if (!c)
+    return -1;
+  ON_STREAM(ssize_t, f,
+            line_done(c, line, n, NEXT(getline)(&c->line, &c->n, r)));
 }
 
 SFI_EXPORT ssize_t getdelim(char **line, size_t *n, int delim, FILE *f) {
   if (!SFI_CHECKED())
-    return NEXT(getdelim)(line, n, delim, f);
-  struct line_args *c = checked_line("getdelim", line, n, f);
-  return c ? line_done(c, line, n, NEXT(getdelim)(&c->line, &c->n, delim, f))
-           : -1;
+    ON_STREAM(ssize_t, f, NEXT(getdelim)(line, n, delim, r));
+  struct line_args *c = checked_line("getdelim", line, n);
+  if (!c)
+    return -1;
+  ON_STREAM(ssize_t, f,
+            line_done(c, line, n, NEXT(getdelim)(&c->line, &c->n, delim, r)));
 }
 
 /* NULL flushes every stream, each checked (sfi_check_all_streams). */
 SFI_EXPORT int fflush(FILE *f) {
-  if (SFI_CHECKED()) {
-    if (f)
-      sfi_check_file(f);
-    else
+  if (!f) {
+    if (SFI_CHECKED())
       sfi_check_all_streams();
+    return NEXT(fflush)(f);
   }
-  return NEXT(fflush)(f);
+  ON_STREAM(int, f, NEXT(fflush)(r));
 }
 
 /* exit flushes every stream too. */
@@ -178,30 +175,21 @@ SFI_EXPORT void exit(int status) {
 }
 
 SFI_EXPORT int fclose(FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  sfi_stream_closing(f);
-  return NEXT(fclose)(f);
+  return sfi_stream_close(f, SFI_CHECKED(), NEXT(fclose));
+}
+
+SFI_EXPORT int pclose(FILE *f) {
+  return sfi_stream_close(f, SFI_CHECKED(), NEXT(pclose));
 }
 
 /* A stream's state and lock, which they read or write. */
 #define STREAM_ONLY(type, name)                                                \
-  SFI_EXPORT type name(FILE *f) {                                              \
-    if (SFI_CHECKED())                                                         \
-      sfi_check_file(f);                                                       \
-    return NEXT(name)(f);                                                      \
-  }
+  SFI_EXPORT type name(FILE *f) { ON_STREAM(type, f, NEXT(name)(r)); }
 #define STREAM_VOID(name)                                                      \
-  SFI_EXPORT void name(FILE *f) {                                              \
-    if (SFI_CHECKED())                                                         \
-      sfi_check_file(f);                                                       \
-    NEXT(name)(f);                                                             \
-  }
+  SFI_EXPORT void name(FILE *f) { ON_STREAM_VOID(f, NEXT(name)(r)); }
 #define SEEK(type, name)                                                       \
   SFI_EXPORT int name(FILE *f, type at, int whence) {                          \
-    if (SFI_CHECKED())                                                         \
-      sfi_check_file(f);                                                       \
-    return NEXT(name)(f, at, whence);                                          \
+    ON_STREAM(int, f, NEXT(name)(r, at, whence));                              \
   }
 SEEK(long, fseek)
 SEEK(off_t, fseeko)
@@ -215,16 +203,13 @@ STREAM_ONLY(int, fileno)
 STREAM_VOID(flockfile)
 STREAM_VOID(funlockfile)
 STREAM_ONLY(int, ftrylockfile)
-STREAM_ONLY(int, pclose)
 
 SFI_EXPORT FILE *popen(const char *command, const char *mode) {
   if (SFI_CHECKED()) {
     STRING(command);
     STRING(mode);
   }
-  FILE *f = NEXT(popen)(command, mode);
-  sfi_stream_learn(f); /* a kind the loader could not open at start */
-  return made_or_closed(f, SFI_CHECKED(), NEXT(pclose));
+  OPENED(SFI_STREAM_PLAIN, NEXT(popen)(command, mode), NEXT(pclose));
 }
 
 SFI_EXPORT int system(const char *command) {
@@ -234,30 +219,25 @@ SFI_EXPORT int system(const char *command) {
 }
 
 SFI_EXPORT int setvbuf(FILE *f, char *buf, int mode, size_t n) {
-  if (SFI_CHECKED()) {
-    sfi_check_file(f);
-    if (buf)
-      SFI_WRITE(buf, n);
-  }
-  return NEXT(setvbuf)(f, buf, mode, n);
+  if (SFI_CHECKED() && buf)
+    SFI_WRITE(buf, n);
+  ON_STREAM(int, f, NEXT(setvbuf)(r, buf, mode, n));
 }
 
 SFI_EXPORT FILE *fopen(const char *path, const char *mode) {
-  int checked = SFI_CHECKED();
-  if (checked) {
+  if (SFI_CHECKED()) {
     STRING(path);
     STRING(mode);
   }
-  return made(NEXT(fopen)(path, mode), checked);
+  OPENED(SFI_STREAM_PLAIN, NEXT(fopen)(path, mode), NEXT(fclose));
 }
 
 SFI_EXPORT FILE *fdopen(int fd, const char *mode) {
-  int checked = SFI_CHECKED();
-  if (checked)
+  if (SFI_CHECKED())
     STRING(mode);
-  return made(NEXT(fdopen)(fd, mode), checked);
+  OPENED(SFI_STREAM_PLAIN, NEXT(fdopen)(fd, mode), NEXT(fclose));
 }
 
 SFI_EXPORT FILE *tmpfile(void) {
-  return made(NEXT(tmpfile)(), SFI_CHECKED());
+  OPENED(SFI_STREAM_PLAIN, NEXT(tmpfile)(), NEXT(fclose));
 }

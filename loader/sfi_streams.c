@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
+#include "stream_memory.h"
 
 #include <dipc/limits.h>
 #include <errno.h>
@@ -45,14 +46,25 @@ static const void *cookie_vtable;
  * four mangled functions. */
 #define COOKIE_WORDS 5
 
-/* A stream libc made for instrumented code, and the domain it made it
- * for. */
+/* A stream libc made for instrumented code, the decoy the domain holds
+ * for it (NULL: the domain holds f), and the domain it made it for. */
 struct made {
   FILE *f;
+  FILE *decoy;
   uint32_t dom;
   int kind;
   uintptr_t words[COOKIE_WORDS]; /* a cookie stream's, as made */
 };
+
+/* A decoy's mark, in bytes of the FILE libc leaves unused (_unused2): its
+ * record's index, which counts only if the record names the decoy. */
+struct decoy_mark {
+  uint32_t index;
+  uint32_t magic;
+};
+#define DECOY_MAGIC 0xdec0f11eu
+_Static_assert(sizeof(((FILE *)0)->_unused2) >= sizeof(struct decoy_mark),
+               "a decoy's mark fits _unused2");
 
 static struct made made[MAX_STREAMS_MADE];
 static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -95,6 +107,7 @@ static ssize_t no_read(void *c, char *buf, size_t n) {
 void sfi_streams_init(void) {
   if (!sfi_code_on)
     return;
+  stream_memory_init();
   atexit(streams_at_exit);
   learn(stdin);
   learn(stdout);
@@ -130,33 +143,72 @@ static uint32_t running_domain(void) {
   return dom;
 }
 
-int sfi_stream_made(FILE *f, int kind) {
+static void close_in_window(FILE *f, int (*close)(FILE *)) {
+  int err = errno;
+  int w = stream_memory_enter();
+  close(f);
+  stream_memory_leave(w);
+  errno = err;
+}
+
+/* A decoy for the stream of record i: zero but for its mark, the
+ * stream's flags and descriptor (read by code that peeks). */
+static FILE *decoy_for(unsigned i, FILE *f) {
+  FILE *d = calloc(1, sizeof *d + sizeof(void *)); /* and a NULL vtable */
+  if (!d)
+    return NULL;
+  d->_flags = f->_flags;
+  d->_fileno = f->_fileno;
+  struct decoy_mark m = {.index = i, .magic = DECOY_MAGIC};
+  memcpy(d->_unused2, &m, sizeof m);
+  return d;
+}
+
+FILE *sfi_stream_made(FILE *f, int kind, int entered, int (*close)(FILE *)) {
   if (!f)
-    return 0;
+    return NULL;
+  if (!entered && kind == SFI_STREAM_PLAIN)
+    learn(f); /* popen's, which the loader could not open at start */
+  if (entered && !stream_memory_holds(f)) {
+    close_in_window(f, close);
+    sfi_refuse("a stream beyond the loader's memory for streams");
+    errno = EMFILE;
+    return NULL;
+  }
   int recorded = 0;
+  FILE *held = f;
   pthread_mutex_lock(&made_lock);
   for (unsigned i = 0; i < MAX_STREAMS_MADE && !recorded; ++i)
     if (!made[i].f) {
-      made[i] = (struct made){.f = f, .dom = running_domain(), .kind = kind};
+      FILE *decoy = entered ? decoy_for(i, f) : NULL;
+      if (entered && !decoy)
+        break;
+      made[i] = (struct made){
+          .f = f, .decoy = decoy, .dom = running_domain(), .kind = kind};
       if (kind != SFI_STREAM_PLAIN)
         memcpy(made[i].words, cookie_words(f), sizeof made[i].words);
+      held = decoy ? decoy : f;
       recorded = 1;
     }
   pthread_mutex_unlock(&made_lock);
   if (recorded)
-    return 0;
+    return held;
+  close_in_window(f, close);
   sfi_refuse("a stream beyond " DECIMAL(MAX_STREAMS_MADE)
-             " open ones of instrumented code");
+             " open ones of instrumented code, or without memory for it");
   errno = EMFILE;
-  return -1;
+  return NULL;
 }
 
-void sfi_stream_closing(FILE *f) {
-  pthread_mutex_lock(&made_lock);
-  for (unsigned i = 0; i < MAX_STREAMS_MADE; ++i)
-    if (made[i].f == f)
-      made[i].f = NULL;
-  pthread_mutex_unlock(&made_lock);
+/* The record whose decoy f is, -1 if none (f readable as a FILE). Under
+ * the lock. */
+static int decoy_record(FILE *f) {
+  struct decoy_mark m;
+  memcpy(&m, f->_unused2, sizeof m);
+  return m.magic == DECOY_MAGIC && m.index < MAX_STREAMS_MADE &&
+                 made[m.index].decoy == f
+             ? (int)m.index
+             : -1;
 }
 
 /* fmemopen's cookie (glibc 2.36's fmemopen_cookie_t): the buffer its
@@ -168,6 +220,49 @@ struct fmem_cookie {
   int64_t pos;
   size_t maxpos;
 };
+
+FILE *sfi_stream_of(FILE *f, int checked) {
+  if (checked)
+    SFI_WRITE(f, sizeof *f);
+  pthread_mutex_lock(&made_lock);
+  int i = f ? decoy_record(f) : -1;
+  struct made m = i >= 0 ? made[i] : (struct made){0};
+  pthread_mutex_unlock(&made_lock);
+  if (i < 0) {
+    if (checked)
+      sfi_check_file(f);
+    return f;
+  }
+  if (checked) {
+    sfi_check_file_spans(m.f);
+    if (m.kind == SFI_STREAM_FMEM) {
+      const struct fmem_cookie *c = (const void *)m.words[0];
+      SFI_WRITE(c->buffer, c->size);
+    }
+  }
+  return m.f;
+}
+
+void sfi_stream_sync(FILE *held, FILE *real) {
+  if (held != real)
+    held->_flags = real->_flags;
+}
+
+int sfi_stream_close(FILE *f, int checked, int (*close)(FILE *)) {
+  FILE *real = sfi_stream_of(f, checked);
+  pthread_mutex_lock(&made_lock);
+  for (unsigned i = 0; i < MAX_STREAMS_MADE; ++i)
+    if (made[i].f == real)
+      made[i].f = made[i].decoy = NULL;
+  pthread_mutex_unlock(&made_lock);
+  if (real == f)
+    return close(f);
+  int w = stream_memory_enter();
+  int r = close(real);
+  stream_memory_leave(w);
+  free(f);
+  return r;
+}
 
 /* Whether f is a cookie stream libc made for the interceptors, its cookie
  * and functions unchanged (and fmemopen's buffer the domain's). */
@@ -222,7 +317,8 @@ void sfi_check_all_streams(void) {
   if (more)
     SFI_WRITE(all, UINT64_MAX); /* more streams than it can check */
   for (size_t i = 0; i < n; ++i)
-    sfi_check_file(all[i]);
+    if (!stream_memory_holds(all[i])) /* a decoy's: libc's state alone */
+      sfi_check_file(all[i]);
   __dipc_sfi_scratch_give(all);
 }
 
@@ -263,7 +359,7 @@ static void streams_at_exit(void) {
   pthread_mutex_lock(&made_lock);
   for (unsigned i = 0; i < MAX_STREAMS_MADE; ++i) {
     FILE *f = made[i].f;
-    if (!f)
+    if (!f || made[i].decoy) /* a decoy's: libc's state alone */
       continue;
     uint32_t dom = made[i].dom;
     uintptr_t lo[SFI_FILE_SPANS], hi[SFI_FILE_SPANS];

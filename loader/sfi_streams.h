@@ -9,14 +9,34 @@
 void sfi_streams_init(void);
 /* Learns the vtable of a stream libc just made (popen's). */
 void sfi_stream_learn(FILE *f);
-/* A stream libc just made for instrumented code, recorded with the
- * running domain (and a cookie stream's cookie and functions); forgotten
- * when it is closed. 0, or -1 with EMFILE when there is no room (the
- * caller closes the stream and fails: a stream not recorded would not be
- * checked at exit). */
+/* A stream libc just made for instrumented code (f, or NULL: failed),
+ * inside the stream window when `entered` (stream_memory.h): recorded
+ * with the running domain (and a cookie stream's cookie and functions).
+ * Returns what the domain holds: a decoy (below) when f lies in runtime
+ * memory, f itself where the window is not available; NULL when f was
+ * NULL, or (f closed with `close`, errno set) when there is no room: past
+ * 1024 open streams of instrumented code (one not recorded would escape
+ * the exit check), past the window's memory, or no memory for a decoy.
+ *
+ * A decoy is a FILE in the domain's heap that no libc function is ever
+ * handed: every stdio interceptor takes it for the stream it stands for
+ * (sfi_stream_of), whose state (buffer pointers, vtable, cookie) no
+ * domain can reach. Its read and write pointers stay NULL, so glibc's
+ * inline getc_unlocked and putc_unlocked call __uflow and __overflow with
+ * it; its flags follow the stream's after each call (sfi_stream_sync), for
+ * the inline feof_unlocked and ferror_unlocked. */
 enum { SFI_STREAM_PLAIN, SFI_STREAM_COOKIE, SFI_STREAM_FMEM };
-int sfi_stream_made(FILE *f, int kind);
-void sfi_stream_closing(FILE *f);
+FILE *sfi_stream_made(FILE *f, int kind, int entered, int (*close)(FILE *));
+/* The stream libc is to use for f: a decoy's, else f. For instrumented
+ * code (checked) f must be writable by the running domain, and the
+ * stream's spans (and an fmemopen buffer) too; a FILE not a decoy is
+ * checked whole (sfi_check_file). */
+FILE *sfi_stream_of(FILE *f, int checked);
+/* After libc used `real` for `held`: a decoy's flags follow. */
+void sfi_stream_sync(FILE *held, FILE *real);
+/* fclose or pclose (close) of what f stands for: a decoy's stream in the
+ * window, then the decoy itself. */
+int sfi_stream_close(FILE *f, int checked, int (*close)(FILE *));
 /* Under sfi, for instrumented code: sfi_check_file on every open stream
  * (fflush(NULL) and exit flush them all, a domain's tampered ones too:
  * an attack round's fflush(NULL) wrote vault's secret into a pipe). */

@@ -7,6 +7,7 @@
 #include "sfi_code.h"
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
+#include "stream_memory.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -122,35 +123,40 @@ SFI_EXPORT int mkstemp64(char *template) {
   return NEXT(mkstemp64)(template);
 }
 
+/* The same FILE, reopened (in the stream window: libc frees and takes
+ * runtime memory for a decoy's stream); the caller keeps what it held. */
 SFI_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f) {
   if (SFI_CHECKED()) {
     if (path)
       STRING(path);
     STRING(mode);
-    sfi_check_file(f);
   }
-  return NEXT(freopen64)(path, mode, f);
+  FILE *r = sfi_stream_of(f, SFI_CHECKED());
+  int w = r != f ? stream_memory_enter() : 0;
+  FILE *got = NEXT(freopen64)(path, mode, r);
+  stream_memory_leave(w);
+  sfi_stream_sync(f, r);
+  return got == r ? f : got;
 }
 
+/* getc_unlocked's slow path, inline in callers: every call for a decoy. */
 SFI_EXPORT int __uflow(FILE *f) {
-  if (SFI_CHECKED())
-    sfi_check_file(f);
-  return NEXT(__uflow)(f);
+  FILE *r = sfi_stream_of(f, SFI_CHECKED());
+  int v = NEXT(__uflow)(r);
+  sfi_stream_sync(f, r);
+  return v;
 }
 
 SFI_EXPORT FILE *fmemopen(void *buf, size_t size, const char *mode) {
-  if (SFI_CHECKED()) {
-    if (buf)
-      SFI_WRITE(buf, size);
-    STRING(mode);
-  }
+  if (!SFI_CHECKED())
+    return NEXT(fmemopen)(buf, size, mode);
+  if (buf)
+    SFI_WRITE(buf, size);
+  STRING(mode);
+  int w = stream_memory_enter(); /* its cookie too, not only its FILE */
   FILE *f = NEXT(fmemopen)(buf, size, mode);
-  if (SFI_CHECKED() && sfi_stream_made(f, SFI_STREAM_FMEM) != 0) {
-    NEXT(fclose)(f);
-    errno = EMFILE;
-    return NULL;
-  }
-  return f;
+  stream_memory_leave(w);
+  return sfi_stream_made(f, SFI_STREAM_FMEM, w, NEXT(fclose));
 }
 
 /* Text: locales, times, conversions. */

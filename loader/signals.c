@@ -5,6 +5,7 @@
  * the loader's handler; its handlers for other signals run behind a small
  * front handler that gives them a usable stack and PKRU. */
 #define _GNU_SOURCE
+#include "stream_memory.h"
 #include "interpose.h"
 #include "gate_call.h"
 #include "sfi_intercept.h"
@@ -109,10 +110,12 @@ static int run_program_handler(int sig, const struct sigaction *act,
    * handler (a proxy into its domain, or the default domain's) may call
    * across domains. */
   int framed = GATE_CALL(__dipc_signal_enter(uc));
+  int window = stream_memory_suspend(); /* domain code: not libc's */
   if (act->sa_flags & SA_SIGINFO)
     ((void (*)(int, siginfo_t *, void *))run)(sig, info, uc);
   else
     ((void (*)(int))run)(sig);
+  stream_memory_resume(window);
   int changed = keep ? __dipc_sfi_context_restore(uc) : 0;
   if (changed > 0)
     say("dipc: sfi: a signal handler changed the context its signal "
