@@ -16,7 +16,16 @@
  * forged with libc's memmove as its write function ran it on the secret.
  * Such a stream must be one the interceptors saw libc make, with the same
  * cookie and functions; fmemopen's cookie names its buffer, which must be
- * the domain's to write. */
+ * the domain's to write.
+ *
+ * Those rules hold for a FILE in domain memory only at the moment of the
+ * check (a second thread of the domain rewrote its pipe stream's write
+ * pointers between the check and libc's flush). So the streams
+ * instrumented code opens are made in runtime memory (stream_memory.c)
+ * and the domain holds a decoy, which the interceptors take for its
+ * stream (sfi_stream_of); the rules above remain for the other FILEs a
+ * domain may hand stdio (libc's stdout, streams uninstrumented code
+ * opened), and for every stream where the window is not available. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 #include "sfi_streams.h"

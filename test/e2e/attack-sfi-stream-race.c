@@ -4,8 +4,8 @@
 // buffer over vault's secret (or from the secret to the buffer) while
 // evil calls fflush. A check of the FILE that sees the good value,
 // followed by libc's flush that reads the bad one, writes the secret into
-// the pipe (an attack round's, won within a few hundred tries before
-// streams lived in runtime memory). Under `sfi` the FILE evil holds is a
+// the pipe (with the loader of before streams lived in runtime memory:
+// stolen within a few tries). Under `sfi` the FILE evil holds is a
 // decoy (loader/sfi_streams.c): libc's stream is in memory no domain
 // writes, and the flips change nothing libc reads. Control: the same
 // binary under `none` (no checks, no decoys) leaks the secret.
@@ -63,7 +63,9 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
   char *good = *word;
   char *bad = word == &f->_IO_write_ptr ? (char *)secret + sizeof intact
                                         : (char *)secret;
-  arm_word(word, (uintptr_t)good, (uintptr_t)bad);
+  /* The flipper holds its second value (good: checks pass) and puts the
+   * first (bad) in for an instant, which libc's flush may read. */
+  arm_word(word, (uintptr_t)bad, (uintptr_t)good);
   for (int i = 0; i < 16; i++) {
     fputc('x', f);
     fflush(f);
