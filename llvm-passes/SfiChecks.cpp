@@ -1058,7 +1058,16 @@ void Instrumenter::emitMasked(IntrinsicInst &II) {
   emitSlowCall(B, Addr, Len, Right, /*Cold=*/false);
 }
 
+// For measurements only (docs/compiler.md, "Two designs measured"): what
+// the access checks cost against the rest of -fdipc-sfi.
+static cl::opt<bool> SfiAccessChecks(
+    "dipc-sfi-access-checks", cl::init(true), cl::Hidden,
+    cl::desc("Check loads, stores and ranges (off: only to measure what "
+             "the rest of -fdipc-sfi costs; nothing is isolated)"));
+
 void Instrumenter::emit() {
+  if (!SfiAccessChecks)
+    return;
   // Static allocas first: a split of the entry block must not leave one
   // behind the split, where it would become dynamic.
   BasicBlock &Entry = F.getEntryBlock();

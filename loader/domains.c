@@ -58,9 +58,11 @@ static struct domain domains[DIPC_MAX_DOMAINS];
 static unsigned num_domains;
 static struct entry entries[DIPC_MAX_ENTRY_SETS];
 static unsigned num_entries;
-static struct import *imports;
+/* In the loader's image, which no domain writes (not the C library's heap,
+ * which is the default domain's). */
+static struct import imports[DIPC_MAX_IMPORTS];
 static unsigned num_imports;
-static struct anycall *anycalls;
+static struct anycall anycalls[DIPC_MAX_IMPORTS];
 static unsigned num_anycalls;
 static struct grant grants[DIPC_MAX_GRANTS];
 /* Pages given to domains, to name the owner of a faulting address. */
@@ -243,10 +245,6 @@ static int apply_import(const struct object_metadata *object,
   int d = domain_index(name_of(&record->domain), object->path);
   if (d < 0)
     return -1;
-  if (!imports && !(imports = calloc(DIPC_MAX_IMPORTS, sizeof *imports))) {
-    perror("dipc-loader: import table");
-    return -1;
-  }
   if (num_imports == DIPC_MAX_IMPORTS)
     return REFUSE_FULL(object->path, "imports", DIPC_MAX_IMPORTS);
   struct import *m = &imports[num_imports];
@@ -300,10 +298,6 @@ static int bind_imports(const struct object_metadata *object) {
 
 static int apply_anycall(const struct object_metadata *object,
                          const struct dipc_anycall_record *record) {
-  if (!anycalls && !(anycalls = calloc(DIPC_MAX_IMPORTS, sizeof *anycalls))) {
-    perror("dipc-loader: anycall table");
-    return -1;
-  }
   if (num_anycalls == DIPC_MAX_IMPORTS)
     return REFUSE_FULL(object->path, "entry addresses", DIPC_MAX_IMPORTS);
   char *path = strdup(object->path);

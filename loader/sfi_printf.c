@@ -8,6 +8,9 @@
  * the caller's memory) gives the arguments' types, which must agree. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "../rt/procmaps.h"
+
+#include <sys/mman.h>
 #include "sfi_streams.h"
 
 #include <printf.h>
@@ -254,21 +257,21 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
   return 0;
 }
 
-/* Whether the page at p is writable, as /proc/self/maps shows. */
+/* Whether the mapping holding *at is writable (*at then 0). */
+static int writable_mapping(const struct dipc_mapping *m, void *at) {
+  uintptr_t *a = at;
+  if (*a < m->lo || *a >= m->hi)
+    return 0;
+  *a = 0;
+  return m->prot & PROT_WRITE ? 1 : 2;
+}
+
+/* Whether the page at p is writable, as /proc/self/maps shows (not read
+ * through stdio: procmaps.c). */
 static int writable(const void *p) {
-  FILE *maps = fopen("/proc/self/maps", "re");
-  if (!maps)
-    return 1;
-  uintptr_t lo, hi, at = (uintptr_t)p;
-  char perms[5];
-  int found = 1;
-  while (fscanf(maps, "%lx-%lx %4s%*[^\n]", &lo, &hi, perms) == 3)
-    if (at >= lo && at < hi) {
-      found = perms[1] == 'w';
-      break;
-    }
-  fclose(maps);
-  return found;
+  uintptr_t at = (uintptr_t)p;
+  /* unmapped, or maps unreadable: as writable */
+  return dipc_maps_each(writable_mapping, &at) != 2;
 }
 
 int sfi_fortify_flag(const char *call, const struct sfi_format *c,

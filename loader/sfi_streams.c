@@ -246,7 +246,8 @@ FILE *sfi_stream_of(FILE *f, int checked) {
     sfi_check_file_spans(m.f);
     if (m.kind == SFI_STREAM_FMEM) {
       const struct fmem_cookie *c = (const void *)m.words[0];
-      SFI_WRITE(c->buffer, c->size);
+      if (!stream_memory_holds(c->buffer)) /* not libc's own, made with it */
+        SFI_WRITE(c->buffer, c->size);
     }
   }
   return m.f;

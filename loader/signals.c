@@ -223,6 +223,10 @@ static void crash_handler(int sig, siginfo_t *info, void *uc) {
   if (sig == SIGSEGV && xproc_segv(info, uc))
     return; /* another process's mapping, mapped here now */
   xproc_crash_fixup(); /* a crash in another process's code: our TCB */
+  /* A fault inside libc while this thread holds the stream window (domain
+   * code runs with it closed): the recovery unwinds past the interceptor
+   * that would close it. */
+  (void)stream_memory_suspend();
   if (recover_fault && recover_fault(uc))
     return; /* resumes the caller with DIPC_EFAULT */
   forward_to_program(sig, info, uc);

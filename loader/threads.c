@@ -31,13 +31,37 @@ struct start {
   void *arg;
 };
 
+/* The default domain's new threads' starts: in the loader's image, which
+ * no domain writes (the C library's heap is the default domain's: a
+ * domain that may write it could swap a start for any function and
+ * argument before the new thread read it). A slot is free when its
+ * routine is NULL; there are as many as thread slots. */
+#define STARTS 4096
+static struct start starts[STARTS];
+
+static struct start *start_take(void *(*routine)(void *), void *arg) {
+  for (unsigned i = 0; i < STARTS; i++) {
+    void *(*none)(void *) = NULL;
+    if (__atomic_compare_exchange_n(&starts[i].routine, &none, routine, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      starts[i].arg = arg;
+      return &starts[i];
+    }
+  }
+  return NULL;
+}
+
+static void start_give(struct start *s) {
+  __atomic_store_n(&s->routine, NULL, __ATOMIC_RELEASE);
+}
+
 static void *start_thread(void *p) {
   struct start start = *(struct start *)p;
+  start_give(p);
   /* Set up before anything else: the thread's first free or malloc may
    * make it an arena, whose trimming munmap traps to the runtime under
    * mpk, which would give the thread a state outside its reserved slot. */
   int failed = setup_thread && setup_thread() != 0;
-  free(p);
   if (failed) {
     fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
     return NULL;
@@ -177,15 +201,14 @@ static int create(pthread_t *thread, const pthread_attr_t *attr,
     }
     return err;
   }
-  struct start *start = malloc(sizeof *start);
+  struct start *start = routine ? start_take(routine, arg) : NULL;
   if (!start) {
     dipc_thread_unreserve();
-    return EAGAIN;
+    return routine ? EAGAIN : EINVAL;
   }
-  *start = (struct start){routine, arg};
   int err = real(thread, attr, start_thread, start);
   if (err) {
-    free(start);
+    start_give(start);
     dipc_thread_unreserve();
   }
   return err;

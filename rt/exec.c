@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "procmaps.h"
 
 #ifndef SYS_SECCOMP
 #define SYS_SECCOMP 1 /* si_code of a seccomp SIGSYS */
@@ -123,44 +124,57 @@ struct piece {
   int prot;
 };
 
+struct pieces_walk {
+  uintptr_t at, hi; /* the next byte to find, and the end */
+  uintptr_t e;      /* the end of the mapping being read */
+  struct piece *pieces;
+  unsigned *n;
+  char perms[8];
+  int in; /* the mapping being read overlaps [at, hi) */
+  int err;
+};
+
+/* One line of smaps: a mapping's first, or its protection key. */
+static int pieces_line(const char *line, void *p) {
+  struct pieces_walk *w = p;
+  unsigned long s, e;
+  int key;
+  if (sscanf(line, "%lx-%lx %7s ", &s, &e, w->perms) == 3) {
+    w->e = e;
+    w->in = e > w->at && s < w->hi;
+    if (w->in && s > w->at)
+      w->err = -ENOMEM; /* a hole */
+  } else if (w->in && sscanf(line, "ProtectionKey: %d", &key) == 1) {
+    uintptr_t end = w->e < w->hi ? w->e : w->hi;
+    w->in = 0;
+    if (key != 0 || w->perms[3] != 'p')
+      w->err = -EACCES;
+    else if (*w->n == MAX_PIECES)
+      w->err = -EINVAL;
+    else {
+      w->pieces[(*w->n)++] =
+          (struct piece){w->at, end,
+                         (w->perms[0] == 'r' ? PROT_READ : 0) |
+                             (w->perms[1] == 'w' ? PROT_WRITE : 0) |
+                             (w->perms[2] == 'x' ? PROT_EXEC : 0)};
+      w->at = end;
+      if (w->at == w->hi)
+        return 1; /* found whole */
+    }
+  }
+  return w->err;
+}
+
 /* The mappings making up [lo, hi), which must all be private memory of
  * the default domain: 0 and *n pieces, or -errno. */
 static int default_pieces(uintptr_t lo, uintptr_t hi, struct piece *pieces,
                           unsigned *n) {
-  FILE *f = fopen("/proc/self/smaps", "re");
-  if (!f)
-    return -ENOMEM;
-  char line[512], perms[8] = "";
-  uintptr_t at = lo, s = 0, e = 0;
-  int err = 0, in = 0;
+  struct pieces_walk w = {.at = lo, .hi = hi, .pieces = pieces, .n = n};
   *n = 0;
-  while (!err && fgets(line, sizeof line, f)) {
-    unsigned long a, b;
-    int key;
-    if (sscanf(line, "%lx-%lx %7s ", &a, &b, perms) == 3) {
-      s = a, e = b;
-      in = e > at && s < hi;
-      if (in && s > at)
-        err = -ENOMEM; /* a hole */
-    } else if (in && sscanf(line, "ProtectionKey: %d", &key) == 1) {
-      in = 0;
-      if (key != 0 || perms[3] != 'p')
-        err = -EACCES;
-      else if (*n == MAX_PIECES)
-        err = -EINVAL;
-      else {
-        pieces[(*n)++] = (struct piece){at, e < hi ? e : hi,
-                                        (perms[0] == 'r' ? PROT_READ : 0) |
-                                            (perms[1] == 'w' ? PROT_WRITE : 0) |
-                                            (perms[2] == 'x' ? PROT_EXEC : 0)};
-        at = e < hi ? e : hi;
-        if (at == hi)
-          break;
-      }
-    }
-  }
-  fclose(f);
-  return err ? err : at < hi ? -ENOMEM : 0;
+  int r = dipc_proc_lines("/proc/self/smaps", pieces_line, &w);
+  if (r < 0 && !w.err)
+    return -ENOMEM; /* could not open it */
+  return w.err ? w.err : w.at < hi ? -ENOMEM : 0;
 }
 
 /* Where a domain's pages were (unmapped and mapped again by anyone), no

@@ -1,4 +1,4 @@
-/* procmaps.h - the one reader of /proc/self/maps, for the runtime (maps.c,
+/* procmaps.h - the one reader of /proc/self/maps (and smaps), for the runtime (maps.c,
  * thread.c) and the loader (loader/scan.c), which compiles procmaps.c in
  * too. Self-contained: no other part of the runtime. */
 #ifndef DIPC_RT_PROCMAPS_H
@@ -19,8 +19,15 @@ struct dipc_mapping {
  * nonzero; returns that, 0 at the end, or -DIPC_ENOMEM (errno set) when
  * the file cannot be opened (e.g. in a child forked under mpk, whose
  * Landlock domain opened only the parent's /proc/PID). A line longer than
- * the reader's buffer keeps its start (the path is cut). Uses stdio. */
+ * the reader's buffer keeps its start (the path is cut). No stdio. */
 __attribute__((visibility("hidden"))) int
 dipc_maps_each(int (*fn)(const struct dipc_mapping *m, void *ctx), void *ctx);
+
+/* fn(line, ctx) for each line of the file at path (newline dropped, cut
+ * at 511 bytes), until fn returns nonzero; returns that, 0 at the end, or
+ * -DIPC_ENOMEM when the file cannot be opened. */
+__attribute__((visibility("hidden"))) int
+dipc_proc_lines(const char *path, int (*fn)(const char *line, void *ctx),
+                void *ctx);
 
 #endif

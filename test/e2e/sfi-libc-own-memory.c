@@ -20,6 +20,7 @@
 // CHECK-NEXT: pipe: 'through a pipe', strtol 1234 end 'x'
 // CHECK-NEXT: sscanf: 7 'seven' 'ab' 2.50
 // CHECK-NEXT: stream: 'first line' then 'second'
+// CHECK-NEXT: decoys: 'decoy|42!' (end 1), tmpfile 'text' (end 1), freopen 1
 // CHECK-NEXT: worker returned 1, dipc_errno 0
 #define _GNU_SOURCE
 #include <dipc.h>
@@ -90,6 +91,33 @@ int worker(void) __dom("worker") __entry __perm("default", write) {
   fclose(f);
   line[strcspn(line, "\n")] = 0;
   printf("stream: '%s' then '%s'\n", line, second);
+
+  /* What a domain holds for its streams under sfi is a decoy
+   * (loader/sfi_streams.c): the inline unlocked macros, libc's buffer for
+   * fmemopen(NULL), fprintf, seeking, a temporary file, reopening. */
+  FILE *m = fmemopen(NULL, 64, "w+");
+  if (!m)
+    return 0;
+  fprintf(m, "%s|%d", "decoy", 42);
+  putc_unlocked('!', m);
+  rewind(m);
+  char held[16] = "";
+  int k = 0, c;
+  while ((c = getc_unlocked(m)) != EOF && c != '\0' && k < 15)
+    held[k++] = (char)c;
+  int eof = feof_unlocked(m) != 0 || c == '\0';
+  fclose(m);
+  FILE *t = tmpfile();
+  if (!t || fputs("tmp text", t) < 0 || fseek(t, 4, SEEK_SET) ||
+      !fgets(line, sizeof line, t) || fileno(t) < 0)
+    return 0;
+  int at_end = getc_unlocked(t) == EOF && feof_unlocked(t); /* flags kept */
+  t = freopen64("/dev/null", "r", t);
+  int null_eof = t && getc(t) == EOF && feof(t) && !ferror(t);
+  if (t)
+    fclose(t);
+  printf("decoys: '%s' (end %d), tmpfile '%s' (end %d), freopen %d\n", held,
+         eof, line, at_end, null_eof);
   return 1;
 }
 
