@@ -30,6 +30,7 @@
 
 #include "../rt/layout.h"
 #include "interpose.h"
+#include "say.h"
 #include "stream_memory.h"
 
 void *__libc_malloc(size_t);
@@ -140,25 +141,18 @@ static void say_domain(char *out, size_t size, long d) {
 __attribute__((noreturn)) static void bad_block(const char *fn, const void *p,
                                                 uint32_t running, long owner,
                                                 const char *why) {
-  char line[256], me[80], them[80];
+  char me[80], them[80];
   say_domain(me, sizeof me, running);
   say_domain(them, sizeof them, owner);
-  int n;
   if (why)
-    n = snprintf(line, sizeof line, "dipc: %s(%p) in domain %s: %s\n", fn, p,
-                 me, why);
+    loader_say("dipc: %s(%p) in domain %s: %s\n", fn, p, me, why);
   else if (owner < 0)
-    n = snprintf(line, sizeof line,
-                 "dipc: %s(%p) in domain %s: not a block of its heap\n", fn,
-                 p, me);
+    loader_say("dipc: %s(%p) in domain %s: not a block of its heap\n", fn, p,
+               me);
   else
-    n = snprintf(line, sizeof line,
-                 "dipc: %s(%p) in domain %s: the block belongs to domain "
-                 "%s's heap\n",
-                 fn, p, me, them);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line,
-                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    loader_say("dipc: %s(%p) in domain %s: the block belongs to domain %s's "
+               "heap\n",
+               fn, p, me, them);
   abort(); /* inside a call: the callee's crash (recovery) */
 }
 
@@ -170,15 +164,11 @@ static void check_owner(const char *fn, const void *p, uint32_t d) {
 }
 
 void heap_corrupt(uintptr_t region) {
-  char line[160], me[80];
+  char me[80];
   say_domain(me, sizeof me, owner_of((const void *)region));
-  int n = snprintf(line, sizeof line,
-                   "dipc: the heap of domain %s is corrupt (its allocator's "
-                   "links or counts were overwritten)\n",
-                   me);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line,
-                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+  loader_say("dipc: the heap of domain %s is corrupt (its allocator's links "
+             "or counts were overwritten)\n",
+             me);
   abort(); /* inside a call: the callee's crash (recovery) */
 }
 

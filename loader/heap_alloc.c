@@ -79,14 +79,24 @@ _Static_assert(DIPC_HEAP_LOCK == 0 && DIPC_HEAP_OWNER == 4,
  * to the domain's own row of the rights matrix, then realloc's copy
  * into it). Under `sfi` each is checked before it is followed, and a
  * bad one stops the call (heap_corrupt); loops over links are bounded.
- * Under `mpk` the allocator's writes are the domain's own (PKRU), under
- * `none` nothing is enforced: there it trusts them, as before. */
+ * Another thread of the domain can rewrite a value between its check and
+ * its use (an attack round's flipped a slab's class between the two loads
+ * of `s->cls` and had the list head's store land in the next domain's
+ * heap): so each is read once (ONCE) into a local, checked, and only the
+ * local used; and every store's address is bounded by the region's
+ * constants (chunk indices below NUM_CHUNKS, classes below NUM_CLASSES),
+ * never by a count read from it (`top`). Under `mpk` the allocator's
+ * writes are the domain's own (PKRU), under `none` nothing is enforced:
+ * there it trusts them, as before. */
 int heap_alloc_guarded;
 #define GUARD(region, ok)                                                      \
   do {                                                                         \
     if (heap_alloc_guarded && !(ok))                                           \
       heap_corrupt(region);                                                    \
   } while (0)
+
+/* One load of a word the domain may rewrite at any time. */
+#define ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
 /* A freed small block's second word: catches most double frees. */
 #define FREED_MARK 0x6672656564dcafe5ull
@@ -138,17 +148,26 @@ static uint64_t chunk_index(uintptr_t region, const struct heap *h,
                             const void *p) {
   uintptr_t a = (uintptr_t)p;
   uint64_t i = (a - region) >> CHUNK_SHIFT;
-  if (a < region || (a - region) % CHUNK || i < FIRST_CHUNK || i >= h->top)
+  if (a < region || (a - region) % CHUNK || i < FIRST_CHUNK ||
+      i >= NUM_CHUNKS || i >= ONCE(h->top))
     return 0;
   return i;
 }
 
-/* A free run's head: a chunk whose map entry says so. */
+/* A free run's head: a chunk whose map entry says so; its chunks (read
+ * once, within the region), or 0. */
+static uint64_t run_count(uintptr_t region, const struct heap *h,
+                          const struct run *r) {
+  uint64_t i = chunk_index(region, h, r);
+  uint32_t e = i ? ONCE(chunk_map(region)[i]) : 0;
+  return i && KIND(e) == K_FREE && COUNT(e) && COUNT(e) <= NUM_CHUNKS - i
+             ? COUNT(e)
+             : 0;
+}
+
 static int run_ok(uintptr_t region, const struct heap *h,
                   const struct run *r) {
-  uint64_t i = chunk_index(region, h, r);
-  uint32_t e = i ? chunk_map(region)[i] : 0;
-  return i && KIND(e) == K_FREE && COUNT(e) && COUNT(e) <= h->top - i;
+  return run_count(region, h, r) != 0;
 }
 
 /* A slab of class cls, its counters in range. */
@@ -164,6 +183,8 @@ static void give_back(uintptr_t lo, uintptr_t hi) {
 
 static void run_mark(uintptr_t region, uint64_t i, uint64_t n, int kind) {
   uint32_t *map = chunk_map(region);
+  if (i < FIRST_CHUNK || !n || n > NUM_CHUNKS - i)
+    heap_corrupt(region); /* (from a checked count: never) */
   if (kind == K_FREE) {
     map[i] = ENTRY(K_FREE, n);
     map[i + n - 1] = n > 1 ? ENTRY(K_FREE_TAIL, n) : ENTRY(K_FREE, n);
@@ -174,34 +195,37 @@ static void run_mark(uintptr_t region, uint64_t i, uint64_t n, int kind) {
     map[i + j] = ENTRY(K_INSIDE, 0);
 }
 
+/* r: a checked run. */
 static void run_unlink(uintptr_t region, struct heap *h, struct run *r) {
-  GUARD(region, !r->prev || run_ok(region, h, r->prev));
-  GUARD(region, !r->next || run_ok(region, h, r->next));
-  if (r->prev)
-    r->prev->next = r->next;
+  struct run *prev = ONCE(r->prev), *next = ONCE(r->next);
+  GUARD(region, !prev || run_ok(region, h, prev));
+  GUARD(region, !next || run_ok(region, h, next));
+  if (prev)
+    prev->next = next;
   else
-    h->runs = r->next;
-  if (r->next)
-    r->next->prev = r->prev;
+    h->runs = next;
+  if (next)
+    next->prev = prev;
 }
 
 static void run_link(uintptr_t region, struct heap *h, struct run *r) {
-  GUARD(region, !h->runs || run_ok(region, h, h->runs));
+  struct run *first = ONCE(h->runs);
+  GUARD(region, !first || run_ok(region, h, first));
   r->prev = NULL;
-  r->next = h->runs;
-  if (h->runs)
-    h->runs->prev = r;
+  r->next = first;
+  if (first)
+    first->prev = r;
   h->runs = r;
 }
 
 /* First index of n free chunks, marked in use; 0 when the region is full. */
 static uint64_t run_take(uintptr_t region, struct heap *h, uint64_t n) {
-  uint32_t *map = chunk_map(region);
   uint64_t steps = 0;
-  for (struct run *r = h->runs; r; r = r->next) {
-    GUARD(region, run_ok(region, h, r) && ++steps <= NUM_CHUNKS);
-    uint64_t i = ((uintptr_t)r - region) >> CHUNK_SHIFT, have = COUNT(map[i]);
-    if (have < n)
+  for (struct run *r = ONCE(h->runs); r; r = ONCE(r->next)) {
+    uint64_t have = run_count(region, h, r);
+    GUARD(region, have && ++steps <= NUM_CHUNKS);
+    uint64_t i = ((uintptr_t)r - region) >> CHUNK_SHIFT;
+    if (!have || have < n)
       continue;
     run_unlink(region, h, r);
     if (have > n) {
@@ -211,10 +235,11 @@ static uint64_t run_take(uintptr_t region, struct heap *h, uint64_t n) {
     run_mark(region, i, n, K_LARGE);
     return i;
   }
-  if (h->top + n > NUM_CHUNKS)
+  uint64_t i = ONCE(h->top);
+  GUARD(region, i >= FIRST_CHUNK && i <= NUM_CHUNKS);
+  if (i < FIRST_CHUNK || n > NUM_CHUNKS - i)
     return 0;
-  uint64_t i = h->top;
-  h->top += n;
+  h->top = i + n;
   run_mark(region, i, n, K_LARGE);
   return i;
 }
@@ -224,31 +249,41 @@ static uint64_t run_take(uintptr_t region, struct heap *h, uint64_t n) {
  * lowered when they end at it. */
 static void run_put(uintptr_t region, struct heap *h, uint64_t i, uint64_t n) {
   uint32_t *map = chunk_map(region);
-  GUARD(region, i >= FIRST_CHUNK && n && n <= h->top - i);
-  if (i + n < h->top && KIND(map[i + n]) == K_FREE) {
-    uint64_t m = COUNT(map[i + n]);
-    GUARD(region, run_ok(region, h, (struct run *)chunk_addr(region, i + n)));
-    run_unlink(region, h, (struct run *)chunk_addr(region, i + n));
-    map[i + n] = map[i + n + m - 1] = 0;
-    n += m;
+  uint64_t top = ONCE(h->top);
+  GUARD(region, top <= NUM_CHUNKS && i >= FIRST_CHUNK && n && n <= top - i);
+  if (i < FIRST_CHUNK || !n || top > NUM_CHUNKS || n > top - i)
+    return; /* (unguarded: mpk, none) */
+  uint32_t after = i + n < top ? ONCE(map[i + n]) : 0;
+  if (KIND(after) == K_FREE) {
+    struct run *r = (struct run *)chunk_addr(region, i + n);
+    uint64_t m = run_count(region, h, r);
+    GUARD(region, m && m == COUNT(after) && m <= NUM_CHUNKS - i - n);
+    if (m && m <= NUM_CHUNKS - i - n) {
+      run_unlink(region, h, r);
+      map[i + n] = map[i + n + m - 1] = 0;
+      n += m;
+    }
   }
-  if (i > FIRST_CHUNK &&
-      (KIND(map[i - 1]) == K_FREE_TAIL || KIND(map[i - 1]) == K_FREE)) {
-    uint64_t m = COUNT(map[i - 1]);
-    GUARD(region, m && m <= i - FIRST_CHUNK &&
-                      run_ok(region, h, (struct run *)chunk_addr(region, i - m)) &&
-                      COUNT(map[i - m]) == m);
-    run_unlink(region, h, (struct run *)chunk_addr(region, i - m));
-    map[i - 1] = 0;
-    i -= m;
-    n += m;
+  uint32_t before = i > FIRST_CHUNK ? ONCE(map[i - 1]) : 0;
+  if (KIND(before) == K_FREE_TAIL || KIND(before) == K_FREE) {
+    uint64_t m = COUNT(before);
+    struct run *r = m && m <= i - FIRST_CHUNK
+                        ? (struct run *)chunk_addr(region, i - m)
+                        : NULL;
+    GUARD(region, r && run_count(region, h, r) == m);
+    if (r) {
+      run_unlink(region, h, r);
+      map[i - 1] = 0;
+      i -= m;
+      n += m;
+    }
   }
   /* Smaller free runs keep their pages: a block freed and allocated again
    * (a loop's buffer) would otherwise fault them all in each time. */
   int back = n >= GIVE_BACK_CHUNKS;
   if (back)
     give_back(chunk_addr(region, i) + PAGE, chunk_addr(region, i + n));
-  if (i + n == h->top) {
+  if (i + n == top) {
     if (back)
       give_back(chunk_addr(region, i), chunk_addr(region, i) + PAGE);
     for (uint64_t j = i; j < i + n; j++)
@@ -283,8 +318,19 @@ static int slab_ok(uintptr_t region, const struct heap *h,
          s->nfree <= s->cap;
 }
 
+/* s, a checked slab of class cls, first in its class's list. */
+static void slab_link(uintptr_t region, struct heap *h, struct slab *s,
+                      unsigned cls) {
+  struct slab *first = ONCE(h->partial[cls]);
+  GUARD(region, !first || slab_ok(region, h, first, cls));
+  s->prev = NULL;
+  s->next = first;
+  if (first)
+    first->prev = s;
+  h->partial[cls] = s;
+}
+
 static struct slab *slab_new(uintptr_t region, struct heap *h, unsigned cls) {
-  GUARD(region, !h->partial[cls] || slab_ok(region, h, h->partial[cls], cls));
   uint64_t i = run_take(region, h, 1);
   if (!i)
     return NULL;
@@ -295,48 +341,50 @@ static struct slab *slab_new(uintptr_t region, struct heap *h, unsigned cls) {
   s->nfree = s->cap;
   s->carved = 0;
   s->free = NULL;
-  s->prev = NULL;
-  s->next = h->partial[cls];
-  if (s->next)
-    s->next->prev = s;
-  h->partial[cls] = s;
+  slab_link(region, h, s, cls);
   return s;
 }
 
-static void slab_unlink(uintptr_t region, struct heap *h, struct slab *s) {
-  GUARD(region, !s->prev || slab_ok(region, h, s->prev, s->cls));
-  GUARD(region, !s->next || slab_ok(region, h, s->next, s->cls));
-  if (s->prev)
-    s->prev->next = s->next;
+/* s: a checked slab of class cls (the caller's checked local, never
+ * s->cls read again). */
+static void slab_unlink(uintptr_t region, struct heap *h, struct slab *s,
+                        unsigned cls) {
+  struct slab *prev = ONCE(s->prev), *next = ONCE(s->next);
+  GUARD(region, !prev || slab_ok(region, h, prev, cls));
+  GUARD(region, !next || slab_ok(region, h, next, cls));
+  if (prev)
+    prev->next = next;
   else
-    h->partial[s->cls] = s->next;
-  if (s->next)
-    s->next->prev = s->prev;
+    h->partial[cls] = next;
+  if (next)
+    next->prev = prev;
   s->next = s->prev = NULL;
 }
 
 static void *slab_alloc(uintptr_t region, struct heap *h, unsigned cls) {
-  struct slab *s = h->partial[cls];
+  struct slab *s = ONCE(h->partial[cls]);
   GUARD(region, !s || slab_ok(region, h, s, cls));
   if (!s && !(s = slab_new(region, h, cls)))
     return NULL;
-  GUARD(region, s->nfree > 0);
-  uint64_t *b;
-  if (s->free) {
-    b = s->free; /* a carved block of this slab */
+  uint32_t nfree = ONCE(s->nfree), cap = slab_cap(cls);
+  GUARD(region, nfree > 0 && nfree <= cap);
+  uint64_t *b = ONCE(s->free);
+  if (b) { /* a carved block of this slab, within its chunk */
     uintptr_t off = (uintptr_t)b - (uintptr_t)s - SLAB_HEADER;
     GUARD(region, (uintptr_t)b >= (uintptr_t)s + SLAB_HEADER &&
-                      off % class_size[cls] == 0 &&
-                      off / class_size[cls] < s->carved);
-    s->free = (void *)b[0];
+                      off % class_size[cls] == 0 && off / class_size[cls] < cap);
+    s->free = (void *)ONCE(b[0]);
   } else {
-    GUARD(region, s->carved < s->cap);
+    uint32_t carved = ONCE(s->carved);
+    GUARD(region, carved < cap);
+    s->carved = carved + 1;
     b = (uint64_t *)((uintptr_t)s + SLAB_HEADER +
-                     (uintptr_t)s->carved++ * class_size[cls]);
+                     (uintptr_t)carved * class_size[cls]);
   }
   b[0] = b[1] = 0;
-  if (--s->nfree == 0)
-    slab_unlink(region, h, s);
+  s->nfree = nfree - 1;
+  if (nfree == 1)
+    slab_unlink(region, h, s, cls);
   return b;
 }
 
@@ -380,31 +428,38 @@ void *heap_alloc(uintptr_t region, uint32_t me, size_t size, size_t align) {
 /* The chunk of p and its map entry; -1 if p lies outside the data. */
 static int64_t chunk_of(uintptr_t region, const struct heap *h, const void *p) {
   uint64_t i = ((uintptr_t)p - region) >> CHUNK_SHIFT;
-  return i >= FIRST_CHUNK && i < h->top ? (int64_t)i : -1;
+  return (uintptr_t)p >= region && i >= FIRST_CHUNK && i < NUM_CHUNKS &&
+                 i < ONCE(h->top)
+             ? (int64_t)i
+             : -1;
 }
 
-/* Checks p; its slab (small) or chunk count (large). Under the lock. */
+/* Checks p; its slab and the slab's class (small) or chunk count
+ * (large), each read once. Under the lock. */
 static int check(uintptr_t region, struct heap *h, const void *p,
-                 struct slab **slab, uint64_t *chunks, const char **why) {
-  GUARD(region, h->top >= FIRST_CHUNK && h->top <= NUM_CHUNKS);
+                 struct slab **slab, unsigned *cls, uint64_t *chunks,
+                 const char **why) {
   int64_t i = chunk_of(region, h, p);
-  uint32_t e = i < 0 ? 0 : chunk_map(region)[i];
+  uint32_t e = i < 0 ? 0 : ONCE(chunk_map(region)[i]);
   *slab = NULL;
   *chunks = 0;
   if (KIND(e) == K_LARGE && (uintptr_t)p == chunk_addr(region, i)) {
     *chunks = COUNT(e);
-    GUARD(region, *chunks && *chunks <= h->top - (uint64_t)i);
+    GUARD(region, *chunks && *chunks <= NUM_CHUNKS - (uint64_t)i);
     return 0;
   }
-  if (KIND(e) != K_SLAB) {
+  if (KIND(e) != K_SLAB || COUNT(e) >= NUM_CLASSES) {
+    GUARD(region, KIND(e) != K_SLAB); /* a class out of range */
     *why = "not a block of the domain's heap";
     return -1;
   }
   struct slab *s = (struct slab *)chunk_addr(region, i);
-  GUARD(region, COUNT(e) < NUM_CLASSES && slab_ok(region, h, s, COUNT(e)));
+  unsigned c = COUNT(e);
+  GUARD(region, slab_ok(region, h, s, c));
   uintptr_t off = (uintptr_t)p - (uintptr_t)s - SLAB_HEADER;
   if ((uintptr_t)p < (uintptr_t)s + SLAB_HEADER ||
-      off % class_size[s->cls] != 0 || off / class_size[s->cls] >= s->carved) {
+      off % class_size[c] != 0 || off / class_size[c] >= ONCE(s->carved) ||
+      off / class_size[c] >= slab_cap(c)) {
     *why = "not the start of a block of the domain's heap";
     return -1;
   }
@@ -413,6 +468,7 @@ static int check(uintptr_t region, struct heap *h, const void *p,
     return -1;
   }
   *slab = s;
+  *cls = c;
   return 0;
 }
 
@@ -420,21 +476,23 @@ size_t heap_usable(uintptr_t region, uint32_t me, const void *p,
                    const char **why) {
   struct heap *h = heap_of(region, me);
   struct slab *s;
+  unsigned cls = 0;
   uint64_t chunks;
   lock(h, me);
-  int bad = check(region, h, p, &s, &chunks, why);
+  int bad = check(region, h, p, &s, &cls, &chunks, why);
   unlock(h);
   if (bad)
     return 0;
-  return s ? class_size[s->cls] : chunks << CHUNK_SHIFT;
+  return s ? class_size[cls] : chunks << CHUNK_SHIFT;
 }
 
 int heap_free(uintptr_t region, uint32_t me, void *p, const char **why) {
   struct heap *h = heap_of(region, me);
   struct slab *s;
+  unsigned cls = 0;
   uint64_t chunks;
   lock(h, me);
-  if (check(region, h, p, &s, &chunks, why) != 0) {
+  if (check(region, h, p, &s, &cls, &chunks, why) != 0) {
     unlock(h);
     return -1;
   }
@@ -444,22 +502,17 @@ int heap_free(uintptr_t region, uint32_t me, void *p, const char **why) {
     return 0;
   }
   uint64_t *b = p;
-  b[0] = (uint64_t)s->free;
+  b[0] = (uint64_t)ONCE(s->free);
   b[1] = FREED_MARK;
   s->free = b;
-  GUARD(region, s->nfree < s->cap);
-  if (s->nfree++ == 0) {
-    GUARD(region, !h->partial[s->cls] ||
-                      slab_ok(region, h, h->partial[s->cls], s->cls));
-    s->next = h->partial[s->cls];
-    s->prev = NULL;
-    if (s->next)
-      s->next->prev = s;
-    h->partial[s->cls] = s;
-  }
+  uint32_t nfree = ONCE(s->nfree), cap = slab_cap(cls);
+  GUARD(region, nfree < cap);
+  s->nfree = nfree + 1;
+  if (nfree == 0)
+    slab_link(region, h, s, cls);
   /* An empty slab goes back unless it is its class's only one. */
-  if (s->nfree == s->cap && (s->prev || s->next)) {
-    slab_unlink(region, h, s);
+  if (nfree + 1 == cap && (ONCE(s->prev) || ONCE(s->next))) {
+    slab_unlink(region, h, s, cls);
     run_put(region, h, ((uintptr_t)s - region) >> CHUNK_SHIFT, 1);
   }
   unlock(h);

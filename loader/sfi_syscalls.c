@@ -25,6 +25,7 @@
  * Calls from libc itself, libdipc and the loader (and every call under
  * the other backends) go straight through. */
 #define _GNU_SOURCE
+#include "say.h"
 #include "sfi_intercept.h"
 
 #include <dipc/rt.h>
@@ -48,13 +49,9 @@
 /* A refused call: the caller sees EPERM, and the reason goes to stderr,
  * since a program seldom expects it. */
 long sfi_refuse(const char *call) {
-  char line[160];
-  int n = snprintf(line, sizeof line,
-                   "dipc: sfi: %s refused to the running domain (it would "
-                   "undo the isolation)\n",
-                   call);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line, (size_t)n);
+  loader_say("dipc: sfi: %s refused to the running domain (it would undo "
+             "the isolation)\n",
+             call);
   errno = EPERM;
   return -1;
 }

@@ -18,15 +18,13 @@
  * reused late. */
 #define _GNU_SOURCE
 #include "stream_memory.h"
+#include "say.h"
 
-#include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <link.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
-#include <unistd.h>
 
 #ifndef HWCAP2_FSGSBASE
 #define HWCAP2_FSGSBASE (1 << 1)
@@ -165,14 +163,9 @@ void *stream_memory_take(size_t size, const void *caller) {
 }
 
 __attribute__((noreturn)) static void bad_put(const void *p) {
-  char line[160];
-  int n = snprintf(line, sizeof line,
-                   "dipc: free(%p): a stream's memory, which only libc "
-                   "frees, when it closes the stream\n",
-                   p);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line,
-                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+  loader_say("dipc: free(%p): a stream's memory, which only libc frees, "
+             "when it closes the stream\n",
+             p);
   abort();
 }
 
