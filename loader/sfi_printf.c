@@ -53,13 +53,17 @@ static _Noreturn void refuse_format(const char *fmt, const char *why);
 
 /* glibc leaves the types of positions no conversion uses unwritten (and
  * reads them as ints): those formats are refused, not checked with
- * whatever the array held. */
-static void fetch_types(struct format_args *a) {
-  for (size_t i = 0; i < MAX_ARGS; ++i)
+ * whatever the array held. `count` is how many arguments the scan found:
+ * glibc must find as many (only those entries are set first: a memset of
+ * the whole array was most of the check's time). */
+static void fetch_types(struct format_args *a, size_t count) {
+  for (size_t i = 0; i < count && i < MAX_ARGS; ++i)
     a->types[i] = -1;
   size_t n = parse_printf_format(a->fmt, MAX_ARGS, a->types);
   if (n > MAX_ARGS)
     refuse_format(a->fmt, "more arguments than can be checked");
+  if (n != count)
+    refuse_format(a->fmt, "its conversions cannot be followed");
   for (size_t i = 0; i < n; ++i)
     if (a->types[i] == -1)
       refuse_format(a->fmt, "a positional argument no conversion uses");
@@ -153,16 +157,17 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
   }
   k->nmem = k->next = k->count = 0;
   k->odd = 0;
-  memset(k->cls, ARG_NONE, sizeof k->cls);
+  /* cls[] is set as far as count reaches (ARG_NONE up to an index taken). */
 #define TAKE(i, what)                                                          \
   do {                                                                         \
     if ((i) >= MAX_ARGS)                                                       \
       refuse_format(fmt, "too many arguments to check");                       \
+    for (; k->count <= (i); ++k->count)                                        \
+      k->cls[k->count] = ARG_NONE;                                             \
     if (k->cls[i] == ARG_NONE || k->cls[i] == (what))                          \
       k->cls[i] = (what);                                                      \
     else                                                                       \
       k->odd = 1;                                                              \
-    k->count = (i) + 1 > k->count ? (i) + 1 : k->count;                        \
   } while (0)
   for (const char *p = fmt; *p; ++p) {
     if (*p != '%')
@@ -236,7 +241,7 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
    * whatever they are (a %lx of a stack slot rewritten meanwhile). */
   struct format_args *a = &k->a;
   a->fmt = fmt;
-  fetch_types(a);
+  fetch_types(a, k->count);
   if (!(f->ap = sfi_va_in(call, f->ap, a->types, a->n))) {
     sfi_format_done(f);
     return -1;
