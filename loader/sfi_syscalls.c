@@ -11,6 +11,8 @@
  *    again would be blank rights or blank memory), never next to the
  *    runtime's memory (a page no domain maps lies between: libc writing
  *    on past a pointer's first byte faults there, __dipc_sfi_next_to_runtime),
+ *    never unmapping or mapping over a domain heap (the allocator writes
+ *    its region unchecked: a hole another domain mapped would be written),
  *    and never executable: new code would
  *    run without the checks;
  *  - what changes the thread's or process's state under the runtime:
@@ -28,6 +30,7 @@
 #include "say.h"
 #include "sfi_intercept.h"
 
+#include <dipc/abi.h>
 #include <dipc/rt.h>
 #include <errno.h>
 #include <sched.h>
@@ -61,9 +64,26 @@ static void *refuse_map(const char *call) {
   return MAP_FAILED;
 }
 
-static int replaceable(const void *addr, size_t len) {
+/* Whether [addr, + len) touches the domains' heap regions (dipc/abi.h):
+ * the loader's allocator's, which writes them unchecked. A hole a domain
+ * made in its own region (munmap, mremap away) could be mapped again by
+ * another domain, whose memory the allocator would then write. */
+static int in_heaps(const void *addr, size_t len) {
+  uintptr_t lo = (uintptr_t)addr;
+  return len && lo < DIPC_HEAP_END && lo + len > DIPC_HEAP_ADDR;
+}
+
+/* Pages the running domain may write (and so re-protect or advise on). */
+static int writable_pages(const void *addr, size_t len) {
   return __dipc_sfi_may_replace((uintptr_t)addr, len);
 }
+
+/* ... and unmap, or map over: not in the heap regions. */
+static int replaceable(const void *addr, size_t len) {
+  return !in_heaps(addr, len) && writable_pages(addr, len);
+}
+
+
 
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 
@@ -72,7 +92,8 @@ static const char *mmap_refusal(void *addr, size_t len, int prot, int flags) {
   if (prot & PROT_EXEC)
     return "executable mmap";
   if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && !replaceable(addr, len))
-    return "mmap over memory the domain may not write";
+    return in_heaps(addr, len) ? "mmap over a domain heap (the allocator's)"
+                               : "mmap over memory the domain may not write";
   return NULL;
 }
 
@@ -111,7 +132,9 @@ SFI_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
 typedef int (*munmap_fn)(void *, size_t);
 SFI_EXPORT int munmap(void *addr, size_t len) {
   if (SFI_CHECKED() && !replaceable(addr, len))
-    return (int)sfi_refuse("munmap of memory the domain may not write");
+    return (int)sfi_refuse(in_heaps(addr, len)
+                               ? "munmap of a domain heap (the allocator's)"
+                               : "munmap of memory the domain may not write");
   return NEXT_AS(munmap_fn, "munmap")(addr, len);
 }
 
@@ -119,14 +142,14 @@ typedef int (*mprotect_fn)(void *, size_t, int);
 SFI_EXPORT int mprotect(void *addr, size_t len, int prot) {
   if (SFI_CHECKED() && (prot & PROT_EXEC))
     return (int)sfi_refuse("mprotect with PROT_EXEC");
-  if (SFI_CHECKED() && !replaceable(addr, len))
+  if (SFI_CHECKED() && !writable_pages(addr, len))
     return (int)sfi_refuse("mprotect of memory the domain may not write");
   return NEXT_AS(mprotect_fn, "mprotect")(addr, len, prot);
 }
 
 typedef int (*madvise_fn)(void *, size_t, int);
 SFI_EXPORT int madvise(void *addr, size_t len, int advice) {
-  if (SFI_CHECKED() && !replaceable(addr, len))
+  if (SFI_CHECKED() && !writable_pages(addr, len))
     return (int)sfi_refuse("madvise of memory the domain may not write");
   return NEXT_AS(madvise_fn, "madvise")(addr, len, advice);
 }
@@ -146,7 +169,11 @@ SFI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags,
       (!replaceable(old, old_len ? old_len : 1) ||
        ((flags & MREMAP_FIXED) && !replaceable(new_addr, new_len)) ||
        __dipc_sfi_next_to_runtime((uintptr_t)old, new_len)))
-    return refuse_map("mremap of memory the domain may not write");
+    return refuse_map(
+        in_heaps(old, old_len ? old_len : 1) ||
+                ((flags & MREMAP_FIXED) && in_heaps(new_addr, new_len))
+            ? "mremap of a domain heap (the allocator's)"
+            : "mremap of memory the domain may not write");
   return NEXT_AS(mremap_fn, "mremap")(old, old_len, new_len, flags,
                                              new_addr);
 }
