@@ -21,7 +21,9 @@
 #include <wchar.h>
 
 
-enum { MAX_ARGS = 256, MAX_MEM_CONVS = 64 };
+/* A format's arguments and its %s/%n checked at most; most formats fit
+ * the small sizes, whose state the scratch area clears faster. */
+enum { MAX_ARGS = 256, MAX_MEM_CONVS = 64, SMALL_ARGS = 16, SMALL_MEM = 8 };
 
 /* The arguments as integers or pointers (floating-point ones skipped),
  * fetched in order with the types parse_printf_format gives. */
@@ -44,9 +46,9 @@ static void fetch(const int *types, size_t n, va_list ap, uintptr_t *out) {
 struct format_args {
   const char *fmt;
   va_list ap; /* a copy of the call's copy */
-  size_t n;
-  int types[MAX_ARGS];
-  uintptr_t v[MAX_ARGS];
+  size_t n, max;
+  int *types;   /* [max] */
+  uintptr_t *v; /* [max] */
 };
 
 static _Noreturn void refuse_format(const char *fmt, const char *why);
@@ -57,10 +59,10 @@ static _Noreturn void refuse_format(const char *fmt, const char *why);
  * glibc must find as many (only those entries are set first: a memset of
  * the whole array was most of the check's time). */
 static void fetch_types(struct format_args *a, size_t count) {
-  for (size_t i = 0; i < count && i < MAX_ARGS; ++i)
+  for (size_t i = 0; i < count && i < a->max; ++i)
     a->types[i] = -1;
-  size_t n = parse_printf_format(a->fmt, MAX_ARGS, a->types);
-  if (n > MAX_ARGS)
+  size_t n = parse_printf_format(a->fmt, a->max, a->types);
+  if (n > a->max)
     refuse_format(a->fmt, "more arguments than can be checked");
   if (n != count)
     refuse_format(a->fmt, "its conversions cannot be followed");
@@ -132,36 +134,42 @@ static _Noreturn void refuse_format(const char *fmt, const char *why) {
  * registered one) refuses the format rather than check other arguments
  * than those glibc uses. */
 struct format_check {
-  unsigned char cls[MAX_ARGS];
-  struct mem_conv mem[MAX_MEM_CONVS];
-  size_t nmem, next, count;
+  unsigned char *cls;   /* [a.max] */
+  struct mem_conv *mem; /* [max_mem] */
+  size_t nmem, max_mem, next, count;
   int odd;
   struct format_args a;
 };
 
-int sfi_check_format(const char *call, struct sfi_format *f) {
-  size_t len;
-  const char *fmt = sfi_string_in(call, f->fmt, SIZE_MAX, &len);
-  if (!fmt)
-    return -1;
-  f->fmt = fmt;
-  f->copy = (void *)fmt;
-  f->has_n = 0;
-  /* The check's own state in the scratch area too, not on this thread's
-   * stack, which another thread of the domain can write (an attack round
-   * rewrote a fetched argument between its fetch and its check). */
-  struct format_check *k = sfi_scratch(call, sizeof *k);
-  if (!k) {
-    sfi_format_done(f);
-    return -1;
-  }
+/* Scratch for a check of up to args arguments and mem %s/%n, its arrays
+ * after it; NULL as sfi_scratch. */
+static struct format_check *check_state(const char *call, size_t args,
+                                        size_t mem) {
+  struct format_check *k =
+      sfi_scratch(call, sizeof *k + args * (sizeof *k->a.v + sizeof *k->a.types +
+                                            sizeof *k->cls) +
+                            mem * sizeof *k->mem);
+  if (!k)
+    return NULL;
+  k->a.v = (uintptr_t *)(k + 1);
+  k->mem = (struct mem_conv *)(k->a.v + args);
+  k->a.types = (int *)(k->mem + mem);
+  k->cls = (unsigned char *)(k->a.types + args);
+  k->a.max = args;
+  k->max_mem = mem;
   k->nmem = k->next = k->count = 0;
   k->odd = 0;
+  return k;
+}
+
+/* Finds fmt's conversions (k's cls, mem, count, odd); 1 when they need
+ * more arguments or %s/%n than k holds. */
+static int scan_format(const char *fmt, struct format_check *k) {
   /* cls[] is set as far as count reaches (ARG_NONE up to an index taken). */
 #define TAKE(i, what)                                                          \
   do {                                                                         \
-    if ((i) >= MAX_ARGS)                                                       \
-      refuse_format(fmt, "too many arguments to check");                       \
+    if ((i) >= k->a.max)                                                       \
+      return 1;                                                                \
     for (; k->count <= (i); ++k->count)                                        \
       k->cls[k->count] = ARG_NONE;                                             \
     if (k->cls[i] == ARG_NONE || k->cls[i] == (what))                          \
@@ -225,9 +233,8 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
       continue;
     }
     TAKE(idx, conv == 'n' ? ARG_STORE : ARG_STRING);
-    f->has_n |= conv == 'n';
-    if (k->nmem == MAX_MEM_CONVS)
-      refuse_format(fmt, "too many %s and %n to check");
+    if (k->nmem == k->max_mem)
+      return 1;
     k->mem[k->nmem++] = (struct mem_conv){
         .idx = idx,
         .conv = conv,
@@ -237,6 +244,34 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
         .prec_idx = prec_idx};
   }
 #undef TAKE
+  return 0;
+}
+
+int sfi_check_format(const char *call, struct sfi_format *f) {
+  size_t len;
+  const char *fmt = sfi_string_in(call, f->fmt, SIZE_MAX, &len);
+  if (!fmt)
+    return -1;
+  f->fmt = fmt;
+  f->copy = (void *)fmt;
+  f->has_n = 0;
+  /* The check's own state in the scratch area too, not on this thread's
+   * stack, which another thread of the domain can write (an attack round
+   * rewrote a fetched argument between its fetch and its check): small,
+   * or, for a format that needs more, the largest. */
+  struct format_check *k = check_state(call, SMALL_ARGS, SMALL_MEM);
+  if (k && scan_format(fmt, k)) {
+    sfi_copy_done(k);
+    k = check_state(call, MAX_ARGS, MAX_MEM_CONVS);
+    if (k && scan_format(fmt, k))
+      refuse_format(fmt, "too many arguments or %s and %n to check");
+  }
+  if (!k) {
+    sfi_format_done(f);
+    return -1;
+  }
+  for (size_t i = 0; i < k->nmem; ++i)
+    f->has_n |= k->mem[i].conv == 'n';
   /* libc reads the arguments of the copy's conversions from a copy too,
    * whatever they are (a %lx of a stack slot rewritten meanwhile). */
   struct format_args *a = &k->a;

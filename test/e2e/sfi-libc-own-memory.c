@@ -21,6 +21,7 @@
 // CHECK-NEXT: sscanf: 7 'seven' 'ab' 2.50
 // CHECK-NEXT: stream: 'first line' then 'second'
 // CHECK-NEXT: decoys: 'decoy|42!' (end 1), tmpfile 'text' (end 1), freopen 1
+// CHECK-NEXT: many: 1 2 3 4 5 6 7 8 9 10 ab ab ab ab ab ab ab ab ab ab 11
 // CHECK-NEXT: worker returned 1, dipc_errno 0
 #define _GNU_SOURCE
 #include <dipc.h>
@@ -118,6 +119,15 @@ int worker(void) __dom("worker") __entry __perm("default", write) {
     fclose(t);
   printf("decoys: '%s' (end %d), tmpfile '%s' (end %d), freopen %d\n", held,
          eof, line, at_end, null_eof);
+
+  /* More arguments and strings than the check's small state holds. */
+  char wide[128];
+  const char *ab = "ab";
+  snprintf(wide, sizeof wide,
+           "%d %d %d %d %d %d %d %d %d %d %s %s %s %s %s %s %s %s %s %s %d", 1,
+           2, 3, 4, 5, 6, 7, 8, 9, 10, ab, ab, ab, ab, ab, ab, ab, ab, ab, ab,
+           11);
+  printf("many: %s\n", wide);
   return 1;
 }
 
