@@ -209,15 +209,12 @@ FILE *sfi_stream_made(FILE *f, int kind, int entered, int (*close)(FILE *)) {
   return NULL;
 }
 
-/* The record whose decoy f is, -1 if none (f readable as a FILE). Under
- * the lock. */
-static int decoy_record(FILE *f) {
+/* f's mark (f readable as a FILE): a decoy's index, else -1. */
+static int decoy_mark(const FILE *f) {
   struct decoy_mark m;
   memcpy(&m, f->_unused2, sizeof m);
-  return m.magic == DECOY_MAGIC && m.index < MAX_STREAMS_MADE &&
-                 made[m.index].decoy == f
-             ? (int)m.index
-             : -1;
+  return m.magic == DECOY_MAGIC && m.index < MAX_STREAMS_MADE ? (int)m.index
+                                                                : -1;
 }
 
 /* fmemopen's cookie (glibc 2.36's fmemopen_cookie_t): the buffer its
@@ -233,10 +230,15 @@ struct fmem_cookie {
 FILE *sfi_stream_of(FILE *f, int checked) {
   if (checked)
     SFI_WRITE(f, sizeof *f);
-  pthread_mutex_lock(&made_lock);
-  int i = f ? decoy_record(f) : -1;
-  struct made m = i >= 0 ? made[i] : (struct made){0};
-  pthread_mutex_unlock(&made_lock);
+  int i = f ? decoy_mark(f) : -1;
+  struct made m = {0};
+  if (i >= 0) { /* a mark counts only if its record names f */
+    pthread_mutex_lock(&made_lock);
+    m = made[i];
+    pthread_mutex_unlock(&made_lock);
+    if (m.decoy != f)
+      i = -1;
+  }
   if (i < 0) {
     if (checked)
       sfi_check_file(f);

@@ -22,6 +22,7 @@
 
 #include <gnu/libc-version.h>
 #include <link.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
@@ -65,10 +66,21 @@ static int find_libc(struct dl_phdr_info *info, size_t size, void *p) {
   return 0;
 }
 
+/* A forked child has one thread, not in a window (fork is no call of
+ * libc's inside one): the parent's other threads' windows go, lest a
+ * thread of the child with a dead one's TCB address find itself in one. */
+static void forget_windows(void) {
+  for (unsigned i = 0; i < HOLDERS; i++)
+    holders[i] = 0;
+  windows = 0;
+  slots_lock = 0;
+}
+
 void stream_memory_init(void) {
   if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE))
     return; /* no window: streams stay where libc puts them */
   dl_iterate_phdr(find_libc, (void *)(uintptr_t)gnu_get_libc_version);
+  pthread_atfork(NULL, NULL, forget_windows);
 }
 
 /* This thread's entry in holders, claimed (fs: its fs base) or found. */
