@@ -5,6 +5,7 @@
 #include "sfi_streams.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <printf.h>
 #include <string.h>
 
@@ -190,8 +191,14 @@ void sfi_check_file(FILE *f) {
 
 size_t sfi_format_digits(const char **p) {
   size_t v = 0;
-  while (**p >= '0' && **p <= '9')
+  while (**p >= '0' && **p <= '9') {
     v = v * 10 + (size_t)(*(*p)++ - '0');
+    if (v > INT_MAX) { /* glibc's read_int gives up (-1) past INT_MAX */
+      while (**p >= '0' && **p <= '9')
+        ++*p;
+      return SIZE_MAX;
+    }
+  }
   return v;
 }
 

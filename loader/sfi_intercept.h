@@ -209,7 +209,9 @@ void sfi_format_done(struct sfi_format *f);
 
 /* Format strings (printf's and scanf's): the decimal number at *p, and a
  * "%N$" or "*N$" position (1-based) at *p; each consumes what it read
- * (position: only when there is one; 0 if none). */
+ * (position: only when there is one; 0 if none). A number past INT_MAX
+ * is SIZE_MAX, never wrapped: glibc takes it for none (a wrapped
+ * precision of 2^64 checked 0 bytes of a string glibc printed whole). */
 size_t sfi_format_digits(const char **p);
 size_t sfi_format_position(const char **p);
 

@@ -203,7 +203,10 @@ static int scan_format(const char *fmt, struct format_check *k) {
         prec_idx = at ? at - 1 : k->next++;
         TAKE(prec_idx, ARG_OTHER);
       } else {
-        prec = (long)sfi_format_digits(&p);
+        size_t digits = sfi_format_digits(&p);
+        if (digits == SIZE_MAX) /* glibc: no precision, or EOVERFLOW */
+          refuse_format(fmt, "a precision past INT_MAX");
+        prec = (long)digits;
       }
     }
     /* glibc: l, L, q, j, z, Z and t make %s and %c wide (is_long) */

@@ -47,6 +47,8 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
     for (; *p == '*' || *p == '\'' || *p == 'I'; ++p)
       suppress |= *p == '*';
     size_t width = sfi_format_digits(&p);
+    if (width == SIZE_MAX)
+      return SIZE_MAX; /* glibc: past INT_MAX is no width at all */
     int alloc = *p == 'm' ||
                 (gnu && *p == 'a' && p[1] && strchr("sS[", p[1]));
     p += alloc;

@@ -227,6 +227,19 @@ struct fmem_cookie {
   size_t maxpos;
 };
 
+/* Whether the running domain may use a stream domain dom opened: its
+ * own, or one of a domain whose memory its APL lets it write (as it could
+ * write a FILE there). A decoy's memory says nothing: a domain that may
+ * write the default domain's memory allocates from the C library's heap,
+ * where another such domain found its stream's decoy. */
+static int may_use(uint32_t dom) {
+  uint32_t me = running_domain();
+  const uint8_t *row =
+      (const uint8_t *)DIPC_SFI_RIGHTS_ADDR + (size_t)me * DIPC_SFI_TAGS;
+  return me == dom || (me < DIPC_MAX_DOMAINS && dom < DIPC_MAX_DOMAINS &&
+                       (row[dom] & DIPC_SFI_WRITE));
+}
+
 FILE *sfi_stream_of(FILE *f, int checked) {
   if (checked)
     SFI_WRITE(f, sizeof *f);
@@ -236,7 +249,7 @@ FILE *sfi_stream_of(FILE *f, int checked) {
     pthread_mutex_lock(&made_lock);
     m = made[i];
     pthread_mutex_unlock(&made_lock);
-    if (m.decoy != f)
+    if (m.decoy != f || (checked && !may_use(m.dom)))
       i = -1;
   }
   if (i < 0) {

@@ -98,13 +98,16 @@ static const char *mmap_refusal(void *addr, size_t len, int prot, int flags) {
 }
 
 /* A mapping the kernel placed (at a hint, say) right next to the runtime's
- * memory is taken back (__dipc_sfi_next_to_runtime). */
+ * memory (__dipc_sfi_next_to_runtime), or in the heap regions (where a
+ * domain made later would find it in its heap), is taken back. */
 static void *placed(void *p, size_t len) {
   len = (len + 4095) & ~(size_t)4095;
-  if (p == MAP_FAILED || !__dipc_sfi_next_to_runtime((uintptr_t)p, len))
+  if (p == MAP_FAILED ||
+      (!__dipc_sfi_next_to_runtime((uintptr_t)p, len) && !in_heaps(p, len)))
     return p;
   NEXT_AS(int (*)(void *, size_t), "munmap")(p, len);
-  return refuse_map("mmap next to the runtime's memory");
+  return refuse_map(in_heaps(p, len) ? "mmap in the domain heaps' regions"
+                                     : "mmap next to the runtime's memory");
 }
 
 SFI_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
@@ -168,9 +171,10 @@ SFI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags,
   if (SFI_CHECKED() &&
       (!replaceable(old, old_len ? old_len : 1) ||
        ((flags & MREMAP_FIXED) && !replaceable(new_addr, new_len)) ||
-       __dipc_sfi_next_to_runtime((uintptr_t)old, new_len)))
+       __dipc_sfi_next_to_runtime((uintptr_t)old, new_len) ||
+       in_heaps(old, new_len)))
     return refuse_map(
-        in_heaps(old, old_len ? old_len : 1) ||
+        in_heaps(old, old_len ? old_len : 1) || in_heaps(old, new_len) ||
                 ((flags & MREMAP_FIXED) && in_heaps(new_addr, new_len))
             ? "mremap of a domain heap (the allocator's)"
             : "mremap of memory the domain may not write");

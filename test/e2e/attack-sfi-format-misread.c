@@ -11,7 +11,12 @@
 // before the vault's (`%c` taken for the `%hhn`'s 1 byte); `scanf-Lc`:
 // "%16Lc" stores 16 wchar_t (64 bytes), not 16 bytes; `scanf-flag`:
 // "%'*d %s" (flags in glibc's order) writes the string where the scan saw
-// an int. Each is refused: the printf ones faulting in the check of the
+// an int; `printf-prec-wrap`: "%1$.18446744073709551616s", a precision
+// of 2^64, which a scan wrapping its digits took for 0 and checked no byte
+// of, while glibc (past INT_MAX: none) printed the secret whole (an attack
+// round's); `scanf-width-wrap`: "%18446744073709551617s" likewise, a width
+// of 1 for the scan, none for glibc, which wrote the whole word over the
+// vault's page. Each is refused: the printf ones faulting in the check of the
 // argument glibc reads (the scan agrees with glibc's parse_printf_format,
 // or the format is refused), the scanf ones in the check of the bytes
 // glibc writes; main gets DIPC_EFAULT and the vault is as it was. Control:
@@ -25,12 +30,16 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-pct 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-Lc 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-flag 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi printf-prec-wrap 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-width-wrap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-pct 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-unknown 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-n-row 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-pct 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-Lc 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-flag 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-prec-wrap 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-width-wrap 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // SFI-NOT: stole
 // SFI-NOT: written
 // SFI: attack returned 0, dipc_errno 14
@@ -83,6 +92,10 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     sscanf(input + 1, "%16Lc", page - 16);
   } else if (strcmp(mode, "scanf-flag") == 0) {
     sscanf("7 OWNED-BY-EVIL!!OWNED-BY-EVIL!!!", "%'*d %s", page - 4, sink);
+  } else if (strcmp(mode, "printf-prec-wrap") == 0) {
+    snprintf(loot, 32, "%1$.18446744073709551616s", s);
+  } else if (strcmp(mode, "scanf-width-wrap") == 0) {
+    sscanf(input + 1, "%18446744073709551617s", page - 2);
   }
   return 1;
 }
