@@ -30,7 +30,7 @@
 
 #include "../rt/layout.h"
 #include "interpose.h"
-#include "say.h"
+#include "../rt/say.h"
 #include "stream_memory.h"
 
 void *__libc_malloc(size_t);
@@ -145,14 +145,14 @@ __attribute__((noreturn)) static void bad_block(const char *fn, const void *p,
   say_domain(me, sizeof me, running);
   say_domain(them, sizeof them, owner);
   if (why)
-    loader_say("dipc: %s(%p) in domain %s: %s\n", fn, p, me, why);
+    dipc_say("dipc: %s(%p) in domain %s: %s\n", fn, p, me, why);
   else if (owner < 0)
-    loader_say("dipc: %s(%p) in domain %s: not a block of its heap\n", fn, p,
-               me);
+    dipc_say("dipc: %s(%p) in domain %s: not a block of its heap\n", fn, p,
+             me);
   else
-    loader_say("dipc: %s(%p) in domain %s: the block belongs to domain %s's "
-               "heap\n",
-               fn, p, me, them);
+    dipc_say("dipc: %s(%p) in domain %s: the block belongs to domain %s's "
+             "heap\n",
+             fn, p, me, them);
   abort(); /* inside a call: the callee's crash (recovery) */
 }
 
@@ -166,9 +166,9 @@ static void check_owner(const char *fn, const void *p, uint32_t d) {
 void heap_corrupt(uintptr_t region) {
   char me[80];
   say_domain(me, sizeof me, owner_of((const void *)region));
-  loader_say("dipc: the heap of domain %s is corrupt (its allocator's links "
-             "or counts were overwritten)\n",
-             me);
+  dipc_say("dipc: the heap of domain %s is corrupt (its allocator's links "
+           "or counts were overwritten)\n",
+           me);
   abort(); /* inside a call: the callee's crash (recovery) */
 }
 

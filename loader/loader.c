@@ -5,7 +5,7 @@
  * grants and lazy imports; it installs the crash handler that turns callee
  * faults into errors for the caller, and sets up every thread. */
 #define _GNU_SOURCE
-#include "say.h"
+#include "../rt/say.h"
 #include "domains.h"
 #include "gate_call.h"
 #include "heap.h"
@@ -259,9 +259,9 @@ static void report(int sig, const siginfo_t *info) {
   const char *owner = domains_owner_of((uintptr_t)info->si_addr);
   if (!owner) /* another process's memory, its standing-in domain's */
     owner = xproc_owner_of((uintptr_t)info->si_addr);
-  loader_say("dipc: protection-key fault: access to %p (key %u, domain %s) "
-             "denied to the running domain\n",
-             info->si_addr, info->si_pkey, owner ? owner : "default");
+  dipc_say("dipc: protection-key fault: access to %p (key %u, domain %s) "
+           "denied to the running domain\n",
+           info->si_addr, info->si_pkey, owner ? owner : "default");
 }
 
 /* A thread started by the pthread_create wrapper: its alternate signal

@@ -27,14 +27,33 @@ struct target {
 };
 
 static size_t store_size(char conv, int longs, int shorts, int big) {
-  if (strchr("aAeEfFgG", conv))
-    return big ? 16 : longs ? 8 : 4;
+  if (strchr("aAeEfFgG", conv)) /* glibc: ll is L there (long double) */
+    return big || longs >= 2 ? 16 : longs ? 8 : 4;
   if (conv == 'p')
     return sizeof(void *);
   return longs || big ? 8 : shorts == 2 ? 1 : shorts == 1 ? 2 : 4;
 }
 
-/* What each argument receives; returns how many arguments there are. */
+/* In bytes, UNBOUNDED kept. */
+static size_t target_bytes(struct target t) {
+  return t.bytes == UNBOUNDED || !t.wide ? t.bytes
+                                         : sfi_array_size(t.bytes, sizeof(wchar_t));
+}
+
+/* An argument two conversions take (%1$48c%1$c) receives the larger:
+ * glibc stores both. */
+static void take(struct target *at, struct target t) {
+  if (at->bytes == UNBOUNDED || t.bytes == UNBOUNDED) {
+    at->wide |= t.wide;
+    at->bytes = UNBOUNDED;
+    return;
+  }
+  size_t had = target_bytes(*at), now = target_bytes(t);
+  *at = (struct target){had > now ? had : now, 0};
+}
+
+/* What each argument receives; returns how many arguments there are,
+ * SIZE_MAX for a format that cannot be checked. */
 static size_t scan_format(const char *fmt, int gnu, struct target *t) {
   size_t next = 0, count = 0;
   for (const char *p = fmt; *p; ++p) {
@@ -42,13 +61,27 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
       continue;
     if (*++p == '%')
       continue;
-    size_t pos = sfi_format_position(&p);
+    /* As glibc: digits then '$' are a position (0: the next argument, not
+     * a width: "%0$48c"), other digits the width, with no flags after. */
+    size_t pos = 0, width = 0;
     int suppress = 0; /* glibc's flags: *, ' and I, in any order */
+    if (*p >= '0' && *p <= '9') {
+      size_t v = sfi_format_digits(&p);
+      if (v == SIZE_MAX)
+        return SIZE_MAX; /* glibc: past INT_MAX is none */
+      if (*p != '$') {
+        width = v;
+        goto got_width;
+      }
+      ++p;
+      pos = v;
+    }
     for (; *p == '*' || *p == '\'' || *p == 'I'; ++p)
       suppress |= *p == '*';
-    size_t width = sfi_format_digits(&p);
+    width = sfi_format_digits(&p);
     if (width == SIZE_MAX)
-      return SIZE_MAX; /* glibc: past INT_MAX is no width at all */
+      return SIZE_MAX;
+  got_width:;
     int alloc = *p == 'm' ||
                 (gnu && *p == 'a' && p[1] && strchr("sS[", p[1]));
     p += alloc;
@@ -88,14 +121,14 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
     int wide = longs > 0 || big || conv == 'S' || conv == 'C';
     struct target *at = &t[idx];
     if (alloc)
-      *at = (struct target){sizeof(char *), 0};
+      take(at, (struct target){sizeof(char *), 0});
     else if (conv == 'c' || conv == 'C')
-      *at = (struct target){width ? width : 1, (unsigned char)wide};
+      take(at, (struct target){width ? width : 1, (unsigned char)wide});
     else if (conv == 's' || conv == 'S' || conv == '[')
-      *at = (struct target){width ? width + 1 : UNBOUNDED,
-                            (unsigned char)wide};
+      take(at, (struct target){width ? width + 1 : UNBOUNDED,
+                               (unsigned char)wide});
     else
-      *at = (struct target){store_size(conv, longs, shorts, big), 0};
+      take(at, (struct target){store_size(conv, longs, shorts, big), 0});
     count = idx + 1 > count ? idx + 1 : count;
   }
   return count;

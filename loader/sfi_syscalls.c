@@ -27,7 +27,7 @@
  * Calls from libc itself, libdipc and the loader (and every call under
  * the other backends) go straight through. */
 #define _GNU_SOURCE
-#include "say.h"
+#include "../rt/say.h"
 #include "sfi_intercept.h"
 
 #include <dipc/abi.h>
@@ -52,9 +52,9 @@
 /* A refused call: the caller sees EPERM, and the reason goes to stderr,
  * since a program seldom expects it. */
 long sfi_refuse(const char *call) {
-  loader_say("dipc: sfi: %s refused to the running domain (it would undo "
-             "the isolation)\n",
-             call);
+  dipc_say("dipc: sfi: %s refused to the running domain (it would undo "
+           "the isolation)\n",
+           call);
   errno = EPERM;
   return -1;
 }

@@ -18,7 +18,7 @@
  * reused late. */
 #define _GNU_SOURCE
 #include "stream_memory.h"
-#include "say.h"
+#include "../rt/say.h"
 
 #include <gnu/libc-version.h>
 #include <link.h>
@@ -175,9 +175,9 @@ void *stream_memory_take(size_t size, const void *caller) {
 }
 
 __attribute__((noreturn)) static void bad_put(const void *p) {
-  loader_say("dipc: free(%p): a stream's memory, which only libc frees, "
-             "when it closes the stream\n",
-             p);
+  dipc_say("dipc: free(%p): a stream's memory, which only libc frees, "
+           "when it closes the stream\n",
+           p);
   abort();
 }
 

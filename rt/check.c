@@ -17,18 +17,6 @@ void dipc_fatal(const char *file, int line, const char *fmt, ...) {
   abort();
 }
 
-/* Straight to fd 2: another thread may hold stdio's lock. */
-void dipc_say(const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    (void)!write(STDERR_FILENO, line,
-                 (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-}
-
 /* Reached from assembly with PKRU 0 on the panic stack. */
 DIPC_HIDDEN __attribute__((noreturn)) void dipc_gate_panic(int reason);
 void dipc_gate_panic(int reason) {

@@ -359,10 +359,8 @@ DIPC_HIDDEN int dipc_glibc_rseq_on(void);
 /* si_errno of the filter's SIGSYS: a memory call made for the thread by
  * the runtime, checked (exec.c, mmcall.c). */
 #define DIPC_SECCOMP_TRAP_DATA 0xd1c
-/* A message on stderr, written straight to fd 2: another thread may hold
- * stdio's lock (check.c). */
-DIPC_HIDDEN __attribute__((format(printf, 1, 2))) void
-dipc_say(const char *fmt, ...);
+/* A message on stderr, written straight to fd 2 (say.h). */
+#include "say.h"
 /* libdipc's code, whose traps the SIGSYS handler does not forward. */
 DIPC_HIDDEN void dipc_exec_init(uintptr_t text_lo, uintptr_t text_hi);
 /* mprotect, else mmap, with PROT_EXEC (mmcall.c picks them), x = {nr,

@@ -16,7 +16,12 @@
 // of, while glibc (past INT_MAX: none) printed the secret whole (an attack
 // round's); `scanf-width-wrap`: "%18446744073709551617s" likewise, a width
 // of 1 for the scan, none for glibc, which wrote the whole word over the
-// vault's page. Each is refused: the printf ones faulting in the check of the
+// vault's page; `scanf-pos-reuse`: "%1$48c%1$c", one argument taken by
+// two conversions, which a scan kept the last (1 byte) of; `scanf-pos0`:
+// "%0$48c", a position 0 (glibc: the next argument, then the width 48)
+// that a scan took for a width and a conversion `$`; `scanf-llf`: "%llf",
+// a long double for glibc (10 bytes over the page's first 2), a double for
+// a scan (attack round 7). Each is refused: the printf ones faulting in the check of the
 // argument glibc reads (the scan agrees with glibc's parse_printf_format,
 // or the format is refused), the scanf ones in the check of the bytes
 // glibc writes; main gets DIPC_EFAULT and the vault is as it was. Control:
@@ -30,6 +35,9 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-pct 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-Lc 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-flag 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-pos-reuse 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-pos0 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-llf 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi printf-prec-wrap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-width-wrap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-pct 2>&1 | FileCheck %s --check-prefix=STOLEN
@@ -38,6 +46,9 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-pct 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-Lc 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-flag 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-pos-reuse 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-pos0 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-llf 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-prec-wrap 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-width-wrap 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // SFI-NOT: stole
@@ -52,12 +63,14 @@
 #define MATRIX 0x78000000UL /* DIPC_SFI_RIGHTS_ADDR */
 #define ROW 2048            /* DIPC_SFI_TAGS */
 
-/* The vault's data as the vault itself sees it. */
+/* The start of the vault's page, its secret included, as the vault
+ * itself sees it. */
+#define PEEK 48
 void vault_peek(char *out) __dom("vault") __entry;
 void vault_peek(char *out) {
-  for (int i = 0; i < 31; ++i)
-    out[i] = vault_secret[i];
-  out[31] = 0;
+  const char *page = (const char *)((uintptr_t)vault_secret & ~(uintptr_t)4095);
+  for (int i = 0; i < PEEK; ++i)
+    out[i] = page[i];
 }
 
 static const char input[] = "%OWNED-BY-EVIL!!OWNED-BY-EVIL!!OWNED-BY-EVIL!!!";
@@ -92,6 +105,12 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     sscanf(input + 1, "%16Lc", page - 16);
   } else if (strcmp(mode, "scanf-flag") == 0) {
     sscanf("7 OWNED-BY-EVIL!!OWNED-BY-EVIL!!!", "%'*d %s", page - 4, sink);
+  } else if (strcmp(mode, "scanf-pos-reuse") == 0) {
+    sscanf(input, "%1$48c%1$c", page - 1);
+  } else if (strcmp(mode, "scanf-pos0") == 0) {
+    sscanf(input, "%0$48c", page - 4);
+  } else if (strcmp(mode, "scanf-llf") == 0) {
+    sscanf("-1.5e4000", "%llf", page - 8);
   } else if (strcmp(mode, "printf-prec-wrap") == 0) {
     snprintf(loot, 32, "%1$.18446744073709551616s", s);
   } else if (strcmp(mode, "scanf-width-wrap") == 0) {
@@ -101,7 +120,7 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
 }
 
 int main(int argc, char **argv) {
-  char before[32], after[32];
+  char before[PEEK], after[PEEK];
   vault_peek(before);
   run_attack(argc > 1 ? argv[1] : "printf-pct", NULL);
   vault_peek(after);

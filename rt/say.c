@@ -1,12 +1,12 @@
-/* say.c - loader_say (say.h). */
+/* say.c - dipc_say (say.h). */
 #include "say.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 
-void loader_say(const char *fmt, ...) {
-  char line[256];
+void dipc_say(const char *fmt, ...) {
+  char line[512];
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(line, sizeof line, fmt, ap);
