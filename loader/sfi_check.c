@@ -65,40 +65,42 @@ struct va_tag {
 _Static_assert(sizeof(struct va_tag) == sizeof(va_list), "x86-64 va_list");
 enum { SAVE_GP_END = 48, SAVE_END = 176 };
 
+/* Where va_arg finds an argument of this printf type, as it would (no
+ * read of it): gp, fp and over move past it; 0, or -1 for a type it
+ * cannot place. An offset past the save area, however large, sends it to
+ * the stack (a forged 0xfffffff8 that wrapped an addition here left
+ * glibc the caller's stack pointer: the secret's address). */
+static int va_step(int type, unsigned *gp, unsigned *fp, uintptr_t *over) {
+  int base = type & ~PA_FLAG_MASK;
+  if ((base == PA_DOUBLE || base == PA_FLOAT) && (type & PA_FLAG_LONG_DOUBLE))
+    *over = ((*over + 15) & ~(uintptr_t)15) + 16;
+  else if ((base == PA_DOUBLE || base == PA_FLOAT) &&
+           *fp <= SAVE_END - 16) /* va_arg's own (unsigned) test */
+    *fp += 16;
+  else if (base <= PA_POINTER && *gp <= SAVE_GP_END - 8)
+    *gp += 8;
+  else if (base <= PA_POINTER || base == PA_DOUBLE || base == PA_FLOAT)
+    *over += 8;
+  else
+    return -1;
+  return 0;
+}
+
 sfi_va sfi_va_in(const char *call, sfi_va ap, const int *types, size_t n) {
   struct va_tag *tag = sfi_scratch(call, sizeof *tag + SAVE_END);
   if (!tag)
     return NULL;
   memcpy(tag, ap, sizeof *tag); /* the caller's, read once */
-  /* Where va_arg finds each argument, as it would (no read of them): an
-   * offset past the save area, however large, sends it to the stack (a
-   * forged 0xfffffff8 that wrapped an addition here left glibc the
-   * caller's stack pointer: the secret's address). */
   unsigned gp = tag->gp_offset, fp = tag->fp_offset;
   uintptr_t over = (uintptr_t)tag->overflow, over_lo = over;
-  for (size_t i = 0; i < n; ++i) {
-    int base = types[i] & ~PA_FLAG_MASK;
-    if ((base == PA_DOUBLE || base == PA_FLOAT) &&
-        (types[i] & PA_FLAG_LONG_DOUBLE)) {
-      over = ((over + 15) & ~(uintptr_t)15) + 16;
-    } else if (base == PA_DOUBLE || base == PA_FLOAT) {
-      if (fp <= SAVE_END - 16) /* va_arg's own (unsigned) test */
-        fp += 16;
-      else
-        over += 8;
-    } else if (base <= PA_POINTER) {
-      if (gp <= SAVE_GP_END - 8)
-        gp += 8;
-      else
-        over += 8;
-    } else {
+  for (size_t i = 0; i < n; ++i)
+    if (va_step(types[i], &gp, &fp, &over) != 0) {
       fprintf(stderr, "dipc: sfi: %s: an argument of a registered printf "
               "type cannot be checked\n", call);
       sfi_copy_done(tag);
       errno = EINVAL;
       return NULL;
     }
-  }
   char *save = (char *)(tag + 1);
   if (gp > tag->gp_offset) {
     SFI_READ(tag->save + tag->gp_offset, gp - tag->gp_offset);
@@ -122,6 +124,16 @@ sfi_va sfi_va_in(const char *call, sfi_va ap, const int *types, size_t n) {
     tag->overflow = stack + (over_lo & 15);
   }
   return (sfi_va)tag;
+}
+
+uintptr_t *sfi_va_slot(sfi_va ap, const int *types, size_t i) {
+  const struct va_tag *tag = (const struct va_tag *)ap;
+  unsigned gp = tag->gp_offset, fp = tag->fp_offset;
+  uintptr_t over = (uintptr_t)tag->overflow;
+  for (size_t k = 0; k < i; ++k)
+    (void)va_step(types[k], &gp, &fp, &over); /* placed by sfi_va_in */
+  return gp <= SAVE_GP_END - 8 ? (uintptr_t *)(tag->save + gp)
+                               : (uintptr_t *)over;
 }
 
 void sfi_copy_done(void *copy) {

@@ -183,6 +183,9 @@ char *sfi_string_in(const char *call, const char *s, size_t max, size_t *len);
  * while no thread of the domain can change them. NULL as sfi_scratch (or
  * a type it cannot place, refused with EINVAL). */
 sfi_va sfi_va_in(const char *call, sfi_va ap, const int *types, size_t n);
+/* In such a copy, the word that holds argument i, a pointer (types as
+ * given to sfi_va_in). */
+uintptr_t *sfi_va_slot(sfi_va ap, const int *types, size_t i);
 
 /* A printf call's format and arguments, as libc is to read them. */
 struct sfi_format {

@@ -250,6 +250,64 @@ static int scan_format(const char *fmt, struct format_check *k) {
   return 0;
 }
 
+/* The bytes conversion c may read of its string: its precision, or all. */
+static size_t conv_max(const struct mem_conv *c, const struct format_args *a) {
+  long prec = c->prec_idx != SIZE_MAX ? (long)(int)a->v[c->prec_idx] : c->prec;
+  return prec >= 0 ? (size_t)prec : SIZE_MAX;
+}
+
+/* libc gets a copy of each %s and %ls argument's string, in the scratch
+ * area, in place of the argument in the copied va_list ap: glibc reads a
+ * string again as it prints it, and a second thread of the domain that
+ * moved its NUL after the check had it print past the bytes checked
+ * (vault's secret, after the domain's own bytes at its page's end). An
+ * argument several conversions take gets one copy, of the longest they
+ * read. 0, or -1 (errno set). */
+static int copy_strings(const char *call, struct format_check *k, sfi_va ap) {
+  struct format_args *a = &k->a;
+  for (size_t i = 0; i < k->nmem; ++i) {
+    const struct mem_conv *c = &k->mem[i];
+    if (c->conv == 'n' || !a->v[c->idx])
+      continue;
+    size_t max = 0, j = 0;
+    int wide = -1, first = 1;
+    for (; j < k->nmem; ++j) {
+      const struct mem_conv *d = &k->mem[j];
+      if (d->idx != c->idx || d->conv == 'n')
+        continue;
+      if (j < i)
+        first = 0; /* copied already */
+      size_t m = conv_max(d, a);
+      max = m > max ? m : max;
+      if (wide >= 0 && wide != d->wide)
+        refuse_format(a->fmt, "a string argument read both wide and narrow");
+      wide = d->wide;
+    }
+    if (!first)
+      continue;
+    const void *s = (const void *)a->v[c->idx];
+    void *copy;
+    if (wide) {
+      size_t len = wcslen(s); /* checked whole in check_conversion */
+      copy = sfi_scratch(call, (len + 1) * sizeof(wchar_t));
+      if (copy) {
+        memcpy(copy, s, len * sizeof(wchar_t));
+        ((wchar_t *)copy)[len] = 0;
+      }
+    } else {
+      size_t len = sfi_read_string(s, max);
+      if ((copy = sfi_scratch(call, len + 1))) {
+        memcpy(copy, s, len);
+        ((char *)copy)[len] = '\0';
+      }
+    }
+    if (!copy)
+      return -1;
+    *sfi_va_slot(ap, a->types, c->idx) = (uintptr_t)copy;
+  }
+  return 0;
+}
+
 int sfi_check_format(const char *call, struct sfi_format *f) {
   size_t len;
   const char *fmt = sfi_string_in(call, f->fmt, SIZE_MAX, &len);
@@ -297,6 +355,10 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
     refuse_format(fmt, "its conversions cannot be followed");
   for (size_t i = 0; i < k->nmem; ++i)
     check_conversion(&k->mem[i], a);
+  if (copy_strings(call, k, f->ap) != 0) {
+    sfi_format_done(f);
+    return -1;
+  }
   return 0;
 }
 
