@@ -287,8 +287,9 @@ static int copy_strings(const char *call, struct format_check *k, sfi_va ap) {
       continue;
     const void *s = (const void *)a->v[c->idx];
     void *copy;
-    if (wide) {
-      size_t len = wcslen(s); /* checked whole in check_conversion */
+    if (wide) { /* measured and checked again: this is what is copied */
+      size_t len = wcslen(s);
+      SFI_READ(s, sfi_array_size(len + 1, sizeof(wchar_t)));
       copy = sfi_scratch(call, (len + 1) * sizeof(wchar_t));
       if (copy) {
         memcpy(copy, s, len * sizeof(wchar_t));

@@ -21,9 +21,12 @@
 
 enum { MAX_ARGS = 256 };
 
+/* What an argument receives from the conversions that take it: the most
+ * bytes a bounded one stores, and whether a %s or %[ without a width
+ * (wide or not) may store as much as the input holds. */
 struct target {
-  size_t bytes; /* UNBOUNDED: a string conversion with no width */
-  unsigned char wide;
+  size_t bytes;
+  unsigned char unbounded, wide;
 };
 
 static size_t store_size(char conv, int longs, int shorts, int big) {
@@ -34,22 +37,18 @@ static size_t store_size(char conv, int longs, int shorts, int big) {
   return longs || big ? 8 : shorts == 2 ? 1 : shorts == 1 ? 2 : 4;
 }
 
-/* In bytes, UNBOUNDED kept. */
-static size_t target_bytes(struct target t) {
-  return t.bytes == UNBOUNDED || !t.wide ? t.bytes
-                                         : sfi_array_size(t.bytes, sizeof(wchar_t));
-}
-
-/* An argument two conversions take (%1$48c%1$c) receives the larger:
- * glibc stores both. */
-static void take(struct target *at, struct target t) {
-  if (at->bytes == UNBOUNDED || t.bytes == UNBOUNDED) {
-    at->wide |= t.wide;
-    at->bytes = UNBOUNDED;
+/* One more conversion takes the argument: glibc stores each, so it
+ * receives the most of them (%1$48c%1$c; %1$lld%1$s stores 8 bytes
+ * however short the input). elements: a conversion's count (UNBOUNDED:
+ * a string without a width), wide: of wchar_t. */
+static void take(struct target *at, size_t elements, int wide) {
+  if (elements == UNBOUNDED) {
+    at->unbounded = 1;
+    at->wide |= (unsigned char)wide;
     return;
   }
-  size_t had = target_bytes(*at), now = target_bytes(t);
-  *at = (struct target){had > now ? had : now, 0};
+  size_t bytes = wide ? sfi_array_size(elements, sizeof(wchar_t)) : elements;
+  at->bytes = bytes > at->bytes ? bytes : at->bytes;
 }
 
 /* What each argument receives; returns how many arguments there are,
@@ -121,14 +120,13 @@ static size_t scan_format(const char *fmt, int gnu, struct target *t) {
     int wide = longs > 0 || big || conv == 'S' || conv == 'C';
     struct target *at = &t[idx];
     if (alloc)
-      take(at, (struct target){sizeof(char *), 0});
+      take(at, sizeof(char *), 0);
     else if (conv == 'c' || conv == 'C')
-      take(at, (struct target){width ? width : 1, (unsigned char)wide});
+      take(at, width ? width : 1, wide);
     else if (conv == 's' || conv == 'S' || conv == '[')
-      take(at, (struct target){width ? width + 1 : UNBOUNDED,
-                               (unsigned char)wide});
+      take(at, width ? width + 1 : UNBOUNDED, wide);
     else
-      take(at, (struct target){store_size(conv, longs, shorts, big), 0});
+      take(at, store_size(conv, longs, shorts, big), 0);
     count = idx + 1 > count ? idx + 1 : count;
   }
   return count;
@@ -190,15 +188,18 @@ static int check_scanf(const char *call, struct scanf_call *c, int gnu) {
   for (size_t i = 0; i < n; ++i) {
     void *p = va_arg(copy, void *);
     size_t bytes = t[i].bytes;
-    if (bytes == UNBOUNDED && !c->input) {
+    if (t[i].unbounded && !c->input) {
       fprintf(stderr, "dipc: sfi: a scanf %%s or %%[ without a width from a "
               "stream can write any length: refused\n");
       SFI_WRITE(p, UINT64_MAX);
     }
-    if (bytes == UNBOUNDED)
-      bytes = input_len + 1;
+    if (t[i].unbounded) {
+      size_t all = t[i].wide ? sfi_array_size(input_len + 1, sizeof(wchar_t))
+                             : input_len + 1;
+      bytes = all > bytes ? all : bytes;
+    }
     if (bytes)
-      SFI_WRITE(p, t[i].wide ? sfi_array_size(bytes, sizeof(wchar_t)) : bytes);
+      SFI_WRITE(p, bytes);
   }
   va_end(copy);
   return 0;

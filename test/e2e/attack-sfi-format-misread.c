@@ -21,7 +21,9 @@
 // "%0$48c", a position 0 (glibc: the next argument, then the width 48)
 // that a scan took for a width and a conversion `$`; `scanf-llf`: "%llf",
 // a long double for glibc (10 bytes over the page's first 2), a double for
-// a scan (attack round 7). Each is refused: the printf ones faulting in the check of the
+// a scan (attack round 7); `scanf-unbounded-mix`: "%1$lld%1$s" on "-1",
+// which a scan checked for the input's 3 bytes while the %lld stores 8
+// (round 8). Each is refused: the printf ones faulting in the check of the
 // argument glibc reads (the scan agrees with glibc's parse_printf_format,
 // or the format is refused), the scanf ones in the check of the bytes
 // glibc writes; main gets DIPC_EFAULT and the vault is as it was. Control:
@@ -38,6 +40,7 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-pos-reuse 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-pos0 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-llf 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-unbounded-mix 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi printf-prec-wrap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-width-wrap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-pct 2>&1 | FileCheck %s --check-prefix=STOLEN
@@ -49,6 +52,7 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-pos-reuse 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-pos0 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-llf 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-unbounded-mix 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-prec-wrap 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-width-wrap 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // SFI-NOT: stole
@@ -109,6 +113,8 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     sscanf(input, "%1$48c%1$c", page - 1);
   } else if (strcmp(mode, "scanf-pos0") == 0) {
     sscanf(input, "%0$48c", page - 4);
+  } else if (strcmp(mode, "scanf-unbounded-mix") == 0) {
+    sscanf("-1", "%1$lld%1$s", page - 3);
   } else if (strcmp(mode, "scanf-llf") == 0) {
     sscanf("-1.5e4000", "%llf", page - 8);
   } else if (strcmp(mode, "printf-prec-wrap") == 0) {

@@ -21,6 +21,9 @@ static volatile uintptr_t *volatile wslot; /* word flips */
 static volatile uintptr_t good, bad;
 static volatile int armed, flipper_started;
 static volatile long flips, idles;
+/* How long the first value stays in (a test racing a short window sets
+ * less). */
+static volatile int flip_spins = 64;
 
 static void *flipper(void *arg) {
   (void)arg;
@@ -36,7 +39,8 @@ static void *flipper(void *arg) {
       *bs = (char)b;
     else
       *ws = b;
-    for (volatile int i = 0; i < 64; i++) /* a window libc's read can hit */
+    for (volatile int i = 0; i < flip_spins; i++) /* a window libc's read
+                                                     can hit */
       ;
     if (bs)
       *bs = (char)g;
