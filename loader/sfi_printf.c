@@ -165,17 +165,20 @@ static struct format_check *check_state(const char *call, size_t args,
 /* Finds fmt's conversions (k's cls, mem, count, odd); 1 when they need
  * more arguments or %s/%n than k holds. */
 static int scan_format(const char *fmt, struct format_check *k) {
-  /* cls[] is set as far as count reaches (ARG_NONE up to an index taken). */
+  /* cls[] is set as far as count reaches (ARG_NONE up to an index taken).
+   * One argument taken as two kinds (%1$f%1$s%1$f) is refused: glibc
+   * reads it as its last use's type and prints a double's bits as a
+   * string's address; %1$d...%1$hhn stored through an int's 32 bits and
+   * the upper half of a previous call's leftovers (attack round 9). */
 #define TAKE(i, what)                                                          \
   do {                                                                         \
     if ((i) >= k->a.max)                                                       \
       return 1;                                                                \
     for (; k->count <= (i); ++k->count)                                        \
       k->cls[k->count] = ARG_NONE;                                             \
-    if (k->cls[i] == ARG_NONE || k->cls[i] == (what))                          \
-      k->cls[i] = (what);                                                      \
-    else                                                                       \
-      k->odd = 1;                                                              \
+    if (k->cls[i] != ARG_NONE && k->cls[i] != (what))                          \
+      refuse_format(fmt, "an argument used as two kinds");                     \
+    k->cls[i] = (what);                                                        \
   } while (0)
   for (const char *p = fmt; *p; ++p) {
     if (*p != '%')

@@ -23,7 +23,11 @@
 // a long double for glibc (10 bytes over the page's first 2), a double for
 // a scan (attack round 7); `scanf-unbounded-mix`: "%1$lld%1$s" on "-1",
 // which a scan checked for the input's 3 bytes while the %lld stores 8
-// (round 8). Each is refused: the printf ones faulting in the check of the
+// (round 8); `printf-kinds`: "%1$.0f%1$s%1$.0f", one argument a double
+// to the scan (its first and last use agree with glibc's type, the last)
+// and an address to glibc's %s: the double's bits, the secret's address
+// (round 9; %1$d...%1$hhn likewise stored through 32 bits of an int and a
+// previous call's leftovers). Each is refused: the printf ones faulting in the check of the
 // argument glibc reads (the scan agrees with glibc's parse_printf_format,
 // or the format is refused), the scanf ones in the check of the bytes
 // glibc writes; main gets DIPC_EFAULT and the vault is as it was. Control:
@@ -41,6 +45,7 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-pos0 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-llf 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-unbounded-mix 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi printf-kinds 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi printf-prec-wrap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi scanf-width-wrap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-pct 2>&1 | FileCheck %s --check-prefix=STOLEN
@@ -53,6 +58,7 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-pos0 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-llf 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-unbounded-mix 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-kinds 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t printf-prec-wrap 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t scanf-width-wrap 2>&1 | FileCheck %s --check-prefix=OVERWRITTEN
 // SFI-NOT: stole
@@ -117,6 +123,14 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     sscanf("-1", "%1$lld%1$s", page - 3);
   } else if (strcmp(mode, "scanf-llf") == 0) {
     sscanf("-1.5e4000", "%llf", page - 8);
+  } else if (strcmp(mode, "printf-kinds") == 0) {
+    union {
+      const char *p;
+      double d;
+    } bits = {.p = s};
+    snprintf(loot, 32, "%1$.0f%1$s%1$.0f", bits.d); /* "0", the secret, "0" */
+    memmove(loot, loot + 1, 31);
+    loot[15] = '\0';
   } else if (strcmp(mode, "printf-prec-wrap") == 0) {
     snprintf(loot, 32, "%1$.18446744073709551616s", s);
   } else if (strcmp(mode, "scanf-width-wrap") == 0) {
