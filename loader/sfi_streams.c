@@ -8,7 +8,7 @@
  * one forged with open_memstream's (which domains cannot call) had
  * fflush store where its extra fields said: the rights matrix. The
  * vtables are learnt at start from streams of each kind libc opens
- * (`popen`'s from its first stream, sfi_stdio.c), not named: most are not
+ * (`popen`'s from its first stream, sfi_stream_made), not named: most are not
  * exported.
  *
  * A cookie stream (fopencookie's, fmemopen's) keeps its cookie and its
@@ -138,10 +138,6 @@ void sfi_streams_init(void) {
     cookie_vtable = vtable_of(f);
     fclose(f);
   }
-}
-
-void sfi_stream_learn(FILE *f) {
-  learn(f);
 }
 
 static uint32_t running_domain(void) {

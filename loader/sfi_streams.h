@@ -7,8 +7,6 @@
 
 /* Under sfi, at start: learns the vtables of the byte streams libc makes. */
 void sfi_streams_init(void);
-/* Learns the vtable of a stream libc just made (popen's). */
-void sfi_stream_learn(FILE *f);
 /* A stream libc just made for instrumented code (f, or NULL: failed),
  * inside the stream window when `entered` (stream_memory.h): recorded
  * with the running domain (and a cookie stream's cookie and functions).
