@@ -49,10 +49,12 @@ void sfi_length_out(socklen_t *len, socklen_t *copy) {
 
 char *sfi_string_in(const char *call, const char *s, size_t max,
                     size_t *len) {
-  *len = sfi_read_string(s, max);
-  char *copy = sfi_copy_in(call, s, *len + 1 > *len ? *len + 1 : *len);
-  if (copy)
+  *len = sfi_read_string(s, max); /* checks what it reads */
+  char *copy = sfi_scratch(call, *len + 1 > *len ? *len + 1 : *len);
+  if (copy) { /* not s[*len]: a NUL when read, maybe not now */
+    memcpy(copy, s, *len);
     copy[*len] = '\0';
+  }
   return copy;
 }
 

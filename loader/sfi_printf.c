@@ -92,22 +92,11 @@ static int glibc_class(int type) {
   return base == PA_STRING || base == PA_WSTRING ? ARG_STRING : ARG_OTHER;
 }
 
-static void check_conversion(const struct mem_conv *c, struct format_args *a) {
-  uintptr_t v = a->v[c->idx];
-  long prec = c->prec;
-  if (c->prec_idx != SIZE_MAX) /* .*: the precision is an argument */
-    prec = (long)(int)a->v[c->prec_idx];
-  size_t max = prec >= 0 ? (size_t)prec : SIZE_MAX;
-  if (c->conv == 'n') {
-    SFI_WRITE(v, c->size);
-  } else if (!v) {
-    return; /* glibc prints "(null)" */
-  } else if (c->wide) {
-    size_t len = wcslen((const wchar_t *)v); /* precision counts bytes out */
-    SFI_READ(v, (len + 1) * sizeof(wchar_t));
-  } else {
-    sfi_read_string((const char *)v, max);
-  }
+/* A %n's target, for the bytes it stores (its strings are checked as
+ * they are copied: copy_strings). */
+static void check_store(const struct mem_conv *c, const struct format_args *a) {
+  if (c->conv == 'n')
+    SFI_WRITE(a->v[c->idx], c->size);
 }
 
 static int is_flag(char c) {
@@ -259,8 +248,9 @@ static size_t conv_max(const struct mem_conv *c, const struct format_args *a) {
   return prec >= 0 ? (size_t)prec : SIZE_MAX;
 }
 
-/* libc gets a copy of each %s and %ls argument's string, in the scratch
- * area, in place of the argument in the copied va_list ap: glibc reads a
+/* Each %s and %ls argument's string, checked (to its NUL or the
+ * precision) and copied into the scratch area, libc getting the copy in
+ * place of the argument in the copied va_list ap: glibc reads a
  * string again as it prints it, and a second thread of the domain that
  * moved its NUL after the check had it print past the bytes checked
  * (vault's secret, after the domain's own bytes at its page's end). An
@@ -290,8 +280,10 @@ static int copy_strings(const char *call, struct format_check *k, sfi_va ap) {
       continue;
     const void *s = (const void *)a->v[c->idx];
     void *copy;
-    if (wide) { /* measured and checked again: this is what is copied */
-      size_t len = wcslen(s);
+    size_t len;
+    if (wide) { /* measured once, checked whole (its precision counts
+                 * bytes out, not characters in): what is copied */
+      len = wcslen(s);
       SFI_READ(s, sfi_array_size(len + 1, sizeof(wchar_t)));
       copy = sfi_scratch(call, (len + 1) * sizeof(wchar_t));
       if (copy) {
@@ -299,11 +291,7 @@ static int copy_strings(const char *call, struct format_check *k, sfi_va ap) {
         ((wchar_t *)copy)[len] = 0;
       }
     } else {
-      size_t len = sfi_read_string(s, max);
-      if ((copy = sfi_scratch(call, len + 1))) {
-        memcpy(copy, s, len);
-        ((char *)copy)[len] = '\0';
-      }
+      copy = sfi_string_in(call, s, max, &len);
     }
     if (!copy)
       return -1;
@@ -358,7 +346,7 @@ int sfi_check_format(const char *call, struct sfi_format *f) {
   if (!agree)
     refuse_format(fmt, "its conversions cannot be followed");
   for (size_t i = 0; i < k->nmem; ++i)
-    check_conversion(&k->mem[i], a);
+    check_store(&k->mem[i], a);
   if (copy_strings(call, k, f->ap) != 0) {
     sfi_format_done(f);
     return -1;
