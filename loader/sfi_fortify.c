@@ -151,20 +151,14 @@ SFI_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t at,
 SFI_EXPORT char *__fgets_chk(char *s, size_t room, int n, FILE *f) {
   if (SFI_CHECKED())
     SFI_WRITE(s, n > 0 ? (size_t)n : 0);
-  FILE *r = sfi_stream_of(f, SFI_CHECKED());
-  char *v = NEXT(__fgets_chk)(s, room, n, r);
-  sfi_stream_sync(f, r);
-  return v;
+  ON_STREAM(char *, f, NEXT(__fgets_chk)(s, room, n, r));
 }
 
 SFI_EXPORT size_t __fread_chk(void *p, size_t room, size_t size, size_t n,
                               FILE *f) {
   if (SFI_CHECKED())
     SFI_WRITE(p, sfi_array_size(size, n));
-  FILE *r = sfi_stream_of(f, SFI_CHECKED());
-  size_t v = NEXT(__fread_chk)(p, room, size, n, r);
-  sfi_stream_sync(f, r);
-  return v;
+  ON_STREAM(size_t, f, NEXT(__fread_chk)(p, room, size, n, r));
 }
 
 /* The printf family's fortified forms, as sfi_printf.c's: checked on

@@ -6,42 +6,11 @@
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
-#include "stream_memory.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
-
-/* The streams instrumented code opens: made in the stream window, so
- * that libc's state for them is runtime memory, and recorded; the domain
- * gets a decoy (sfi_streams.h). Another caller's as libc made them. */
-#define OPENED(kind, call, close)                                              \
-  do {                                                                         \
-    if (!SFI_CHECKED())                                                        \
-      return call;                                                             \
-    int w_ = stream_memory_enter();                                            \
-    FILE *f_ = call;                                                           \
-    stream_memory_leave(w_);                                                   \
-    return sfi_stream_made(f_, kind, w_, close);                               \
-  } while (0)
-
-/* A call on stream f: the stream libc is to use for it (checked for
- * instrumented code) as `r`, then a decoy's flags follow. */
-#define ON_STREAM(type, f, call)                                               \
-  do {                                                                         \
-    FILE *r = sfi_stream_of(f, SFI_CHECKED());                                 \
-    type v_ = call;                                                            \
-    sfi_stream_sync(f, r);                                                     \
-    return v_;                                                                 \
-  } while (0)
-#define ON_STREAM_VOID(f, call)                                                \
-  do {                                                                         \
-    FILE *r = sfi_stream_of(f, SFI_CHECKED());                                 \
-    call;                                                                      \
-    sfi_stream_sync(f, r);                                                     \
-  } while (0)
 
 SFI_EXPORT int puts(const char *s) {
   if (SFI_CHECKED()) {

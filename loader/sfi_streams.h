@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "stream_memory.h"
+
 /* Under sfi, at start: learns the vtables of the byte streams libc makes. */
 void sfi_streams_init(void);
 /* A stream libc just made for instrumented code (f, or NULL: failed),
@@ -42,5 +44,35 @@ void sfi_check_all_streams(void);
 /* Whether f, readable as a FILE and its vtable, is a byte stream of a kind
  * libc makes. */
 int sfi_stream_known(FILE *f);
+
+/* In an interceptor of a call that makes a stream: for instrumented code
+ * the call runs in the stream window (stream_memory.h), so that libc's
+ * state for it is runtime memory, and the stream is recorded (the domain
+ * gets a decoy); another caller's as libc made it. */
+#define OPENED(kind, call, close)                                              \
+  do {                                                                         \
+    if (!SFI_CHECKED())                                                        \
+      return call;                                                             \
+    int w_ = stream_memory_enter();                                            \
+    FILE *f_ = call;                                                           \
+    stream_memory_leave(w_);                                                   \
+    return sfi_stream_made(f_, kind, w_, close);                               \
+  } while (0)
+
+/* A call on stream f: the stream libc is to use for it (checked for
+ * instrumented code) as `r`, then a decoy's flags follow. */
+#define ON_STREAM(type, f, call)                                               \
+  do {                                                                         \
+    FILE *r = sfi_stream_of(f, SFI_CHECKED());                                 \
+    type v_ = call;                                                            \
+    sfi_stream_sync(f, r);                                                     \
+    return v_;                                                                 \
+  } while (0)
+#define ON_STREAM_VOID(f, call)                                                \
+  do {                                                                         \
+    FILE *r = sfi_stream_of(f, SFI_CHECKED());                                 \
+    call;                                                                      \
+    sfi_stream_sync(f, r);                                                     \
+  } while (0)
 
 #endif

@@ -7,7 +7,6 @@
 #include "sfi_code.h"
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
-#include "stream_memory.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -140,23 +139,16 @@ SFI_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *f) {
 }
 
 /* getc_unlocked's slow path, inline in callers: every call for a decoy. */
-SFI_EXPORT int __uflow(FILE *f) {
-  FILE *r = sfi_stream_of(f, SFI_CHECKED());
-  int v = NEXT(__uflow)(r);
-  sfi_stream_sync(f, r);
-  return v;
-}
+SFI_EXPORT int __uflow(FILE *f) { ON_STREAM(int, f, NEXT(__uflow)(r)); }
 
 SFI_EXPORT FILE *fmemopen(void *buf, size_t size, const char *mode) {
-  if (!SFI_CHECKED())
-    return NEXT(fmemopen)(buf, size, mode);
-  if (buf)
-    SFI_WRITE(buf, size);
-  STRING(mode);
-  int w = stream_memory_enter(); /* its cookie too, not only its FILE */
-  FILE *f = NEXT(fmemopen)(buf, size, mode);
-  stream_memory_leave(w);
-  return sfi_stream_made(f, SFI_STREAM_FMEM, w, NEXT(fclose));
+  if (SFI_CHECKED()) {
+    if (buf)
+      SFI_WRITE(buf, size);
+    STRING(mode);
+  }
+  /* its cookie in the window too, not only its FILE */
+  OPENED(SFI_STREAM_FMEM, NEXT(fmemopen)(buf, size, mode), NEXT(fclose));
 }
 
 /* Text: locales, times, conversions. */
