@@ -412,7 +412,7 @@
 \name:
         ENTER_TRUSTED \pku, 90f
         LOAD_THREAD \pku
-        lea rsi, [r10 + DIPC_THREAD_PUBLIC_OFF]
+        lea rsi, [r10 + DIPC_ERRNO_GS_OFFSET]
         EXIT_TO_CURRENT \pku, 90f
         mov rax, rsi
         xor esi, esi
@@ -844,7 +844,7 @@ dipc_vector_errno_fast:
         rdfsbase rcx
         cmp rcx, [rax + DIPC_FSBASE_GS_OFFSET]
         jne 1f
-        add rax, DIPC_THREAD_PUBLIC_OFF
+        add rax, DIPC_ERRNO_GS_OFFSET
         xor ecx, ecx
         ret
 1:      xor eax, eax
@@ -972,10 +972,11 @@ dipc_tpl_\name\()_begin:
 .if !\sfi
         mov [rax + K_SAVED_PKRU], ecx
 .endif
-        mov ecx, [r10 + ST_CUR_DOM]
-        mov [rax + K_CALLER_DOM], ecx
-        movabs rcx, PH_DOM
-        mov [rax + K_CALLEE_DOM], ecx
+        mov ecx, [r10 + ST_CUR_DOM]     /* caller and callee domain: */
+        movabs rdx, PH_DOM              /* one store (the proxy's time */
+        shl rdx, 32                     /* is mostly its stores) */
+        or rcx, rdx
+        mov [rax + K_CALLER_DOM], rcx
         mov rcx, [rsp + 16]
         mov [rax + K_RET], rcx
         lea rcx, [rsp + 16]
@@ -984,18 +985,17 @@ dipc_tpl_\name\()_begin:
         test rcx, rcx                   /* nothing armed: try style, or */
         jnz 7f                          /* return 0 (anycall proxies) */
         movabs rcx, PH_NO_ARM
-7:      mov [rax + K_RECOVERY], rcx
-        mov qword ptr [r10 + ST_RECOVERY], 0
+        jmp 8f
+7:      mov qword ptr [r10 + ST_RECOVERY], 0
+8:      mov [rax + K_RECOVERY], rcx
         movabs rcx, PH_SELF
         mov [rax + K_PROXY], rcx
         mov rcx, [r10 + ST_STACK_LO]
         mov [rax + K_STACK_LO], rcx
         mov rcx, [r10 + ST_STACK_HI]
         mov [rax + K_STACK_HI], rcx
-        mov ecx, [r10 + ST_DCS_BASE]
-        mov [rax + K_DCS_BASE], ecx
-        mov ecx, [r10 + ST_DCS_TOP]
-        mov [rax + K_DCS_TOP], ecx
+        mov rcx, [r10 + ST_DCS_BASE]    /* and ST_DCS_TOP */
+        mov [rax + K_DCS_BASE], rcx     /* and K_DCS_TOP */
         movabs rcx, PH_ARGBYTES         /* flags: bytes 2-3 the stack- */
         shl ecx, K_FLAG_ARGBYTES_SHIFT  /* argument area (recovery.c) */
         or ecx, (\split * K_FLAG_SPLIT) | (\dcs * K_FLAG_DCS)
@@ -1131,12 +1131,20 @@ dipc_tpl_\name\()_begin:
         mov [r10 + ST_KCS_TOP], rax
         /* dipc_errno = 0: a call through an entry's address has no caller
          * stub to clear it (caller stubs clear it again) */
+        /* Words a callee seldom changes are written back only when it
+         * did: the proxy's time is mostly its stores. */
+        cmp dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0
+        je 31f
         mov dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0
-        mov rcx, [rax + K_USP]          /* whatever the callee left there */
+31:     mov rcx, [rax + K_USP]          /* whatever the callee left there */
+        cmp rcx, [r10 + DIPC_USP_GS_OFFSET]
+        je 32f
         mov [r10 + DIPC_USP_GS_OFFSET], rcx
-        mov rcx, [rax + K_SSP]
+32:     mov rcx, [rax + K_SSP]
+        cmp rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET]
+        je 33f
         mov [r10 + DIPC_SFI_SSP_GS_OFFSET], rcx
-        mov rcx, [rax + K_FLOOR]
+33:     mov rcx, [rax + K_FLOOR]
         mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
         mov rcx, [rax + K_STACK_LO]
         mov [r10 + ST_STACK_LO], rcx
@@ -1148,11 +1156,16 @@ dipc_tpl_\name\()_begin:
         jz 3f
         mov rcx, [rax + K_DS_SAVED]
         mov [rdx + DS_CUR], rcx
-3:      mov ecx, [rax + K_DCS_BASE]
-        mov [r10 + ST_DCS_BASE], ecx
+3:
 .if \dcs
-        mov ecx, [rax + K_DCS_TOP]
-        mov [r10 + ST_DCS_TOP], ecx
+        mov rcx, [rax + K_DCS_BASE]     /* and K_DCS_TOP */
+        mov [r10 + ST_DCS_BASE], rcx
+.else
+        mov ecx, [rax + K_DCS_BASE]
+        cmp ecx, [r10 + ST_DCS_BASE]
+        je 34f
+        mov [r10 + ST_DCS_BASE], ecx
+34:
 .endif
         mov r11d, [rax + K_CALLER_DOM]
         mov [r10 + ST_CUR_DOM], r11d
@@ -1184,7 +1197,10 @@ dipc_tpl_\name\()_begin:
         mov r15, [rax + K_R15]          /* and stubs need not spill them */
         mov r8, [rax + K_RET]
         mov rsp, [rax + K_CALLER_RSP]
+        cmp [rsp], r8
+        je 35f
         mov [rsp], r8
+35:
 .if \sfi
         xor ecx, ecx
 .else

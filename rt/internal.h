@@ -78,14 +78,13 @@ struct dipc_kcs_entry {
   uintptr_t caller_rsp;         /* R: where the return address was */
   void **recovery;              /* armed __builtin_setjmp buffer or NULL */
   uint32_t saved_pkru;          /* caller's PKRU at the call */
-  uint32_t dcs_base;            /* caller's DCS bounds */
+  uint32_t flags;               /* K_FLAG_* (layout.h) */
   uintptr_t proxy;              /* proxy that pushed the entry */
   uintptr_t stack_lo, stack_hi; /* caller's stack bounds */
   struct dipc_dstack *cur_ds;   /* caller's callee stack, if on one */
   uintptr_t ds_saved;           /* its DS_CUR before the call */
   uintptr_t callee_rsp;         /* rsp expected on the return path */
-  uint32_t dcs_top;
-  uint32_t flags; /* K_FLAG_* (layout.h) */
+  uint32_t dcs_base, dcs_top;   /* caller's DCS bounds (one qword) */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
   uintptr_t usp;                          /* caller's unsafe stack pointer */
   uintptr_t ssp, ssp_floor; /* caller's shadow stack (dipc/sfi.h) */
@@ -261,6 +260,8 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, ds_saved, K_DS_SAVED);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, callee_rsp, K_CALLEE_RSP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, dcs_top, K_DCS_TOP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, flags, K_FLAGS);
+_Static_assert(K_DCS_TOP == K_DCS_BASE + 4 && ST_DCS_TOP == ST_DCS_BASE + 4,
+               "the proxies copy the DCS bounds as one qword");
 DIPC_OFFSET_IS(struct dipc_kcs_entry, rbx, K_RBX);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, rbp, K_RBP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, r15, K_R15);

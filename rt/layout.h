@@ -154,15 +154,15 @@
 #define K_CALLER_RSP 16
 #define K_RECOVERY 24
 #define K_SAVED_PKRU 32 /* u32 */
-#define K_DCS_BASE 36   /* u32 */
+#define K_FLAGS 36      /* u32 */
 #define K_PROXY 40
 #define K_STACK_LO 48
 #define K_STACK_HI 56
 #define K_CUR_DS 64
 #define K_DS_SAVED 72
 #define K_CALLEE_RSP 80
-#define K_DCS_TOP 88 /* u32 */
-#define K_FLAGS 92   /* u32 */
+#define K_DCS_BASE 88 /* u32, K_DCS_TOP after it */
+#define K_DCS_TOP 92  /* u32 */
 #define K_RBX 96     /* caller's callee-saved registers: the return */
 #define K_RBP 104    /* path and fault recovery restore them */
 #define K_R12 112

@@ -43,7 +43,7 @@
 #include "procmaps.h"
 
 #define SLOT_MAPPED (256 * 1024)
-#define KCS_OFF (16 * 1024)
+#define KCS_OFF (16 * 1024 + 2048 + 64) /* mid-page: below */
 #define DSTACKS_OFF (112 * 1024)
 #define TRUSTED_TOP (208 * 1024)
 _Static_assert(sizeof(struct dipc_thread) <= KCS_OFF, "thread state size");
@@ -56,19 +56,26 @@ _Static_assert(TRUSTED_TOP <= DIPC_THREAD_PUBLIC_OFF &&
                "public thread page");
 _Static_assert(TRUSTED_TOP <= RT_LOADER_SCRATCH_OFF &&
                    RT_LOADER_SCRATCH_OFF + RT_LOADER_SCRATCH_SIZE <=
-                       DIPC_SFI_SSP_GS_OFFSET,
+                       DIPC_SFI_SSP_PAGE_GS_OFFSET,
                "the loader's scratch area: between the trusted stack and "
                "the shadow-stack words");
-_Static_assert(TRUSTED_TOP <= DIPC_SFI_SSP_GS_OFFSET &&
-                   DIPC_SFI_SSP_GS_OFFSET % RT_PAGE == 0 &&
+_Static_assert(TRUSTED_TOP <= DIPC_SFI_SSP_PAGE_GS_OFFSET &&
+                   DIPC_SFI_SSP_PAGE_GS_OFFSET % RT_PAGE == 0 &&
+                   DIPC_SFI_SSP_GS_OFFSET / RT_PAGE ==
+                       DIPC_SFI_SSP_PAGE_GS_OFFSET / RT_PAGE &&
                    DIPC_SFI_SSP_FLOOR_GS_OFFSET == DIPC_SFI_SSP_GS_OFFSET + 8 &&
-                   DIPC_SFI_SSP_GS_OFFSET + RT_PAGE <= DIPC_THREAD_PUBLIC_OFF,
+                   DIPC_SFI_SSP_PAGE_GS_OFFSET + RT_PAGE <= DIPC_THREAD_PUBLIC_OFF,
                "shadow-stack words: a page of their own in the slot");
-_Static_assert(DIPC_FSBASE_GS_OFFSET == DIPC_THREAD_PUBLIC_OFF + 8 &&
-                   DIPC_ERRNO_GS_OFFSET + sizeof(int) <= DIPC_FSBASE_GS_OFFSET,
-               "fs base copy in the public page, after dipc_errno");
-_Static_assert(DIPC_USP_GS_OFFSET == DIPC_THREAD_PUBLIC_OFF + 16,
-               "unsafe stack pointer in the public page");
+_Static_assert(DIPC_ERRNO_GS_OFFSET / RT_PAGE == DIPC_THREAD_PUBLIC_OFF / RT_PAGE &&
+                   DIPC_FSBASE_GS_OFFSET == DIPC_ERRNO_GS_OFFSET + 8 &&
+                   DIPC_USP_GS_OFFSET == DIPC_ERRNO_GS_OFFSET + 16 &&
+                   DIPC_DOM_GS_OFFSET == DIPC_ERRNO_GS_OFFSET + 24 &&
+                   (DIPC_DOM_GS_OFFSET + 4) / RT_PAGE == DIPC_THREAD_PUBLIC_OFF / RT_PAGE,
+               "dipc_errno, the fs base copy, the unsafe stack pointer and "
+               "the domain hint in the public page, in that order");
+_Static_assert(KCS_OFF % RT_PAGE >= 2048 && KCS_OFF % 64 == 0,
+               "KCS entries at other page offsets than the state's words "
+               "(4K aliasing, abi.h)");
 _Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
                    SLOT_MAPPED <= RT_THREAD_STRIDE,
                "slots start at multiples of a power of two");
@@ -423,7 +430,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
      * (init.c) keeps them from every domain under `sfi`; under the other
      * backends they protect nothing, and compiled code of any domain
      * writes them. */
-    DIPC_CHECK(dipc_tag_pages((char *)st + DIPC_SFI_SSP_GS_OFFSET, RT_PAGE,
+    DIPC_CHECK(dipc_tag_pages((char *)st + DIPC_SFI_SSP_PAGE_GS_OFFSET, RT_PAGE,
                               PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot map the shadow-stack words");
     DIPC_CHECK(dipc_tag_pages((void *)shadow_lo(i),

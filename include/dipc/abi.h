@@ -80,11 +80,15 @@
 #define DIPC_VECTOR_UNSAFE_HI 0x7ff01030
 #define DIPC_VECTOR_ANYCALL 0x7ff01038
 
+/* The public words start mid-page: proxies read the thread state's first
+ * words right after compiled code stored these, and a load whose address
+ * matches a recent store's in its low 12 bits waits for it (4K aliasing;
+ * docs/runtime.md §2). */
 #define DIPC_THREAD_PUBLIC_OFF 0x3f000
-#define DIPC_ERRNO_GS_OFFSET 0x3f000 /* DIPC_THREAD_PUBLIC_OFF + 0 */
-#define DIPC_FSBASE_GS_OFFSET 0x3f008 /* DIPC_THREAD_PUBLIC_OFF + 8 */
-#define DIPC_USP_GS_OFFSET 0x3f010    /* DIPC_THREAD_PUBLIC_OFF + 16 */
-#define DIPC_DOM_GS_OFFSET 0x3f018    /* DIPC_THREAD_PUBLIC_OFF + 24 */
+#define DIPC_ERRNO_GS_OFFSET 0x3f800  /* DIPC_THREAD_PUBLIC_OFF + 2048 */
+#define DIPC_FSBASE_GS_OFFSET 0x3f808 /* DIPC_THREAD_PUBLIC_OFF + 2056 */
+#define DIPC_USP_GS_OFFSET 0x3f810    /* DIPC_THREAD_PUBLIC_OFF + 2064 */
+#define DIPC_DOM_GS_OFFSET 0x3f818    /* DIPC_THREAD_PUBLIC_OFF + 2072 */
 
 #define DIPC_HEAP_ADDR 0x200000000000  /* 32 TiB: above ASan's shadow */
 #define DIPC_HEAP_STRIDE 0x400000000   /* 16 GiB per domain */

@@ -129,8 +129,9 @@
  * units by the executable's symbol table) or reports a control-flow fault.
  * Indirect branches (computed goto) go only to their listed labels;
  * DIPC_SFI_CFI_FAIL_FN reports any other. */
-#define DIPC_SFI_SSP_GS_OFFSET 0x3e000
-#define DIPC_SFI_SSP_FLOOR_GS_OFFSET 0x3e008
+#define DIPC_SFI_SSP_PAGE_GS_OFFSET 0x3e000 /* their page; mid-page: abi.h */
+#define DIPC_SFI_SSP_GS_OFFSET 0x3e800
+#define DIPC_SFI_SSP_FLOOR_GS_OFFSET 0x3e808
 #define DIPC_SFI_CALL_MAGIC 0xcc1d5fc0u
 /* void __dipc_sfi_ret_slow(void **slot) */
 #define DIPC_SFI_RET_SLOW_FN "__dipc_sfi_ret_slow"

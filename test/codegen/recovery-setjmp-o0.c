@@ -2,7 +2,7 @@
 // (SjLj setup, resume label), armed with the runtime right before the call
 // (through the runtime vector at 0x7ff01000 = 2146439168, not the PLT: the
 // caller may be a domain without access to the default domain's GOT), the
-// normal path clears dipc_errno through gs (0x3f000 = 258048, the thread's
+// normal path clears dipc_errno through gs (0x3f800 = 260096, the thread's
 // public page); the resume path leaves it as the runtime's recovery set it
 // (DIPC_EFAULT or DIPC_EEXCEPTION).
 // RUN: %dipc-clang -fdipc -fdipc-recovery=setjmp -O0 -S -o - %s | FileCheck %s
@@ -15,8 +15,8 @@ int get(void) __dom("db") __entry;
 // CHECK: #EH_SjLj_Setup
 // CHECK-DAG: {{callq \*|movq }}2146439168
 // CHECK-DAG: # dipc caller stub: get
-// CHECK-DAG: movl $0, %gs:258048
-// CHECK-NOT: {{\$14|\$131}}, %gs:258048
+// CHECK-DAG: movl $0, %gs:260096
+// CHECK-NOT: {{\$14|\$131}}, %gs:260096
 // CHECK-NOT: @PLT
 // CHECK: .Lfunc_end0:
 int caller(void) { return get(); }

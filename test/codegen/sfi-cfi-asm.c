@@ -1,6 +1,6 @@
 // -fdipc-sfi at -O2: every function starts 4 bytes after the call magic
 // (.long 0xcc1d5fc0); a function that calls pushes {return address, slot}
-// on the shadow stack at %gs:0x3e000 (253952) first thing, 7 instructions,
+// on the shadow stack at %gs:0x3e800 (256000) first thing, 7 instructions,
 // and before returning checks and pops it, 9 instructions on the fast
 // path, __dipc_sfi_ret_slow out of line; a leaf that only reads has
 // neither. An indirect call is preceded by 3 instructions: the negated
@@ -26,10 +26,10 @@ int f(int x) { __attribute__((musttail)) return g(x); }
 
 // CHECK: .long 3424477120 # 0xcc1d5fc0
 // CHECK-NEXT: load:
-// CHECK-NOT: %gs:253952
+// CHECK-NOT: %gs:256000
 // CHECK: .Lfunc_end0:
 // PLAIN-NOT: 3424477120
-// PLAIN-NOT: 253952
+// PLAIN-NOT: 256000
 int load(int *p) { return *p; }
 
 // CHECK: .long 3424477120 # 0xcc1d5fc0
@@ -39,15 +39,15 @@ int load(int *p) { return *p; }
 // CHECK-NEXT: pushq %rbx
 // CHECK-NEXT: .cfi_def_cfa_offset 16
 // CHECK-NEXT: .cfi_offset %rbx, -16
-// CHECK-NEXT: movq %gs:253952, %r[[OLD:[a-z0-9]+]]
+// CHECK-NEXT: movq %gs:256000, %r[[OLD:[a-z0-9]+]]
 // CHECK-NEXT: leaq -16(%r[[OLD]]), %r[[NEW:[a-z0-9]+]]
-// CHECK-NEXT: movq %r[[NEW]], %gs:253952
+// CHECK-NEXT: movq %r[[NEW]], %gs:256000
 // CHECK-NEXT: movq 8(%rsp), %r[[RA:[a-z0-9]+]]
 // CHECK-NEXT: movq %r[[RA]], -16(%r[[OLD]])
 // CHECK-NEXT: leaq 8(%rsp), %r[[SLOT:[a-z0-9]+]]
 // CHECK-NEXT: movq %r[[SLOT]], -8(%r[[OLD]])
 // CHECK-NEXT: callq usleep@PLT
-// CHECK-NEXT: movq %gs:253952, %r[[TOP:[a-z0-9]+]]
+// CHECK-NEXT: movq %gs:256000, %r[[TOP:[a-z0-9]+]]
 // CHECK-NEXT: movq (%r[[TOP]]), %r[[TOPRA:[a-z0-9]+]]
 // CHECK-NEXT: movq 8(%rsp), %r[[NOWRA:[a-z0-9]+]]
 // CHECK-NEXT: cmpq %r[[SLOT]], 8(%r[[TOP]])
@@ -57,7 +57,7 @@ int load(int *p) { return *p; }
 // CHECK-NEXT: jne .LBB1_[[SLOW]]
 // CHECK-NEXT: # %bb.2:
 // CHECK-NEXT: addq $16, %r[[TOP]]
-// CHECK-NEXT: movq %r[[TOP]], %gs:253952
+// CHECK-NEXT: movq %r[[TOP]], %gs:256000
 // CHECK-NEXT: popq %rbx
 // CHECK-NEXT: .cfi_def_cfa_offset 8
 // CHECK-NEXT: retq

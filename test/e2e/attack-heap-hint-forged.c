@@ -39,9 +39,9 @@ long lib_who(void) {
 }
 
 // Run by lib on the second thread: the attack.
-long lib_forge(uintptr_t public_page) __dom("lib") __entry;
-long lib_forge(uintptr_t public_page) {
-  *(volatile uint32_t *)(public_page + DIPC_DOM_GS_OFFSET - DIPC_THREAD_PUBLIC_OFF) =
+long lib_forge(uintptr_t errno_word) __dom("lib") __entry;
+long lib_forge(uintptr_t errno_word) {
+  *(volatile uint32_t *)(errno_word + DIPC_DOM_GS_OFFSET - DIPC_ERRNO_GS_OFFSET) =
       lib_id;
   return 1;
 }
@@ -49,18 +49,18 @@ long lib_forge(uintptr_t public_page) {
 long lib_read(const char *p) __dom("lib") __entry;
 long lib_read(const char *p) { return p[0] == 's' && p[1] == 'e'; }
 
-static uintptr_t main_public;
+static uintptr_t main_errno;
 static long forged;
 
 static void *attacker(void *arg) {
   (void)arg;
-  forged = lib_forge(main_public);
+  forged = lib_forge(main_errno);
   return NULL;
 }
 
 int main(void) {
   long lib = lib_who();
-  main_public = (uintptr_t)&dipc_errno; // the public page's first int
+  main_errno = (uintptr_t)&dipc_errno; // in the main thread's public page
   pthread_t t;
   pthread_create(&t, NULL, attacker, NULL);
   pthread_join(t, NULL);

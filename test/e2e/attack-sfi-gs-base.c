@@ -18,6 +18,8 @@
 // NONE: stole 'vault-secret-42'
 #include "Inputs/vault.h"
 
+#include <dipc/sfi.h>
+
 #include <asm/prctl.h>
 #include <errno.h>
 
@@ -26,7 +28,7 @@ int arch_prctl(int code, unsigned long addr);
 long vault_id(void) __dom("vault") __entry { return dipc_current_domain(); }
 
 /* A thread state as compiled-in code reads it: the running domain at +40,
- * the shadow-stack words at +0x3e000 (dipc/sfi.h). */
+ * the shadow-stack words at DIPC_SFI_SSP_GS_OFFSET (dipc/sfi.h). */
 static char fake[0x40000] __attribute__((aligned(4096))) __dom("evil");
 
 /* Called with gs at the forged state: a function reads the running domain
@@ -46,7 +48,7 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
   unsigned long gs = 0;
   arch_prctl(ARCH_GET_GS, (unsigned long)&gs);
   *(uint32_t *)(fake + 40) = (uint32_t)(uintptr_t)aux;
-  uintptr_t *words = (uintptr_t *)(fake + 0x3e000);
+  uintptr_t *words = (uintptr_t *)(fake + DIPC_SFI_SSP_GS_OFFSET);
   words[0] = words[1] = (uintptr_t)(fake + 0x3d000); /* an empty stack */
   long r = arch_prctl(ARCH_SET_GS, (unsigned long)fake);
   int err = r ? errno : 0;

@@ -19,7 +19,7 @@ declare void @get()
 ; CHECK-NOT: store i32 0
 ; CHECK: asm sideeffect alignstack {{(unwind )?}}"# dipc caller stub: get
 ; CHECK-NOT: store {{.*}}i32 14
-; CHECK: store volatile i32 0, ptr addrspace(256) inttoptr (i64 258048 to ptr addrspace(256)), align 4
+; CHECK: store volatile i32 0, ptr addrspace(256) inttoptr (i64 260096 to ptr addrspace(256)), align 4
 ; CHECK-NEXT: br label %dipc.join
 ; CHECK-NOT: __dipc_errno_location
 define void @caller() {

@@ -67,9 +67,9 @@ define void @store_global() {
 ; CHECK-SAME: ptr %p) [[ATTRS:#[0-9]+]] prefix i32 -870490176 {
 ; CHECK-NEXT: %dipc.data = alloca [16 x i8], align 16
 ; CHECK-NEXT: %dipc.cfi.slot = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT: %dipc.cfi.ssp = load i64, ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK:![0-9]+]]
+; CHECK-NEXT: %dipc.cfi.ssp = load i64, ptr addrspace(256) inttoptr (i64 256000 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK:![0-9]+]]
 ; CHECK-NEXT: %dipc.cfi.push = sub i64 %dipc.cfi.ssp, 16
-; CHECK-NEXT: store i64 %dipc.cfi.push, ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
+; CHECK-NEXT: store i64 %dipc.cfi.push, ptr addrspace(256) inttoptr (i64 256000 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
 ; CHECK-NEXT: %dipc.cfi.top = inttoptr i64 %dipc.cfi.push to ptr
 ; CHECK-NEXT: %dipc.cfi.ra = load ptr, ptr %dipc.cfi.slot, align 8, !dipc.sfi.check [[MARK]]
 ; CHECK-NEXT: store ptr %dipc.cfi.ra, ptr %dipc.cfi.top, align 8, !dipc.sfi.check [[MARK]]
@@ -78,7 +78,7 @@ define void @store_global() {
 ; CHECK-NEXT: %dipc.sfi.dom = load
 ; CHECK: notail call void @use(ptr %a.data)
 ; CHECK-NEXT: [[SLOT1:%dipc.cfi.slot[0-9]+]] = call ptr @llvm.addressofreturnaddress.p0()
-; CHECK-NEXT: [[SSP2:%dipc.cfi.ssp[0-9]+]] = load i64, ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
+; CHECK-NEXT: [[SSP2:%dipc.cfi.ssp[0-9]+]] = load i64, ptr addrspace(256) inttoptr (i64 256000 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
 ; CHECK-NEXT: [[TOP3:%dipc.cfi.top[0-9]+]] = inttoptr i64 [[SSP2]] to ptr
 ; CHECK-NEXT: [[TS:%.*]] = getelementptr inbounds i64, ptr [[TOP3]], i64 1
 ; CHECK-NEXT: %dipc.cfi.top.slot = load ptr, ptr [[TS]], align 8, !dipc.sfi.check [[MARK]]
@@ -90,7 +90,7 @@ define void @store_global() {
 ; CHECK-NEXT: br i1 %dipc.cfi.ok, label %dipc.cfi.pop, label %dipc.cfi.slow, !prof [[LIKELY:![0-9]+]]
 ; CHECK: dipc.cfi.pop:
 ; CHECK-NEXT: [[UP:%.*]] = add i64 [[SSP2]], 16
-; CHECK-NEXT: store i64 [[UP]], ptr addrspace(256) inttoptr (i64 253952 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
+; CHECK-NEXT: store i64 [[UP]], ptr addrspace(256) inttoptr (i64 256000 to ptr addrspace(256)), align 8, !dipc.sfi.check [[MARK]]
 ; CHECK-NEXT: br label %[[RET:.*]]
 ; CHECK: dipc.cfi.slow:
 ; CHECK-NEXT: notail call preserve_mostcc void @__dipc_sfi_ret_slow(ptr [[SLOT1]]) [[COLD:#[0-9]+]]

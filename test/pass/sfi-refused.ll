@@ -3,7 +3,7 @@
 ; tag: only the passes' own asm carries the call-site attribute
 ; "dipc-asm"), accesses through a segment address space, and intrinsics
 ; that access memory in ways the pass does not describe. The caller stubs'
-; store of dipc_errno (%gs:0x3f000, the thread's public page) and the
+; store of dipc_errno (%gs:0x3f800, the thread's public page) and the
 ; passes' own asm are accepted.
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: not opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi -disable-output %t/user_asm.ll 2>&1 | FileCheck %t/user_asm.ll
@@ -80,11 +80,11 @@ target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:
 target triple = "x86_64-pc-linux-gnu"
 
 ; OWN-LABEL: define void @own(
-; OWN: call void asm sideeffect "movq $0, %gs:0x3f010", "r"(i64 0) [[OWNASM:#[0-9]+]]
-; OWN: store volatile i32 0, ptr addrspace(256) inttoptr (i64 258048 to ptr addrspace(256))
+; OWN: call void asm sideeffect "movq $0, %gs:0x3f810", "r"(i64 0) [[OWNASM:#[0-9]+]]
+; OWN: store volatile i32 0, ptr addrspace(256) inttoptr (i64 260096 to ptr addrspace(256))
 ; OWN: attributes [[OWNASM]] = { "dipc-asm" }
 define void @own() {
-  call void asm sideeffect "movq $0, %gs:0x3f010", "r"(i64 0) "dipc-asm"
-  store volatile i32 0, ptr addrspace(256) inttoptr (i64 258048 to ptr addrspace(256))
+  call void asm sideeffect "movq $0, %gs:0x3f810", "r"(i64 0) "dipc-asm"
+  store volatile i32 0, ptr addrspace(256) inttoptr (i64 260096 to ptr addrspace(256))
   ret void
 }

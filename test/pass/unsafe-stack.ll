@@ -1,5 +1,5 @@
 ; dipc-unsafe-stack moves exactly the escaping static locals to the thread's
-; unsafe stack: one checked prologue (load %gs:0x3f010, carve, check against
+; unsafe stack: one checked prologue (load %gs:0x3f810, carve, check against
 ; the vector's bounds 0x7ff01028/0x7ff01030, store the new top), the locals
 ; at fixed offsets from it, the caller's pointer stored back before every
 ; return and the new top again after landing pads and setjmp-like calls.
@@ -23,7 +23,7 @@ declare i32 @__gxx_personality_v0(...)
 
 ; CHECK-LABEL: define void @escaping(
 ; CHECK-NEXT: %quiet = alloca i32
-; CHECK-NEXT: %dipc.unsafe.frame = call { i64, i64, i64 } asm sideeffect "# dipc unsafe frame: 80 bytes{{.*}}movq %gs:0x3f010, $1{{.*}}leaq -80($1), $0{{.*}}andq $$-32, $0{{.*}}cmpq 0x7ff01028, $0{{.*}}cmpq 0x7ff01030, $0{{.*}}leaq 80($0), $2{{.*}}cmpq 0x7ff01030, $2{{.*}}ud2{{.*}}movq $0, %gs:0x3f010", "=&r,=&r,=&r,~{memory}
+; CHECK-NEXT: %dipc.unsafe.frame = call { i64, i64, i64 } asm sideeffect "# dipc unsafe frame: 80 bytes{{.*}}movq %gs:0x3f810, $1{{.*}}leaq -80($1), $0{{.*}}andq $$-32, $0{{.*}}cmpq 0x7ff01028, $0{{.*}}cmpq 0x7ff01030, $0{{.*}}leaq 80($0), $2{{.*}}cmpq 0x7ff01030, $2{{.*}}ud2{{.*}}movq $0, %gs:0x3f810", "=&r,=&r,=&r,~{memory}
 ; CHECK-NEXT: %dipc.unsafe.top = extractvalue { i64, i64, i64 } %dipc.unsafe.frame, 0
 ; CHECK-NEXT: %dipc.unsafe.caller = extractvalue { i64, i64, i64 } %dipc.unsafe.frame, 1
 ; CHECK-NEXT: [[BASE:%.*]] = inttoptr i64 %dipc.unsafe.top to ptr
@@ -35,7 +35,7 @@ declare i32 @__gxx_personality_v0(...)
 ; CHECK: call void @keep(ptr %buf.unsafe)
 ; CHECK: call void @keep(ptr %wide.unsafe)
 ; CHECK: store ptr %slot.unsafe, ptr @sink
-; CHECK: call void asm sideeffect "movq $0, %gs:0x3f010", "r,~{memory}{{.*}}"(i64 %dipc.unsafe.caller)
+; CHECK: call void asm sideeffect "movq $0, %gs:0x3f810", "r,~{memory}{{.*}}"(i64 %dipc.unsafe.caller)
 ; CHECK-NEXT: ret void
 @sink = global ptr null
 define void @escaping() {
@@ -98,12 +98,12 @@ define void @control(i64 %n, ...) {
 ; CHECK-NEXT: %jb = alloca [200 x i8]
 ; CHECK-NEXT: %dipc.unsafe.frame = call
 ; CHECK: call i32 @setjmp(ptr %jb)
-; CHECK-NEXT: call void asm sideeffect "movq $0, %gs:0x3f010", {{.*}}(i64 %dipc.unsafe.top)
-; CHECK: call void asm sideeffect "movq $0, %gs:0x3f010", {{.*}}(i64 %dipc.unsafe.caller)
+; CHECK-NEXT: call void asm sideeffect "movq $0, %gs:0x3f810", {{.*}}(i64 %dipc.unsafe.top)
+; CHECK: call void asm sideeffect "movq $0, %gs:0x3f810", {{.*}}(i64 %dipc.unsafe.caller)
 ; CHECK-NEXT: ret void
 ; CHECK: landingpad
 ; CHECK-NEXT: cleanup
-; CHECK-NEXT: call void asm sideeffect "movq $0, %gs:0x3f010", {{.*}}(i64 %dipc.unsafe.top)
+; CHECK-NEXT: call void asm sideeffect "movq $0, %gs:0x3f810", {{.*}}(i64 %dipc.unsafe.top)
 ; CHECK-NEXT: resume
 define void @restores() personality ptr @__gxx_personality_v0 {
   %jb = alloca [200 x i8], align 16
@@ -119,7 +119,7 @@ pad:
 
 ; musttail: the pointer goes back before the call.
 ; CHECK-LABEL: define void @tail(
-; CHECK: call void asm sideeffect "movq $0, %gs:0x3f010", {{.*}}(i64 %dipc.unsafe.caller)
+; CHECK: call void asm sideeffect "movq $0, %gs:0x3f810", {{.*}}(i64 %dipc.unsafe.caller)
 ; CHECK-NEXT: musttail call void @keep(
 ; CHECK-NEXT: ret void
 define void @tail(ptr %p) {
