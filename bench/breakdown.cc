@@ -109,12 +109,13 @@ constexpr std::size_t kStSelf = ST_SELF, kStFsbase = ST_FSBASE,
                       kStStackHi = ST_STACK_HI, kStDstacks = ST_DSTACKS,
                       kDsLo = DS_LO, kDsHi = DS_HI, kDsCur = DS_CUR,
                       kDsSize = DS_SIZE, kKcsEntries = 16,
-                      kKcsEntrySize = K_SIZE,
+                      kKcsEntrySize = K_SIZE, kKcsOff = RT_KCS_OFF,
                       kStateSize = RT_THREAD_STRIDE;
 
 void SetUpLadder() {
   alignas(4096) static unsigned char state[kStateSize];
-  alignas(64) static unsigned char kcs[kKcsEntries * kKcsEntrySize];
+  // Where the runtime has it: its page offset decides what aliases.
+  unsigned char *const kcs = state + kKcsOff;
   alignas(64) static unsigned char dstacks[2 * kDsSize];
   alignas(64) static unsigned char callee_stack[1 << 16];
   static const std::uint8_t apl_col[1] = {1}; // DIPC_PERM_CALL
@@ -130,7 +131,8 @@ void SetUpLadder() {
   put(state, kStFsbase, fs);
   put(state, kStKcsTop, reinterpret_cast<std::uintptr_t>(kcs));
   put(state, kStKcsBase, reinterpret_cast<std::uintptr_t>(kcs));
-  put(state, kStKcsLimit, reinterpret_cast<std::uintptr_t>(kcs + sizeof kcs));
+  put(state, kStKcsLimit,
+      reinterpret_cast<std::uintptr_t>(kcs + kKcsEntries * kKcsEntrySize));
   put(state, kStStackLo, 0); // the caller's stack: anywhere
   put(state, kStStackHi, ~std::uint64_t{0});
   put(state, kStDstacks, reinterpret_cast<std::uintptr_t>(dstacks));

@@ -102,9 +102,10 @@
         inc qword ptr [r10 + ST_CALL_SEQ]
 19:     mov [rax + K_SAVED_PKRU], ecx
         mov ecx, [r10 + ST_CUR_DOM]
-        mov [rax + K_CALLER_DOM], ecx
-        mov ecx, LADDER_DOM
-        mov [rax + K_CALLEE_DOM], ecx
+        mov rdx, LADDER_DOM
+        shl rdx, 32
+        or rcx, rdx
+        mov [rax + K_CALLER_DOM], rcx
         mov rcx, [rsp + 16]
         mov [rax + K_RET], rcx
         lea rcx, [rsp + 16]
@@ -113,18 +114,17 @@
         test rcx, rcx
         jnz 7f
         mov rcx, [rip + bench_ladder_zero]
-7:      mov [rax + K_RECOVERY], rcx
-        mov qword ptr [r10 + ST_RECOVERY], 0
+        jmp 8f
+7:      mov qword ptr [r10 + ST_RECOVERY], 0
+8:      mov [rax + K_RECOVERY], rcx
         lea rcx, [rip + \name]
         mov [rax + K_PROXY], rcx
         mov rcx, [r10 + ST_STACK_LO]
         mov [rax + K_STACK_LO], rcx
         mov rcx, [r10 + ST_STACK_HI]
         mov [rax + K_STACK_HI], rcx
-        mov ecx, [r10 + ST_DCS_BASE]
-        mov [rax + K_DCS_BASE], ecx
-        mov ecx, [r10 + ST_DCS_TOP]
-        mov [rax + K_DCS_TOP], ecx
+        mov rcx, [r10 + ST_DCS_BASE]
+        mov [rax + K_DCS_BASE], rcx
         mov rcx, [rip + bench_ladder_zero] /* PH_ARGBYTES */
         shl ecx, K_FLAG_ARGBYTES_SHIFT
         or ecx, K_FLAG_SPLIT
@@ -241,12 +241,18 @@
         cmp rsp, [rax + K_CALLEE_RSP]
         jne 90f
         mov [r10 + ST_KCS_TOP], rax
+        cmp dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0
+        je 31f
         mov dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0
-        mov rcx, [rax + K_USP]
+31:     mov rcx, [rax + K_USP]
+        cmp rcx, [r10 + DIPC_USP_GS_OFFSET]
+        je 32f
         mov [r10 + DIPC_USP_GS_OFFSET], rcx
-        mov rcx, [rax + K_SSP]
+32:     mov rcx, [rax + K_SSP]
+        cmp rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET]
+        je 33f
         mov [r10 + DIPC_SFI_SSP_GS_OFFSET], rcx
-        mov rcx, [rax + K_FLOOR]
+33:     mov rcx, [rax + K_FLOOR]
         mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
         mov rcx, [rax + K_STACK_LO]
         mov [r10 + ST_STACK_LO], rcx
@@ -259,7 +265,10 @@
         mov rcx, [rax + K_DS_SAVED]
         mov [rdx + DS_CUR], rcx
 3:      mov ecx, [rax + K_DCS_BASE]
+        cmp ecx, [r10 + ST_DCS_BASE]
+        je 34f
         mov [r10 + ST_DCS_BASE], ecx
+34:
         mov r11d, [rax + K_CALLER_DOM]
   .if \level >= 5
         mov [r10 + ST_CUR_DOM], r11d
@@ -277,7 +286,10 @@
   .endif
         mov r8, [rax + K_RET]
         mov rsp, [rax + K_CALLER_RSP]
+        cmp [rsp], r8
+        je 35f
         mov [rsp], r8
+35:
         mov r9d, r11d
         and r9d, RT_MAX_DOMAINS - 1
         mov eax, ecx

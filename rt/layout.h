@@ -57,6 +57,10 @@
  * checks that gs is a slot's start. Slots are adjacent (thread.c maps all
  * of a stride). */
 #define RT_THREAD_STRIDE (256 * 1024)
+/* The KCS in each slot, mid-page: its entries' words at other page offsets
+ * than the state's first words, which proxies read after storing them (4K
+ * aliasing, dipc/abi.h). */
+#define RT_KCS_OFF (16 * 1024 + 2048 + 64)
 /* The loader's scratch area in each slot (rt/scratch.c): runtime memory
  * where, under `sfi`, the interceptors keep the copies of what they
  * checked and hand libc. */

@@ -43,7 +43,7 @@
 #include "procmaps.h"
 
 #define SLOT_MAPPED (256 * 1024)
-#define KCS_OFF (16 * 1024 + 2048 + 64) /* mid-page: below */
+#define KCS_OFF RT_KCS_OFF
 #define DSTACKS_OFF (112 * 1024)
 #define TRUSTED_TOP (208 * 1024)
 _Static_assert(sizeof(struct dipc_thread) <= KCS_OFF, "thread state size");
