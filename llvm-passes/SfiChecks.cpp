@@ -71,6 +71,7 @@ namespace dipc {
 // Marks an instrumented function: a second run leaves it alone.
 static constexpr StringLiteral DoneAttr = "dipc-sfi";
 static constexpr uint64_t PageSize = 1ull << DIPC_SFI_PAGE_SHIFT;
+static constexpr uint64_t UnknownSize = ~uint64_t{0}; // a run-time length
 static constexpr unsigned X86GSAddressSpace = 256;
 // A move of the stack pointer (addStackMove): the write right inline, the
 // slow path told DIPC_SFI_STACK_MOVE. A call's pointer argument
@@ -156,7 +157,8 @@ private:
   bool addCallArguments(CallBase &CB);
   void emitOffStack(Instruction *At, Value *Ptr);
   bool visitIntrinsic(IntrinsicInst &II);
-  bool allowedAddressSpace(const Instruction &I, const Value *Ptr);
+  bool allowedAddressSpace(const Instruction &I, const Value *Ptr,
+                           uint64_t Size);
   bool inFrame(const Access &A) const;
   Instruction *hoistPoint(const Access &A,
                           DenseMap<const Loop *, SimpleLoopSafetyInfo> &Safety);
@@ -186,17 +188,22 @@ bool Instrumenter::refuse(const Instruction &I, const Twine &Why) {
 // Another address space is a segment (x86: 256 gs, 257 fs): the check
 // cannot compute the linear address. The one exception is the passes' own
 // store of dipc_errno to the thread's public page, which every domain may
-// write (dipc/abi.h).
-bool Instrumenter::allowedAddressSpace(const Instruction &I, const Value *Ptr) {
+// write (dipc/abi.h): an access of Size bytes (UnknownSize: a run-time
+// length) wholly inside that page. The next thread's trusted state follows
+// it: a 128-byte access at its end rewrote that thread's running domain
+// (e2e/attack-sfi-gs-public-page-overflow.c).
+bool Instrumenter::allowedAddressSpace(const Instruction &I, const Value *Ptr,
+                                       uint64_t Size) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
   if (AS == 0)
     return true;
-  if (AS == X86GSAddressSpace)
+  if (AS == X86GSAddressSpace && Size != UnknownSize)
     if (const auto *CE = dyn_cast<ConstantExpr>(Ptr);
         CE && CE->getOpcode() == Instruction::IntToPtr)
       if (const auto *Off = dyn_cast<ConstantInt>(CE->getOperand(0));
           Off && Off->getZExtValue() >= DIPC_THREAD_PUBLIC_OFF &&
-          Off->getZExtValue() < DIPC_THREAD_PUBLIC_OFF + PageSize)
+          Size <= PageSize &&
+          Off->getZExtValue() - DIPC_THREAD_PUBLIC_OFF <= PageSize - Size)
         return true;
   return refuse(I, "it accesses memory through address space " + Twine(AS) +
                        " (a __seg_gs or __seg_fs pointer), whose linear "
@@ -205,7 +212,7 @@ bool Instrumenter::allowedAddressSpace(const Instruction &I, const Value *Ptr) {
 
 bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
                              unsigned Right, Align A) {
-  if (!allowedAddressSpace(I, Ptr))
+  if (!allowedAddressSpace(I, Ptr, Size))
     return false;
   if (Ptr->getType()->getPointerAddressSpace() != 0 || Size == 0)
     return true;
@@ -349,7 +356,7 @@ bool Instrumenter::addRange(Instruction &I, Value *Ptr, Value *Len,
                             unsigned Right) {
   if (auto *C = dyn_cast<ConstantInt>(Len))
     return addAccess(I, Ptr, C->getZExtValue(), Right);
-  if (!allowedAddressSpace(I, Ptr))
+  if (!allowedAddressSpace(I, Ptr, UnknownSize))
     return false;
   if (Ptr->getType()->getPointerAddressSpace() != 0)
     return true;

@@ -31,11 +31,10 @@ int __dipc_loader_sfi_bypass(uintptr_t target); /* sfi_alias.c */
  * running domain's blocks (and an interceptor would not do as an exit
  * handler: sfi_callbacks.c). __tls_get_addr reads the module and offset of a
  * thread-local variable (compiled code's, in its own GOT) and returns an
- * address; _Unwind_Resume continues the unwinder's own exception (a
- * landing pad's; a forged one stays open: docs/runtime.md). */
+ * address. */
 static const char *const opaque[] = {
     "pthread_setspecific", "tss_set", "timer_delete", "globfree",
-    "__tls_get_addr", "_Unwind_Resume",
+    "__tls_get_addr",
 };
 
 /* Their parameters are numbers only and they touch no memory of the
@@ -51,6 +50,10 @@ static const char *const no_memory[] = {
     "srandom", "clock", "raise", "kill", "strerror", "close", "dup",
     "dup2", "socket", "ftruncate", "fsync", "difftime", "localeconv",
     "dlerror",
+    /* <ctype.h>: C++ calls them (C uses macros over __ctype_b_loc) */
+    "isalnum", "isalpha", "isblank", "iscntrl", "isdigit", "isgraph",
+    "islower", "isprint", "ispunct", "isspace", "isupper", "isxdigit",
+    "isascii", "toascii", "tolower", "toupper",
 };
 
 /* The uninstrumented objects every program has, whose functions nothing

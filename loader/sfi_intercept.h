@@ -32,6 +32,15 @@ void __dipc_sfi_check(uintptr_t addr, uint64_t size, uint32_t write);
  * interceptor's top level (it reads the interceptor's return address). */
 #define SFI_CHECKED() sfi_code_checks(__builtin_return_address(0))
 
+/* The domain the thread runs as (runtime memory under `sfi`). */
+static inline uint32_t sfi_running_domain(void) {
+  uint32_t dom;
+  __asm__ volatile("movl %%gs:%c1, %0"
+                   : "=r"(dom)
+                   : "i"(DIPC_SFI_CUR_DOM_GS_OFFSET));
+  return dom;
+}
+
 /* The check compiled-in code makes (dipc/sfi.h): a range within one page
  * of the user half, outside the shadow, by its tag and the running
  * domain's row, inline; any other, or one the row refuses, by the slow
@@ -41,10 +50,7 @@ static inline void sfi_check(uintptr_t addr, uint64_t size, uint32_t write) {
                   (addr & ((1u << DIPC_SFI_PAGE_SHIFT) - 1)) &&
       addr < (1ull << 47) &&
       addr - DIPC_SFI_SHADOW_ADDR >= DIPC_SFI_SHADOW_SIZE) {
-    uint32_t dom;
-    __asm__ volatile("movl %%gs:%c1, %0"
-                     : "=r"(dom)
-                     : "i"(DIPC_SFI_CUR_DOM_GS_OFFSET));
+    uint32_t dom = sfi_running_domain();
     const uint16_t *shadow = (const uint16_t *)DIPC_SFI_SHADOW_ADDR;
     const uint8_t *rights = (const uint8_t *)DIPC_SFI_RIGHTS_ADDR;
     if (size == 0 ||
@@ -111,6 +117,9 @@ void *sfi_callback(const void *fn, int args);
 /* A call refused to the running domain under `sfi`: -1 with EPERM, the
  * reason on stderr (sfi_syscalls.c). */
 long sfi_refuse(const char *call);
+/* The same for a call that cannot fail: then faults as a refused check
+ * does (the running call returns DIPC_EFAULT). */
+_Noreturn void sfi_refuse_fault(const char *call);
 
 #define SFI_READ(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 0)
 #define SFI_WRITE(p, n) sfi_check((uintptr_t)(p), (uint64_t)(n), 1)

@@ -196,6 +196,48 @@ SFI_EXPORT _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *e,
   return NEXT(_Unwind_ForcedUnwind)(e, stop, arg);
 }
 
+/* _Unwind_Resume ends a landing pad and _Unwind_Resume_or_Rethrow a
+ * rethrow (libstdc++'s __cxa_rethrow): with the exception's private_1 set,
+ * that of a forced unwind, libgcc calls it as the stop function with
+ * private_2, both in memory the domain writes (a forged exception ran
+ * evil's function so, e2e/attack-sfi-unwind-callbacks.c mode resume; a
+ * caught one, private_1 set in the handler and thrown again, ran libc's
+ * syscall on vault's secret, e2e/attack-sfi-rethrow-stop-function.cpp).
+ * While a
+ * named domain runs, whoever calls (its landing pads, libstdc++'s on its
+ * behalf), a forced unwind is refused (the call faults; its pthread_exit
+ * ends the call without one, threads.c) and an exception is raised again
+ * from the caller's frame: _Unwind_RaiseException searches anew, writes
+ * private_1 and 2 itself (so the domain must be able to write them: a
+ * read-only grant let it write 8 bytes of vault's) and calls no stop
+ * function, whatever another thread writes there meanwhile. The default
+ * domain's go to libgcc (pthread_exit's cleanups; it may write libc's
+ * data anyway). */
+static int resume_checked(struct _Unwind_Exception *e, const char *call) {
+  if (!sfi_code_on || sfi_running_domain() == 0)
+    return 0;
+  SFI_WRITE(e, sizeof *e);
+  if (__atomic_load_n(&e->private_1, __ATOMIC_RELAXED) != 0)
+    sfi_refuse_fault(call);
+  return 1;
+}
+
+SFI_EXPORT __attribute__((noreturn)) void
+_Unwind_Resume(struct _Unwind_Exception *e) {
+  if (resume_checked(e, "_Unwind_Resume of a forced unwind")) {
+    NEXT(_Unwind_RaiseException)(e); /* returns only if no frame handles it */
+    sfi_refuse_fault("_Unwind_Resume of an exception no frame handles");
+  }
+  NEXT(_Unwind_Resume)(e);
+}
+
+SFI_EXPORT _Unwind_Reason_Code
+_Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e) {
+  if (resume_checked(e, "_Unwind_Resume_or_Rethrow of a forced unwind"))
+    return NEXT(_Unwind_RaiseException)(e); /* what libgcc does then */
+  return NEXT(_Unwind_Resume_or_Rethrow)(e);
+}
+
 SFI_EXPORT _Unwind_Reason_Code _Unwind_Backtrace(_Unwind_Trace_Fn trace,
                                                  void *arg) {
   if (SFI_CHECKED())

@@ -59,6 +59,12 @@ long sfi_refuse(const char *call) {
   return -1;
 }
 
+_Noreturn void sfi_refuse_fault(const char *call) {
+  sfi_refuse(call);
+  __dipc_sfi_check(DIPC_SFI_TRAP_ADDR, 1, 0); /* refused: never returns */
+  __builtin_unreachable();
+}
+
 static void *refuse_map(const char *call) {
   sfi_refuse(call);
   return MAP_FAILED;

@@ -20,13 +20,6 @@ static size_t wide_bytes(size_t n) {
   return n > SIZE_MAX / sizeof(wchar_t) ? SIZE_MAX : n * sizeof(wchar_t);
 }
 
-/* Reports the refused call, then faults as the slow path does. */
-static _Noreturn void refuse_wide(const char *call) {
-  sfi_refuse(call);
-  __dipc_sfi_check(DIPC_SFI_TRAP_ADDR, 1, 0); /* refused: never returns */
-  __builtin_unreachable();
-}
-
 /* COPY(name, (params), (args)): dst written and src read, n wide
  * characters each. */
 #define COPY(name, params, args)                                              \
@@ -89,7 +82,7 @@ SFI_EXPORT size_t wcsnlen(const wchar_t *s, size_t max) {
 #define REFUSED(ret, name, params, args)                                      \
   SFI_EXPORT ret name params {                                                \
     if (SFI_CHECKED())                                                        \
-      refuse_wide(#name);                                                     \
+      sfi_refuse_fault(#name);                                                     \
     return NEXT(name) args;                                                   \
   }
 
