@@ -1,9 +1,10 @@
 /* sfi_misc.c - the remaining interceptors (sfi_intercept.h): sorting and
- * searching arrays, number parsing, the environment, clocks, and mutexes,
- * which libc writes. */
+ * searching arrays, number parsing, character classes, the environment,
+ * clocks, and mutexes, which libc writes. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,32 @@ PARSE(unsigned long long, strtoull, int base)
 PARSE(double, strtod)
 PARSE(float, strtof)
 PARSE(long double, strtold)
+
+/* Character classes: glibc's isalpha(c) and its kin return its class
+ * table at index c, unbounded (C's macros index the same table in
+ * compiled code, where the load is checked; C++ calls the functions): an
+ * index out of range read another domain's data within 4 GiB of the table
+ * (e2e/attack-sfi-ctype-index.c). The table holds -128..255 (unsigned
+ * char and EOF, C's domain for them); any other c is in no class.
+ * toupper and tolower bound c themselves (sfi_calls.c). */
+#define CLASS(name)                                                            \
+  SFI_EXPORT int(name)(int c) { /* (): <ctype.h> has macros too */           \
+    if (SFI_CHECKED() && (c < -128 || c > 255))                                \
+      return 0;                                                                \
+    return NEXT(name)(c);                                                      \
+  }
+CLASS(isalnum)
+CLASS(isalpha)
+CLASS(isblank)
+CLASS(iscntrl)
+CLASS(isdigit)
+CLASS(isgraph)
+CLASS(islower)
+CLASS(isprint)
+CLASS(ispunct)
+CLASS(isspace)
+CLASS(isupper)
+CLASS(isxdigit)
 
 SFI_EXPORT int atoi(const char *s) {
   if (SFI_CHECKED())
