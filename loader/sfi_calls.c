@@ -28,13 +28,15 @@ int __dipc_loader_sfi_bypass(uintptr_t target); /* sfi_alias.c */
 
 /* Their pointers are handles or values, never written; globfree frees
  * what its glob_t lists, through the loader's free, which frees only the
- * running domain's blocks (and an interceptor would not do as an exit
- * handler: sfi_callbacks.c). __tls_get_addr reads the module and offset of a
- * thread-local variable (compiled code's, in its own GOT) and returns an
- * address. */
+ * running domain's blocks, then writes 0 to its gl_pathv (a glob_t in
+ * another domain's memory listing a block of the caller's gets those 8
+ * bytes: docs/runtime.md; an interceptor would not do as an exit handler,
+ * which a library's static glob_t's is: sfi_callbacks.c). */
 static const char *const opaque[] = {
-    "pthread_setspecific", "tss_set", "timer_delete", "globfree",
-    "__tls_get_addr",
+    "pthread_setspecific",
+    "tss_set",
+    "timer_delete",
+    "globfree",
 };
 
 /* Their parameters are numbers only and they touch no memory of the
@@ -64,7 +66,8 @@ static const char *const no_memory[] = {
  * (__register_frame_info wrote 48 bytes of its own). Other libraries are
  * the program's choice, and trusted (docs/runtime.md). */
 static const char *const system_object_marks[] = {
-    "gnu_get_libc_version", "lgamma", "__tls_get_addr", "_Unwind_Find_FDE",
+    "gnu_get_libc_version", "lgamma", "_dl_exception_create",
+    "_Unwind_Find_FDE",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))

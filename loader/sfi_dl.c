@@ -52,6 +52,24 @@ void *sfi_dlvsym_check(void *handle, const void *ret) {
   return lookup_for(handle, ret, (void *)dlvsym);
 }
 
+/* __tls_get_addr(ti) returns the thread's block of module ti->module
+ * plus ti->offset: an index pointed 8 bytes before another domain's
+ * secret returned its first 8 bytes as the offset
+ * (e2e/attack-sfi-tls-get-addr.c). From instrumented code the index must
+ * be memory the running domain may read (its object's GOT entry).
+ * General-dynamic call sites may leave the stack misaligned: realigned. */
+struct sfi_tls_index {
+  unsigned long module, offset;
+};
+void *__tls_get_addr(struct sfi_tls_index *ti);
+
+SFI_EXPORT __attribute__((force_align_arg_pointer)) void *
+__tls_get_addr(struct sfi_tls_index *ti) {
+  if (SFI_CHECKED())
+    SFI_READ(ti, sizeof *ti);
+  return NEXT(__tls_get_addr)(ti);
+}
+
 void __dipc_sfi_dlsym(void);  /* setjmp.S */
 void __dipc_sfi_dlvsym(void); /* setjmp.S */
 
