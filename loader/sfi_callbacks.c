@@ -18,6 +18,7 @@
 #include <dlfcn.h>
 #include <ftw.h>
 #include <glob.h>
+#include <limits.h>
 #include <errno.h>
 #include <link.h>
 #include <obstack.h>
@@ -162,6 +163,23 @@ SFI_EXPORT int __cxa_thread_atexit(void (*fn)(void *), void *obj, void *dso) {
   return thread_atexit(SFI_CHECKED(), fn, obj, dso);
 }
 
+/* Which domain made each key: a named domain's instrumented code sets and
+ * deletes only its own keys. Another's value is what that key's
+ * destructor gets: an attack round's domain set the loader's own key
+ * (loader/signals.c) to vault's secret, and the loader's destructor wrote
+ * over it as the thread ended (e2e/attack-sfi-foreign-key.c). 0: a key
+ * made by anything else (the loader, libc, the default domain). */
+static uint16_t key_owner[PTHREAD_KEYS_MAX];
+_Static_assert(DIPC_MAX_DOMAINS <= UINT16_MAX + 1, "key_owner");
+
+/* Whether the running domain may set or delete key (or it is a number no
+ * key has, which libc refuses). */
+static int key_mine(unsigned long key) {
+  uint32_t d = sfi_running_domain();
+  return d == 0 || key >= PTHREAD_KEYS_MAX ||
+         __atomic_load_n(&key_owner[key], __ATOMIC_RELAXED) == d;
+}
+
 /* A key's destructor gets the value pthread_setspecific stored, any value
  * the domain chose: it must be a function the domain's code could be
  * called back as (never a library's), or free (the loader's: it checks
@@ -174,7 +192,46 @@ static int key_create(int checked, pthread_key_t *key, void (*dtor)(void *)) {
     if (dtor && !(dtor = AS_CALLER(dtor, 1)))
       return EAGAIN;
   }
-  return NEXT(pthread_key_create)(key, dtor);
+  pthread_key_t made;
+  int r = NEXT(pthread_key_create)(&made, dtor);
+  if (r == 0) {
+    if (made < PTHREAD_KEYS_MAX)
+      __atomic_store_n(&key_owner[made],
+                       (uint16_t)(checked ? sfi_running_domain() : 0),
+                       __ATOMIC_RELAXED);
+    *key = made;
+  }
+  return r;
+}
+
+SFI_EXPORT int pthread_setspecific(pthread_key_t key, const void *value) {
+  if (SFI_CHECKED() && !key_mine(key))
+    return (int)(sfi_refuse("pthread_setspecific of another domain's key"),
+                 EPERM);
+  return NEXT(pthread_setspecific)(key, value);
+}
+
+SFI_EXPORT int pthread_key_delete(pthread_key_t key) {
+  if (SFI_CHECKED() && !key_mine(key))
+    return (int)(sfi_refuse("pthread_key_delete of another domain's key"),
+                 EPERM);
+  return NEXT(pthread_key_delete)(key);
+}
+
+/* C11's: glibc's tss_set and tss_delete call the functions above inside
+ * libc, past them. */
+SFI_EXPORT int tss_set(tss_t key, void *value) {
+  if (SFI_CHECKED() && !key_mine(key))
+    return (int)(sfi_refuse("tss_set of another domain's key"), thrd_error);
+  return NEXT(tss_set)(key, value);
+}
+
+SFI_EXPORT void tss_delete(tss_t key) {
+  if (SFI_CHECKED() && !key_mine(key)) {
+    sfi_refuse("tss_delete of another domain's key");
+    return;
+  }
+  NEXT(tss_delete)(key);
 }
 
 SFI_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *)) {

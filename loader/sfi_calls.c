@@ -33,8 +33,6 @@ int __dipc_loader_sfi_bypass(uintptr_t target); /* sfi_alias.c */
  * bytes: docs/runtime.md; an interceptor would not do as an exit handler,
  * which a library's static glob_t's is: sfi_callbacks.c). */
 static const char *const opaque[] = {
-    "pthread_setspecific",
-    "tss_set",
     "timer_delete",
     "globfree",
 };
@@ -51,7 +49,6 @@ static const char *const no_memory[] = {
     "usleep", "sched_yield", "pthread_self", "rand", "srand", "random",
     "srandom", "clock", "raise", "kill", "strerror", "close", "dup",
     "dup2", "socket", "ftruncate", "fsync", "difftime", "localeconv",
-    "dlerror",
     /* <ctype.h> as C++ calls it (C has macros): toupper and tolower
      * index their tables only for -128..255 (the class functions do not:
      * sfi_misc.c) */

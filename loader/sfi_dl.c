@@ -70,6 +70,17 @@ __tls_get_addr(struct sfi_tls_index *ti) {
   return NEXT(__tls_get_addr)(ti);
 }
 
+/* dlerror formats the record a failed call left: its object name and
+ * message, behind pointers in a block libc's malloc took from the running
+ * domain's heap. A domain pointed the name at vault's secret and dlerror
+ * copied the secret into its message (e2e/attack-sfi-dlerror.c): refused
+ * to named domains (NULL, the reason on stderr). */
+SFI_EXPORT char *dlerror(void) {
+  if (SFI_CHECKED() && sfi_running_domain() != 0)
+    return (sfi_refuse("dlerror"), NULL);
+  return NEXT(dlerror)();
+}
+
 void __dipc_sfi_dlsym(void);  /* setjmp.S */
 void __dipc_sfi_dlvsym(void); /* setjmp.S */
 
