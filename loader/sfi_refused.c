@@ -203,18 +203,21 @@ SFI_EXPORT _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *e,
  * evil's function so, e2e/attack-sfi-unwind-callbacks.c mode resume; a
  * caught one, private_1 set in the handler and thrown again, ran libc's
  * syscall on vault's secret, e2e/attack-sfi-rethrow-stop-function.cpp).
- * While a
- * named domain runs, whoever calls (its landing pads, libstdc++'s on its
- * behalf), a forced unwind is refused (the call faults; its pthread_exit
- * ends the call without one, threads.c) and an exception is raised again
- * from the caller's frame: _Unwind_RaiseException searches anew, writes
+ * While a named domain runs, whoever calls (its landing pads,
+ * libstdc++'s on its behalf), a forced unwind is refused (the call
+ * faults; its pthread_exit ends the call without one, threads.c) and an
+ * exception is raised again from the caller's frame:
+ * _Unwind_RaiseException searches anew, writes
  * private_1 and 2 itself (so the domain must be able to write them: a
  * read-only grant let it write 8 bytes of vault's) and calls no stop
  * function, whatever another thread writes there meanwhile. The default
  * domain's go to libgcc (pthread_exit's cleanups; it may write libc's
  * data anyway). */
 static int resume_checked(struct _Unwind_Exception *e, const char *call) {
-  if (!sfi_code_on || sfi_running_domain() == 0)
+  uintptr_t gs;
+  __asm__ volatile("rdgsbase %0" : "=r"(gs));
+  /* any caller: a thread without runtime state (gs 0) runs as default */
+  if (!sfi_code_on || gs == 0 || sfi_running_domain() == 0)
     return 0;
   SFI_WRITE(e, sizeof *e);
   if (__atomic_load_n(&e->private_1, __ATOMIC_RELAXED) != 0)
