@@ -255,9 +255,9 @@ SFI_EXPORT int dl_iterate_phdr(int (*fn)(struct dl_phdr_info *, size_t,
   return NEXT(dl_iterate_phdr)(fn, arg);
 }
 
-/* Sorting and searching call their comparator (and twalk its action)
- * with the caller's own elements, through a callback proxy (sfi_callback);
- * the root and the array are the caller's, as libc reads and writes them. */
+/* Sorting and searching call their comparator with the caller's own
+ * elements, through a callback proxy (sfi_callback); the array is the
+ * caller's, as libc reads and writes it. The trees: sfi_search.c. */
 typedef int (*compare_fn)(const void *, const void *);
 
 SFI_EXPORT void qsort(void *base, size_t n, size_t size, compare_fn cmp) {
@@ -287,56 +287,6 @@ SFI_EXPORT void *bsearch(const void *key, const void *base, size_t n,
     cmp = SFI_CALLBACK(cmp, 2);
   }
   return NEXT(bsearch)(key, base, n, size, cmp);
-}
-
-SFI_EXPORT void *tsearch(const void *key, void **root, compare_fn cmp) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(root, sizeof *root);
-    cmp = SFI_CALLBACK(cmp, 2);
-  }
-  return NEXT(tsearch)(key, root, cmp);
-}
-
-SFI_EXPORT void *tfind(const void *key, void *const *root, compare_fn cmp) {
-  if (SFI_CHECKED()) {
-    SFI_READ(root, sizeof *root);
-    cmp = SFI_CALLBACK(cmp, 2);
-  }
-  return NEXT(tfind)(key, root, cmp);
-}
-
-SFI_EXPORT void *tdelete(const void *restrict key, void **restrict root,
-                         compare_fn cmp) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(root, sizeof *root);
-    cmp = SFI_CALLBACK(cmp, 2);
-  }
-  return NEXT(tdelete)(key, root, cmp);
-}
-
-SFI_EXPORT void twalk(const void *root, void (*action)(const void *, VISIT,
-                                                       int)) {
-  if (SFI_CHECKED())
-    action = SFI_CALLBACK(action, 3);
-  NEXT(twalk)(root, action);
-}
-
-SFI_EXPORT void twalk_r(const void *root,
-                        void (*action)(const void *, VISIT, void *),
-                        void *closure) {
-  if (SFI_CHECKED())
-    action = SFI_CALLBACK(action, 3);
-  NEXT(twalk_r)(root, action, closure);
-}
-
-SFI_EXPORT void tdestroy(void *root, void (*free_node)(void *)) {
-  if (SFI_CHECKED()) {
-    /* free is the loader's: it checks the block is the running domain's */
-    if (free_node != free)
-      CALLEE(free_node);
-    free_node = callback_proxy((const void *)free_node, 1);
-  }
-  NEXT(tdestroy)(root, free_node);
 }
 
 /* lfind and lsearch read *n again as they go, and between the calls of
