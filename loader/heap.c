@@ -32,6 +32,7 @@
 #include "interpose.h"
 #include "../rt/say.h"
 #include "stream_memory.h"
+#include "thread_state.h"
 
 void *__libc_malloc(size_t);
 void *__libc_calloc(size_t, size_t);
@@ -94,14 +95,8 @@ static uint32_t domain_of_pkru(uint32_t pkru) {
 static uint32_t running_domain(uint32_t *slot) {
   if (__atomic_load_n(&heaps_state, __ATOMIC_ACQUIRE) != 2)
     return 0;
-  uintptr_t gs, fs;
-  __asm__ volatile("rdgsbase %0" : "=r"(gs));
-  uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_LO,
-            hi = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_HI;
-  if (gs < lo || gs >= hi || (gs - lo) % RT_THREAD_STRIDE != 0)
-    return 0;
-  __asm__ volatile("rdfsbase %0" : "=r"(fs));
-  if (*(const volatile uintptr_t *)(gs + DIPC_FSBASE_GS_OFFSET) != fs)
+  uintptr_t gs = loader_own_state();
+  if (!gs)
     return 0;
   uint32_t d = *(const volatile uint32_t *)(gs + cur_dom_offset);
   if (check_pkru) {
@@ -112,9 +107,19 @@ static uint32_t running_domain(uint32_t *slot) {
   } else if (d >= DIPC_MAX_DOMAINS) {
     d = 0;
   }
-  if (slot)
+  if (slot) {
+    uintptr_t lo = *(const volatile uintptr_t *)DIPC_VECTOR_THREADS_LO;
     *slot = (uint32_t)((gs - lo) / RT_THREAD_STRIDE) + 1;
+  }
   return ((const volatile uint8_t *)RT_VECTOR_DEFAULT_WRITERS)[d] ? 0 : d;
+}
+
+/* The domain whose heap serves a request of caller's (a return address):
+ * the running domain's, but libc's heap (0) for libc's own state inside a
+ * libc-state window (stream_memory.h). */
+static uint32_t serving_domain(const void *caller, uint32_t *slot) {
+  uint32_t d = running_domain(slot);
+  return d && libc_state_serves(caller) ? 0 : d;
 }
 
 static uintptr_t region_of(uint32_t d) { return DIPC_HEAP_REGION(d); }
@@ -179,17 +184,18 @@ static void *domain_alloc(uint32_t d, uint32_t me, size_t size,
 }
 
 EXPORT void *malloc(size_t size) {
-  void *s = stream_memory_take(size, __builtin_return_address(0));
+  const void *caller = __builtin_return_address(0);
+  void *s = stream_memory_take(size, caller);
   if (s)
     return s;
-  uint32_t me, d = running_domain(&me);
+  uint32_t me, d = serving_domain(caller, &me);
   return d ? domain_alloc(d, me, size, 16) : __libc_malloc(size);
 }
 
-EXPORT void free(void *p) {
-  if (!p || stream_memory_put(p, __builtin_return_address(0)))
+static void free_for(void *p, const void *caller) {
+  if (!p || stream_memory_put(p, caller))
     return;
-  uint32_t me, d = running_domain(&me);
+  uint32_t me, d = serving_domain(caller, &me);
   check_owner("free", p, d);
   if (!d) {
     __libc_free(p);
@@ -200,15 +206,18 @@ EXPORT void free(void *p) {
     bad_block("free", p, d, d, why);
 }
 
+EXPORT void free(void *p) { free_for(p, __builtin_return_address(0)); }
+
 EXPORT void *calloc(size_t n, size_t size) {
+  const void *caller = __builtin_return_address(0);
   if (!size || n <= (size_t)-1 / size) {
-    void *s = stream_memory_take(n * size, __builtin_return_address(0));
+    void *s = stream_memory_take(n * size, caller);
     if (s) {
       memset(s, 0, n * size);
       return s;
     }
   }
-  uint32_t me, d = running_domain(&me);
+  uint32_t me, d = serving_domain(caller, &me);
   if (!d)
     return __libc_calloc(n, size);
   if (size && n > (size_t)-1 / size)
@@ -228,8 +237,8 @@ static size_t usable(const char *fn, uint32_t d, uint32_t me, void *p) {
   return have;
 }
 
-EXPORT void *realloc(void *p, size_t size) {
-  uint32_t me, d = running_domain(&me);
+static void *realloc_for(void *p, size_t size, const void *caller) {
+  uint32_t me, d = serving_domain(caller, &me);
   if (stream_memory_holds(p))
     bad_block("realloc", p, d, -1, "a stream's memory, which libc never "
                                    "resizes");
@@ -240,7 +249,7 @@ EXPORT void *realloc(void *p, size_t size) {
   if (!p)
     return domain_alloc(d, me, size, 16);
   if (size == 0) {
-    free(p);
+    free_for(p, caller);
     return NULL;
   }
   size_t have = usable("realloc", d, me, p);
@@ -249,22 +258,27 @@ EXPORT void *realloc(void *p, size_t size) {
   void *q = domain_alloc(d, me, size, 16);
   if (q) {
     memcpy(q, p, size < have ? size : have);
-    free(p);
+    free_for(p, caller);
   }
   return q;
 }
 
+EXPORT void *realloc(void *p, size_t size) {
+  return realloc_for(p, size, __builtin_return_address(0));
+}
+
 EXPORT void *reallocarray(void *p, size_t n, size_t size) {
+  const void *caller = __builtin_return_address(0);
   if (size && n > (size_t)-1 / size) {
-    if (!running_domain(NULL))
+    if (!serving_domain(caller, NULL))
       errno = ENOMEM;
     return NULL;
   }
-  return realloc(p, n * size);
+  return realloc_for(p, n * size, caller);
 }
 
-static void *aligned(size_t align, size_t size) {
-  uint32_t me, d = running_domain(&me);
+static void *aligned(size_t align, size_t size, const void *caller) {
+  uint32_t me, d = serving_domain(caller, &me);
   if (!d)
     return __libc_memalign(align, size);
   if (align > HEAP_MAX_ALIGN)
@@ -277,7 +291,7 @@ static int power_of_two(size_t a) { return a && !(a & (a - 1)); }
 EXPORT int posix_memalign(void **out, size_t align, size_t size) {
   if (!power_of_two(align) || align % sizeof(void *))
     return EINVAL;
-  void *p = aligned(align, size);
+  void *p = aligned(align, size, __builtin_return_address(0));
   if (!p)
     return ENOMEM;
   *out = p;
@@ -287,23 +301,27 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size) {
 EXPORT void *aligned_alloc(size_t align, size_t size) {
   if (!power_of_two(align))
     return NULL;
-  return aligned(align, size);
+  return aligned(align, size, __builtin_return_address(0));
 }
 
 EXPORT void *memalign(size_t align, size_t size) {
-  return aligned(power_of_two(align) ? align : 16, size);
+  return aligned(power_of_two(align) ? align : 16, size,
+                 __builtin_return_address(0));
 }
 
-EXPORT void *valloc(size_t size) { return aligned(4096, size); }
+EXPORT void *valloc(size_t size) {
+  return aligned(4096, size, __builtin_return_address(0));
+}
 
 EXPORT void *pvalloc(size_t size) {
-  return aligned(4096, (size + 4095) & ~(size_t)4095);
+  return aligned(4096, (size + 4095) & ~(size_t)4095,
+                 __builtin_return_address(0));
 }
 
 EXPORT size_t malloc_usable_size(void *p) {
   if (!p)
     return 0;
-  uint32_t me, d = running_domain(&me);
+  uint32_t me, d = serving_domain(__builtin_return_address(0), &me);
   if (stream_memory_holds(p))
     bad_block("malloc_usable_size", p, d, -1, "a stream's memory");
   check_owner("malloc_usable_size", p, d);

@@ -3,6 +3,7 @@
  * clocks, and mutexes, which libc writes. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "stream_memory.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -83,6 +84,17 @@ SFI_EXPORT char *getenv(const char *name) {
   return NEXT(getenv)(name);
 }
 
+/* Returns call's result, made in a libc-state window (stream_memory.h):
+ * what libc allocates meanwhile is its own process-wide state, in its
+ * heap, not in the running domain's. */
+#define LIBC_STATE(type, call)                                                 \
+  do {                                                                         \
+    int w_ = libc_state_enter();                                               \
+    type r_ = (call);                                                          \
+    libc_state_leave(w_);                                                      \
+    return r_;                                                                 \
+  } while (0)
+
 /* GCONV_PATH names where iconv_open loads conversion modules from, with
  * libc's internal dlopen, which the loader's never sees: a domain that set
  * it had a plain library's constructor run unchecked. Refused to
@@ -91,9 +103,13 @@ static int loads_code(const char *name, size_t len) {
   return len == 10 && !memcmp(name, "GCONV_PATH", 10);
 }
 
+static int setenv_state(const char *name, const char *value, int overwrite) {
+  LIBC_STATE(int, NEXT(setenv)(name, value, overwrite));
+}
+
 SFI_EXPORT int setenv(const char *name, const char *value, int overwrite) {
-  if (!SFI_CHECKED())
-    return NEXT(setenv)(name, value, overwrite);
+  if (!SFI_CHECKED()) /* the environment is libc's state */
+    return setenv_state(name, value, overwrite);
   /* Copies the GCONV_PATH test and libc then read (sfi_string_in): a
    * second thread turned a checked XCONV_PATH into GCONV_PATH while
    * libc's setenv read it again. */
@@ -105,7 +121,7 @@ SFI_EXPORT int setenv(const char *name, const char *value, int overwrite) {
   if (value_copy && loads_code(name_copy, len))
     r = (int)sfi_refuse("setenv of GCONV_PATH");
   else if (value_copy)
-    r = NEXT(setenv)(name_copy, value_copy, overwrite);
+    r = setenv_state(name_copy, value_copy, overwrite);
   sfi_copy_done(name_copy);
   return r;
 }
@@ -114,7 +130,7 @@ SFI_EXPORT int setenv(const char *name, const char *value, int overwrite) {
  * GCONV_PATH=... later: from instrumented code it is copied (setenv). */
 SFI_EXPORT int putenv(char *string) {
   if (!SFI_CHECKED())
-    return NEXT(putenv)(string);
+    LIBC_STATE(int, NEXT(putenv)(string));
   size_t len;
   char *copy = sfi_string_in("putenv", string, SIZE_MAX, &len);
   if (!copy)
@@ -126,7 +142,7 @@ SFI_EXPORT int putenv(char *string) {
   else if (loads_code(copy, (size_t)(eq - copy)))
     r = (int)sfi_refuse("putenv of GCONV_PATH");
   else
-    r = (*eq = '\0', NEXT(setenv)(copy, eq + 1, 1));
+    r = (*eq = '\0', setenv_state(copy, eq + 1, 1));
   sfi_copy_done(copy);
   return r;
 }
@@ -166,10 +182,13 @@ SFI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem) {
 }
 
 /* Reads the time and writes it back normalised. */
+/* The time functions read the time zone in at their first call (and
+ * again when TZ changed): libc's state (LIBC_STATE). */
+
 SFI_EXPORT time_t mktime(struct tm *tm) {
   if (SFI_CHECKED())
     SFI_WRITE(tm, sizeof *tm);
-  return NEXT(mktime)(tm);
+  LIBC_STATE(time_t, NEXT(mktime)(tm));
 }
 
 /* The result is libc's static struct tm (trusted, shared by every
@@ -177,7 +196,7 @@ SFI_EXPORT time_t mktime(struct tm *tm) {
 SFI_EXPORT struct tm *localtime(const time_t *t) {
   if (SFI_CHECKED())
     SFI_READ(t, sizeof *t);
-  return NEXT(localtime)(t);
+  LIBC_STATE(struct tm *, NEXT(localtime)(t));
 }
 
 SFI_EXPORT struct tm *localtime_r(const time_t *t, struct tm *out) {
@@ -185,7 +204,7 @@ SFI_EXPORT struct tm *localtime_r(const time_t *t, struct tm *out) {
     SFI_READ(t, sizeof *t);
     SFI_WRITE(out, sizeof *out);
   }
-  return NEXT(localtime_r)(t, out);
+  LIBC_STATE(struct tm *, NEXT(localtime_r)(t, out));
 }
 
 SFI_EXPORT struct tm *gmtime_r(const time_t *t, struct tm *out) {
@@ -193,7 +212,7 @@ SFI_EXPORT struct tm *gmtime_r(const time_t *t, struct tm *out) {
     SFI_READ(t, sizeof *t);
     SFI_WRITE(out, sizeof *out);
   }
-  return NEXT(gmtime_r)(t, out);
+  LIBC_STATE(struct tm *, NEXT(gmtime_r)(t, out));
 }
 
 #define MUTEX(name)                                                            \

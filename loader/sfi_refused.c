@@ -12,6 +12,7 @@
  * plain libraries) calls them as usual. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+#include "thread_state.h"
 
 #include <aio.h>
 #include <errno.h>
@@ -214,10 +215,9 @@ SFI_EXPORT _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *e,
  * domain's go to libgcc (pthread_exit's cleanups; it may write libc's
  * data anyway). */
 static int resume_checked(struct _Unwind_Exception *e, const char *call) {
-  uintptr_t gs;
-  __asm__ volatile("rdgsbase %0" : "=r"(gs));
-  /* any caller: a thread without runtime state (gs 0) runs as default */
-  if (!sfi_code_on || gs == 0 || sfi_running_domain() == 0)
+  /* any caller: a thread without runtime state of its own runs as the
+   * default domain */
+  if (!sfi_code_on || !loader_own_state() || sfi_running_domain() == 0)
     return 0;
   SFI_WRITE(e, sizeof *e);
   if (__atomic_load_n(&e->private_1, __ATOMIC_RELAXED) != 0)

@@ -7,6 +7,7 @@
 #include "sfi_code.h"
 #include "sfi_intercept.h"
 #include "sfi_streams.h"
+#include "stream_memory.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <threads.h>
 #include <time.h>
 #include <ucontext.h>
+#include <wchar.h>
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
 #define WRITES(type, name, ptr)                                                \
@@ -152,10 +154,30 @@ SFI_EXPORT FILE *fmemopen(void *buf, size_t size, const char *mode) {
 }
 
 /* Text: locales, times, conversions. */
+/* The locale is process-wide state libc follows on every domain's behalf:
+ * made in a libc-state window (stream_memory.h), with the character
+ * converters libc would otherwise load at the first wide conversion after
+ * it, in whichever domain made that. The name is copied: libc reads it
+ * again and keeps it. */
 SFI_EXPORT char *setlocale(int category, const char *locale) {
-  if (SFI_CHECKED() && locale)
-    STRING(locale);
-  return NEXT(setlocale)(category, locale);
+  char *copy = NULL;
+  if (SFI_CHECKED() && locale) {
+    size_t len;
+    if (!(copy = sfi_string_in("setlocale", locale, SIZE_MAX, &len)))
+      return NULL;
+    locale = copy;
+  }
+  int w = libc_state_enter();
+  char *r = NEXT(setlocale)(category, locale);
+  if (r && locale && (category == LC_CTYPE || category == LC_ALL)) {
+    mbstate_t state = {0};
+    wchar_t wc;
+    (void)mbrtowc(&wc, "", 1, &state);
+  }
+  libc_state_leave(w);
+  if (copy)
+    sfi_copy_done(copy);
+  return r;
 }
 
 /* The time is copied, and its zone name (which %Z copies into out) checked
@@ -170,15 +192,25 @@ SFI_EXPORT size_t strftime(char *out, size_t room, const char *format,
   struct tm copy = *tm;
   if (copy.tm_zone)
     STRING(copy.tm_zone);
-  return NEXT(strftime)(out, room, format, &copy);
+  /* the time zone, and the locale's eras and alternative digits, which
+   * libc reads in at their first use */
+  int w = libc_state_enter();
+  size_t r = NEXT(strftime)(out, room, format, &copy);
+  libc_state_leave(w);
+  return r;
 }
 
+/* The descriptor, and what libc loads for it (a converter module, with
+ * the dynamic linker's records of it), is libc's state: libc's heap. */
 SFI_EXPORT iconv_t iconv_open(const char *to, const char *from) {
   if (SFI_CHECKED()) {
     STRING(to);
     STRING(from);
   }
-  return NEXT(iconv_open)(to, from);
+  int w = libc_state_enter();
+  iconv_t r = NEXT(iconv_open)(to, from);
+  libc_state_leave(w);
+  return r;
 }
 
 /* dladdr's answer written (pointers the domain cannot choose, but a write

@@ -20,6 +20,7 @@
 #include "stream_memory.h"
 #include "../rt/say.h"
 
+#include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <link.h>
 #include <pthread.h>
@@ -43,6 +44,7 @@ static uintptr_t holders[HOLDERS]; /* fs bases of threads in a window */
 static int windows;               /* holders in use: 0 on the fast path */
 static int slots_lock;            /* used[] and next_slot */
 static uintptr_t libc_lo, libc_hi; /* libc's code */
+static uintptr_t ldso_lo, ldso_hi; /* the dynamic linker's */
 
 static uintptr_t fs_base(void) {
   uintptr_t fs;
@@ -50,16 +52,17 @@ static uintptr_t fs_base(void) {
   return fs;
 }
 
-static int find_libc(struct dl_phdr_info *info, size_t size, void *p) {
+/* The code segment of the object holding r[0]: r[0], r[1] = its bounds. */
+static int find_code(struct dl_phdr_info *info, size_t size, void *p) {
   (void)size;
-  uintptr_t at = (uintptr_t)p;
+  uintptr_t *r = p, at = r[0];
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
     if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && at >= lo &&
         at < lo + ph->p_memsz) {
-      libc_lo = lo;
-      libc_hi = lo + ph->p_memsz;
+      r[0] = lo;
+      r[1] = lo + ph->p_memsz;
       return 1;
     }
   }
@@ -79,7 +82,15 @@ static void forget_windows(void) {
 void stream_memory_init(void) {
   if (!(getauxval(AT_HWCAP2) & HWCAP2_FSGSBASE))
     return; /* no window: streams stay where libc puts them */
-  dl_iterate_phdr(find_libc, (void *)(uintptr_t)gnu_get_libc_version);
+  uintptr_t r[2] = {(uintptr_t)gnu_get_libc_version, 0};
+  if (!dl_iterate_phdr(find_code, r))
+    return;
+  void *ldso = dlsym(RTLD_DEFAULT, "_dl_exception_create");
+  uintptr_t l[2] = {(uintptr_t)ldso, 0};
+  if (ldso && dl_iterate_phdr(find_code, l))
+    ldso_lo = l[0], ldso_hi = l[1];
+  libc_lo = r[0];
+  libc_hi = r[1];
   pthread_atfork(NULL, NULL, forget_windows);
 }
 
@@ -125,16 +136,44 @@ void stream_memory_leave(int entered) {
     release(h);
 }
 
-int stream_memory_suspend(void) {
-  uintptr_t *h = libc_hi && in_window() ? holder_entry(fs_base(), 0) : NULL;
+/* The key of this thread's libc-state window: its fs base (a TCB
+ * address, aligned) with bit 0 set. */
+static uintptr_t state_key(void) { return fs_base() | 1; }
+
+int libc_state_enter(void) {
+  if (!libc_hi)
+    return 0;
+  holder_entry(state_key(), 1);
+  return 1;
+}
+
+void libc_state_leave(int entered) {
+  uintptr_t *h = entered ? holder_entry(state_key(), 0) : NULL;
+  if (h)
+    release(h);
+}
+
+/* Releases the entry of key if this thread holds it: 1 if it did. */
+static int suspend_key(uintptr_t key) {
+  uintptr_t *h = __atomic_load_n(&windows, __ATOMIC_ACQUIRE)
+                     ? holder_entry(key, 0)
+                     : NULL;
   if (h)
     release(h);
   return h != NULL;
 }
 
+int stream_memory_suspend(void) {
+  if (!libc_hi)
+    return 0;
+  return suspend_key(fs_base()) | suspend_key(state_key()) << 1;
+}
+
 void stream_memory_resume(int suspended) {
-  if (suspended)
+  if (suspended & 1)
     holder_entry(fs_base(), 1);
+  if (suspended & 2)
+    holder_entry(state_key(), 1);
 }
 
 int stream_memory_holds(const void *p) {
@@ -155,6 +194,13 @@ static void unlock_slots(void) {
 static int from_libc(const void *caller) {
   uintptr_t a = (uintptr_t)caller;
   return a >= libc_lo && a < libc_hi;
+}
+
+int libc_state_serves(const void *caller) {
+  uintptr_t a = (uintptr_t)caller;
+  return __atomic_load_n(&windows, __ATOMIC_ACQUIRE) &&
+         (from_libc(caller) || (a >= ldso_lo && a < ldso_hi)) &&
+         holder_entry(state_key(), 0) != NULL;
 }
 
 void *stream_memory_take(size_t size, const void *caller) {

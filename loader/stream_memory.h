@@ -1,5 +1,7 @@
-/* stream_memory.h - runtime memory for the streams libc makes for
- * instrumented code under `sfi` (stream_memory.c, sfi_streams.c). */
+/* stream_memory.h - where libc's own allocations go while it works for
+ * instrumented code under `sfi`: runtime memory for the streams it makes
+ * (stream_memory.c, sfi_streams.c), libc's heap for its process-wide
+ * state. */
 #ifndef DIPC_LOADER_STREAM_MEMORY_H
 #define DIPC_LOADER_STREAM_MEMORY_H
 
@@ -16,8 +18,25 @@ void stream_memory_init(void);
 int stream_memory_enter(void);
 void stream_memory_leave(int entered);
 
+/* A window in which libc's and the dynamic linker's own allocations for
+ * the calling thread come from libc's heap, whichever domain runs: the
+ * process-wide state libc keeps and follows later on every domain's
+ * behalf (a locale's records, the character converters with their
+ * function pointers, time zones, the environment). Made in the running
+ * domain's heap, a domain rewrote them: an attack round's domain with no
+ * grant pointed the decimal point at vault's secret, and made libc call
+ * its own code while vault printed a wide string. Under `sfi` only (libc
+ * runs unchecked there); enter returns 0 (and leave does nothing)
+ * elsewhere. */
+int libc_state_enter(void);
+void libc_state_leave(int entered);
+/* For the allocator (heap.c): whether a request of caller's (a return
+ * address) is one of libc's or the dynamic linker's inside this thread's
+ * window. */
+int libc_state_serves(const void *caller);
+
 /* Around domain code libc calls back inside a window (a cookie stream's
- * functions, a signal handler): the window closes, and opens again. */
+ * functions, a signal handler): the windows close, and open again. */
 int stream_memory_suspend(void);
 void stream_memory_resume(int suspended);
 
