@@ -229,13 +229,13 @@ static void report_sfi(void) {
     break;
   case DIPC_SFI_CFI_JUMP:
     n = snprintf(line, sizeof line,
-                 expected ? "dipc: sfi fault: longjmp to %p refused in the "
-                            "running domain (%s): its buffer holds no context "
-                            "this thread saved there (the last one saved "
-                            "there returns to %p)\n"
-                          : "dipc: sfi fault: longjmp to %p refused in the "
-                            "running domain (%s): no setjmp of this thread "
-                            "saved a context into its buffer\n",
+                 expected ? "dipc: sfi fault: longjmp through the buffer at "
+                            "%p refused in the running domain (%s): it holds "
+                            "no context this thread saved there (the last "
+                            "one saved there returns to %p)\n"
+                          : "dipc: sfi fault: longjmp through the buffer at "
+                            "%p refused in the running domain (%s): no "
+                            "setjmp of this thread saved a context there\n",
                  (void *)addr, domain_name(running), (void *)expected);
     break;
   default:

@@ -63,10 +63,16 @@ __attribute__((noreturn)) void sfi_longjmp(const void *buf, int val);
 __attribute__((visibility("hidden"))) sigsetjmp_fn
 setjmp_record(struct __jmp_buf_tag *buf, const uintptr_t *ctx) {
   sigsetjmp_fn real = NEXT_AS(sigsetjmp_fn, "__sigsetjmp");
-  /* Instrumented code, the common caller, is not libc: no lookup. */
-  if (sfi_code_on && (sfi_code_contains(ctx[JB_PC]) ||
-                      !in_libc(ctx[JB_PC], (const void *)real)))
+  /* Instrumented code, the common caller, is not libc: no lookup. Its
+   * buffer must be its to write (glibc writes the registers there, and
+   * the signal mask: an attack round's setjmp into vault's memory wrote
+   * its registers' values over vault's secret). */
+  if (sfi_code_on && sfi_code_contains(ctx[JB_PC])) {
+    SFI_WRITE(buf, sizeof *buf);
     __dipc_sfi_jmp_record(buf, ctx);
+  } else if (sfi_code_on && !in_libc(ctx[JB_PC], (const void *)real)) {
+    __dipc_sfi_jmp_record(buf, ctx);
+  }
   return real;
 }
 
@@ -104,6 +110,8 @@ __attribute__((noreturn)) static void jump(jump_fn real, const char *name,
 #define INTERPOSE(name)                                                        \
   __attribute__((visibility("default"), noreturn)) void name(                  \
       struct __jmp_buf_tag env[1], int val) {                                  \
+    if (SFI_CHECKED()) /* an attack round read vault's words this way */       \
+      SFI_READ(env, sizeof *env);                                              \
     jump(NEXT_AS(jump_fn, #name), #name, env, val);                            \
   }
 

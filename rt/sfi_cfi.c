@@ -311,7 +311,10 @@ DIPC_EXPORT void __dipc_sfi_jmp_record(const void *buf, const uintptr_t *ctx) {
  * resumes, which must be what the thread's last setjmp into buf saved
  * there: copied from buf (glibc's __jmpbuf, three words mangled with the
  * thread's pointer guard), checked, and returned in the thread's state,
- * which no domain writes; NULL (a control-flow fault) if refused. */
+ * which no domain writes; NULL (a control-flow fault) if refused. The
+ * fault names buf, not the pc read from it: the report is any domain's to
+ * read, and a buffer over another domain's memory (which the loader
+ * checks first) or a zero one would show its words or the guard. */
 static uintptr_t demangle(uintptr_t v) {
   uintptr_t guard;
   __asm__("mov %%fs:0x30, %0" : "=r"(guard));
@@ -336,14 +339,14 @@ const uintptr_t *dipc_sfi_jump_take(const void *buf) {
       continue;
     for (unsigned w = 0; w < DIPC_SFI_JMP_WORDS; ++w)
       if (r->ctx[w] != ctx[w]) {
-        refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], r->ctx[JMP_PC]);
+        refuse(DIPC_SFI_CFI_JUMP, (uintptr_t)buf, r->ctx[JMP_PC]);
         return NULL;
       }
     /* The loader's copies taken since are for frames the jump leaves. */
     dipc_scratch_unwind(st, r->n_scratch);
     return ctx;
   }
-  refuse(DIPC_SFI_CFI_JUMP, ctx[JMP_PC], 0);
+  refuse(DIPC_SFI_CFI_JUMP, (uintptr_t)buf, 0);
   return NULL;
 }
 

@@ -43,11 +43,10 @@
 #include "procmaps.h"
 
 #define SLOT_MAPPED (256 * 1024)
-#define KCS_OFF RT_KCS_OFF
 #define DSTACKS_OFF (112 * 1024)
 #define TRUSTED_TOP (208 * 1024)
-_Static_assert(sizeof(struct dipc_thread) <= KCS_OFF, "thread state size");
-_Static_assert(KCS_OFF + RT_KCS_ENTRIES * K_SIZE <= DSTACKS_OFF, "KCS size");
+_Static_assert(sizeof(struct dipc_thread) <= RT_KCS_OFF, "thread state size");
+_Static_assert(RT_KCS_OFF + RT_KCS_ENTRIES * K_SIZE <= DSTACKS_OFF, "KCS size");
 _Static_assert(DSTACKS_OFF + RT_MAX_DOMAINS * DS_SIZE + RT_TRUSTED_STACK <=
                    TRUSTED_TOP,
                "trusted stack size");
@@ -73,7 +72,7 @@ _Static_assert(DIPC_ERRNO_GS_OFFSET / RT_PAGE == DIPC_THREAD_PUBLIC_OFF / RT_PAG
                    (DIPC_DOM_GS_OFFSET + 4) / RT_PAGE == DIPC_THREAD_PUBLIC_OFF / RT_PAGE,
                "dipc_errno, the fs base copy, the unsafe stack pointer and "
                "the domain hint in the public page, in that order");
-_Static_assert(KCS_OFF % RT_PAGE >= 2048 && KCS_OFF % 64 == 0,
+_Static_assert(RT_KCS_OFF % RT_PAGE >= 2048 && RT_KCS_OFF % 64 == 0,
                "KCS entries at other page offsets than the state's words "
                "(4K aliasing, abi.h)");
 _Static_assert((RT_THREAD_STRIDE & (RT_THREAD_STRIDE - 1)) == 0 &&
@@ -452,7 +451,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   dipc_slot_state[i] = SLOT_LIVE;
   st->self = st;
   st->fsbase = read_fsbase();
-  st->kcs_base = st->kcs_top = (void *)((char *)st + KCS_OFF);
+  st->kcs_base = st->kcs_top = (void *)((char *)st + RT_KCS_OFF);
   st->kcs_limit = st->kcs_base + RT_KCS_ENTRIES;
   st->dstacks = (void *)((char *)st + DSTACKS_OFF);
   st->trusted_sp = (uintptr_t)st + TRUSTED_TOP;

@@ -36,7 +36,7 @@
 // SFI: attack returned 0, dipc_errno 14
 // SFI-NEXT: nothing stolen
 // MAIN-NOT: hijacked
-// MAIN: dipc: sfi fault: longjmp to 0x{{[0-9a-f]+}} refused in the running domain (default): its buffer holds no context this thread saved there (the last one saved there returns to 0x{{[0-9a-f]+}})
+// MAIN: dipc: sfi fault: longjmp through the buffer at 0x{{[0-9a-f]+}} refused in the running domain (default): it holds no context this thread saved there (the last one saved there returns to 0x{{[0-9a-f]+}})
 // CONTEXT-NOT: hijacked
 // CONTEXT: dipc: sfi: setcontext refused to the running domain (it would undo the isolation)
 // CONTEXT: setcontext returned -1
