@@ -1,6 +1,6 @@
 /* sfi_misc.c - the remaining interceptors (sfi_intercept.h): sorting and
  * searching arrays, number parsing, character classes, the environment,
- * clocks, and mutexes, which libc writes. */
+ * clocks and times. Mutexes: sfi_mutex.c. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
 #include "stream_memory.h"
@@ -213,27 +213,6 @@ SFI_EXPORT struct tm *gmtime_r(const time_t *t, struct tm *out) {
     SFI_WRITE(out, sizeof *out);
   }
   LIBC_STATE(struct tm *, NEXT(gmtime_r)(t, out));
-}
-
-#define MUTEX(name)                                                            \
-  SFI_EXPORT int name(pthread_mutex_t *m) {                                    \
-    if (SFI_CHECKED())                                                         \
-      SFI_WRITE(m, sizeof *m);                                                 \
-    return NEXT(name)(m);                                                      \
-  }
-MUTEX(pthread_mutex_lock)
-MUTEX(pthread_mutex_trylock)
-MUTEX(pthread_mutex_unlock)
-MUTEX(pthread_mutex_destroy)
-
-SFI_EXPORT int pthread_mutex_init(pthread_mutex_t *m,
-                                  const pthread_mutexattr_t *attr) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(m, sizeof *m);
-    if (attr)
-      SFI_READ(attr, sizeof *attr);
-  }
-  return NEXT(pthread_mutex_init)(m, attr);
 }
 
 SFI_EXPORT int pthread_join(pthread_t t, void **result) {

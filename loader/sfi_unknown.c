@@ -59,15 +59,6 @@ SFI_EXPORT int pthread_attr_setaffinity_np(pthread_attr_t *attr, size_t size,
   return NEXT(pthread_attr_setaffinity_np)(attr, size, set);
 }
 
-SFI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m,
-                                       const struct timespec *at) {
-  if (SFI_CHECKED()) {
-    SFI_WRITE(m, sizeof *m);
-    SFI_READ(at, sizeof *at);
-  }
-  return NEXT(pthread_mutex_timedlock)(m, at);
-}
-
 SFI_EXPORT int pthread_timedjoin_np(pthread_t t, void **result,
                                     const struct timespec *at) {
   if (SFI_CHECKED()) {

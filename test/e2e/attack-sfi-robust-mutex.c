@@ -1,21 +1,69 @@
-// Known open (docs/runtime.md, "What stays trusted under sfi"): glibc's
-// robust-mutex unlink. A domain with no grant (`sneak`, attack round 15)
-// marks a mutex of its own robust through its __kind word, locks it
-// (glibc links it into the thread's robust list), rewrites its list links
-// and unlocks: pthread_mutex_unlock's DEQUEUE writes `*(next - 8) = prev`,
-// an address of sneak's choosing over vault's secret. The interceptors
-// check the mutex object only; the kind and links are read again by
-// glibc after any check, so a sound fix keeps the real mutex in runtime
-// memory (a shadow per domain mutex), not built yet. Expected to fail
-// until then; the none control shows the same write.
-// XFAIL: *
+// glibc's robust-mutex unlink. A domain with no grant (`sneak`, attack
+// round 15) marks a mutex of its own robust through its __kind word,
+// locks it (glibc links it into the thread's robust list), rewrites its
+// list links and unlocks: pthread_mutex_unlock's DEQUEUE wrote
+// `*(next - 8) = prev`, an address of sneak's choosing, over vault's
+// secret. Under `sfi` glibc works on a shadow of each mutex of
+// instrumented code in runtime memory (loader/sfi_mutex.c): sneak's
+// writes reach only its object, and the secret stays. Control: under
+// `none` the same write lands. Mode `works`: the mutexes still do their
+// job (two threads counting under one, recursive and error-checking
+// types, trylock, destroy and init again).
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t works 2>&1 | FileCheck %s --check-prefix=WORKS
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t works 2>&1 | FileCheck %s --check-prefix=WORKS
 // SFI: after: vault intact
 // NONE: after: vault CHANGED
+// WORKS: counted 200000 of 200000; recursive 0 0 0 0; errorcheck 0 35 0; trylock 16 0; again 0 0 0
 #include "Inputs/vault.h"
+#include <errno.h>
 #include <pthread.h>
+
+static pthread_mutex_t counting = PTHREAD_MUTEX_INITIALIZER;
+static long counted;
+
+static void *count(void *arg) {
+  (void)arg;
+  for (int i = 0; i < 100000; i++) {
+    pthread_mutex_lock(&counting);
+    counted++;
+    pthread_mutex_unlock(&counting);
+  }
+  return NULL;
+}
+
+static int works(void) {
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++)
+    pthread_create(&t[i], NULL, count, NULL);
+  for (int i = 0; i < 2; i++)
+    pthread_join(t[i], NULL);
+  pthread_mutex_t r = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, e, again;
+  int r1 = pthread_mutex_lock(&r), r2 = pthread_mutex_lock(&r),
+      r3 = pthread_mutex_unlock(&r), r4 = pthread_mutex_unlock(&r);
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+  pthread_mutex_init(&e, &a);
+  int e1 = pthread_mutex_lock(&e), e2 = pthread_mutex_lock(&e),
+      e3 = pthread_mutex_unlock(&e);
+  pthread_mutex_lock(&counting);
+  int t1 = pthread_mutex_trylock(&counting);
+  pthread_mutex_unlock(&counting);
+  int t2 = pthread_mutex_trylock(&counting);
+  pthread_mutex_unlock(&counting);
+  pthread_mutex_init(&again, NULL);
+  pthread_mutex_lock(&again);
+  pthread_mutex_unlock(&again);
+  int a1 = pthread_mutex_destroy(&again), a2 = pthread_mutex_init(&again, NULL),
+      a3 = pthread_mutex_lock(&again);
+  printf("counted %ld of 200000; recursive %d %d %d %d; errorcheck %d %d %d; "
+         "trylock %d %d; again %d %d %d\n",
+         counted, r1, r2, r3, r4, e1, e2, e3, t1, t2, a1, a2, a3);
+  return 0;
+}
 int vault_show(char *out) __dom("vault") __entry;
 int vault_show(char *out) {
   for (int i = 0; i < 16; i++) {
@@ -48,10 +96,12 @@ long sneak(char *secret, int control) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "works") == 0)
+    return works();
   char view[17];
   char *s = (char *)vault_address();
   printf("before: vault %s '%s'\n", vault_show(view) ? "intact" : "CHANGED", view);
-  long r = sneak(s, argc > 1);
+  long r = sneak(s, 0);
   printf("sneak returned %ld, dipc_errno %d\n", r, dipc_errno);
   printf("after: vault %s '%s'\n", vault_show(view) ? "intact" : "CHANGED", view);
   uintptr_t w = vault_word0();

@@ -1,0 +1,193 @@
+/* sfi_mutex.c - mutexes of instrumented code under `sfi`. glibc follows
+ * what lies in a pthread_mutex_t after any check: its kind says robust,
+ * and unlocking one unlinks it from the thread's robust list through the
+ * links it holds, so a domain with no grant that marked its own mutex
+ * robust and rewrote the links had the unlink write an address of its
+ * choosing over vault's secret (e2e/attack-sfi-robust-mutex.c). For
+ * instrumented callers glibc gets a shadow instead: a pthread_mutex_t in
+ * the loader's image (runtime memory, which no domain reads or writes),
+ * one per address of a domain's mutex, made at its init or first use with
+ * the type the domain asked for (robust and priority mutexes work on a
+ * shadow too: their links are then the runtime's). The domain's object
+ * is only a name; it must still be the caller's to write. Uninstrumented
+ * code locking the same object locks the object itself, not its shadow:
+ * a mutex must be used from one side only. A shadow stays with its
+ * address after pthread_mutex_destroy (destroyed: its next use makes it
+ * anew); when every shadow is taken, a new mutex's first use fails with
+ * EAGAIN. */
+#define _GNU_SOURCE
+#include "sfi_intercept.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#define SHADOWS 65536 /* a power of two */
+
+enum { FREE, READY, DESTROYED };
+
+struct shadow {
+  uintptr_t key; /* the domain mutex's address; 0: free */
+  int state;
+  pthread_mutex_t mutex;
+};
+
+static struct shadow shadows[SHADOWS];
+static int insert_lock; /* a spin lock, never held across a call but init */
+
+static unsigned slot_of(uintptr_t key) {
+  return (unsigned)((key >> 3) * 0x9e3779b97f4a7c15ull >> 48) % SHADOWS;
+}
+
+/* The ready shadow of key, or NULL (none, or destroyed). */
+static pthread_mutex_t *find(uintptr_t key) {
+  for (unsigned n = 0, i = slot_of(key); n < SHADOWS;
+       n++, i = (i + 1) % SHADOWS) {
+    uintptr_t k = __atomic_load_n(&shadows[i].key, __ATOMIC_ACQUIRE);
+    if (k == 0)
+      return NULL;
+    if (k == key)
+      return __atomic_load_n(&shadows[i].state, __ATOMIC_ACQUIRE) == READY
+                 ? &shadows[i].mutex
+                 : NULL;
+  }
+  return NULL;
+}
+
+static void lock_inserts(void) {
+  while (__atomic_exchange_n(&insert_lock, 1, __ATOMIC_ACQUIRE))
+    __builtin_ia32_pause();
+}
+
+static void unlock_inserts(void) {
+  __atomic_store_n(&insert_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* key's slot, claimed if it has none (a destroyed one's first, then a
+ * free one); NULL when the table is full. Inserts locked. */
+static struct shadow *claim(uintptr_t key) {
+  struct shadow *reuse = NULL;
+  for (unsigned n = 0, i = slot_of(key); n < SHADOWS;
+       n++, i = (i + 1) % SHADOWS) {
+    struct shadow *s = &shadows[i];
+    if (s->key == key)
+      return s;
+    if (!reuse && s->key && s->state == DESTROYED)
+      reuse = s;
+    if (s->key == 0) {
+      if (!reuse) {
+        reuse = s;
+        s->state = DESTROYED; /* not ready until made below */
+        __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+      }
+      break;
+    }
+  }
+  if (reuse && reuse->key != key) {
+    __atomic_store_n(&reuse->state, DESTROYED, __ATOMIC_RELEASE);
+    __atomic_store_n(&reuse->key, key, __ATOMIC_RELEASE);
+  }
+  return reuse;
+}
+
+/* Makes key's shadow anew with attr (NULL: the type in the domain's
+ * object, as a static initializer leaves it). */
+static pthread_mutex_t *make(pthread_mutex_t *m,
+                             const pthread_mutexattr_t *attr, int *err) {
+  pthread_mutexattr_t own;
+  if (!attr) {
+    /* the type only: nothing else of the domain's object is read */
+    int type = __atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED) & 3;
+    pthread_mutexattr_init(&own);
+    pthread_mutexattr_settype(&own, type);
+  }
+  lock_inserts();
+  struct shadow *s = claim((uintptr_t)m);
+  if (s && !attr && s->state == READY) { /* made meanwhile by another */
+    unlock_inserts();
+    return &s->mutex;
+  }
+  *err = s ? NEXT(pthread_mutex_init)(&s->mutex, attr ? attr : &own) : EAGAIN;
+  if (s && !*err)
+    __atomic_store_n(&s->state, READY, __ATOMIC_RELEASE);
+  unlock_inserts();
+  return s && !*err ? &s->mutex : NULL;
+}
+
+/* m's shadow, made at its first use; NULL with *err when none can be. */
+static pthread_mutex_t *shadow(pthread_mutex_t *m, int *err) {
+  SFI_WRITE(m, sizeof *m);
+  pthread_mutex_t *s = find((uintptr_t)m);
+  return s ? s : make(m, NULL, err);
+}
+
+#define ON_SHADOW(name, ...)                                                   \
+  do {                                                                         \
+    int err_;                                                                  \
+    pthread_mutex_t *s_ = shadow(m, &err_);                                    \
+    return s_ ? NEXT(name)(s_, ##__VA_ARGS__) : err_;                          \
+  } while (0)
+
+SFI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_mutex_lock)(m);
+  ON_SHADOW(pthread_mutex_lock);
+}
+
+SFI_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_mutex_trylock)(m);
+  ON_SHADOW(pthread_mutex_trylock);
+}
+
+SFI_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_mutex_unlock)(m);
+  ON_SHADOW(pthread_mutex_unlock);
+}
+
+SFI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m,
+                                       const struct timespec *at) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_mutex_timedlock)(m, at);
+  SFI_READ(at, sizeof *at);
+  struct timespec copy = *at;
+  ON_SHADOW(pthread_mutex_timedlock, &copy);
+}
+
+SFI_EXPORT int pthread_mutex_init(pthread_mutex_t *m,
+                                  const pthread_mutexattr_t *attr) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_mutex_init)(m, attr);
+  SFI_WRITE(m, sizeof *m);
+  pthread_mutexattr_t copy;
+  if (attr) {
+    SFI_READ(attr, sizeof *attr);
+    memcpy(&copy, attr, sizeof copy);
+  }
+  int err;
+  return make(m, attr ? &copy : NULL, &err) ? 0 : err;
+}
+
+SFI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_mutex_destroy)(m);
+  SFI_WRITE(m, sizeof *m);
+  lock_inserts();
+  int err = 0;
+  for (unsigned n = 0, i = slot_of((uintptr_t)m); n < SHADOWS;
+       n++, i = (i + 1) % SHADOWS) {
+    struct shadow *s = &shadows[i];
+    if (s->key == 0)
+      break;
+    if (s->key == (uintptr_t)m) {
+      if (s->state == READY &&
+          !(err = NEXT(pthread_mutex_destroy)(&s->mutex)))
+        __atomic_store_n(&s->state, DESTROYED, __ATOMIC_RELEASE);
+      break;
+    }
+  }
+  unlock_inserts();
+  return err;
+}
