@@ -114,6 +114,8 @@ static uint32_t running_domain(uint32_t *slot) {
   return ((const volatile uint8_t *)RT_VECTOR_DEFAULT_WRITERS)[d] ? 0 : d;
 }
 
+int heap_serves_domain(void) { return running_domain(NULL) != 0; }
+
 /* The domain whose heap serves a request of caller's (a return address):
  * the running domain's, but libc's heap (0) for libc's own state inside a
  * libc-state window (stream_memory.h). */

@@ -6,4 +6,7 @@
  * the runtime is up and the program's domains exist. */
 void heap_start(void);
 
+/* Whether a domain's own heap, not libc's, serves this thread now. */
+int heap_serves_domain(void);
+
 #endif

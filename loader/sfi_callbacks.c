@@ -11,7 +11,9 @@
  * only: their functions pass by the executable's symbol table
  * (rt/sfi_cfi.c). */
 #define _GNU_SOURCE
+#include "heap.h"
 #include "sfi_intercept.h"
+#include "stream_memory.h"
 
 #include <dipc/rt.h>
 #include <dirent.h>
@@ -85,14 +87,18 @@ void *sfi_callback(const void *fn, int args) {
 }
 
 /* atexit and the compiler's static destructors come here (atexit itself
- * is libc_nonshared.a's, linked into the caller). */
+ * is libc_nonshared.a's, linked into the caller). The lists of handlers
+ * past libc's first block, the thread_local destructors' records and the
+ * thread-specific values' second-level blocks are libc's state, which it
+ * follows at exit or on another domain's behalf: made in a libc-state
+ * window (stream_memory.h). */
 SFI_EXPORT int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
   if (SFI_CHECKED()) {
     handler((const void *)fn, arg);
     if (!(fn = AS_CALLER(fn, 1)))
       return -1;
   }
-  return NEXT(__cxa_atexit)(fn, arg, dso);
+  LIBC_STATE(int, NEXT(__cxa_atexit)(fn, arg, dso));
 }
 
 /* on_exit's handler gets exit's status first, which the domain chooses:
@@ -104,7 +110,7 @@ SFI_EXPORT int on_exit(void (*fn)(int, void *), void *arg) {
     if (!(fn = AS_CALLER(fn, 2)))
       return -1;
   }
-  return NEXT(on_exit)(fn, arg);
+  LIBC_STATE(int, NEXT(on_exit)(fn, arg));
 }
 
 SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
@@ -113,7 +119,7 @@ SFI_EXPORT int at_quick_exit(void (*fn)(void)) {
     if (!(fn = AS_CALLER(fn, 0)))
       return -1;
   }
-  return NEXT(at_quick_exit)(fn);
+  LIBC_STATE(int, NEXT(at_quick_exit)(fn));
 }
 
 /* libc writes the once word (a compare-and-swap, then its done state):
@@ -151,7 +157,7 @@ static int thread_atexit(int checked, void (*fn)(void *), void *obj,
     if (!(fn = AS_CALLER(fn, 1)))
       return -1;
   }
-  return NEXT(__cxa_thread_atexit_impl)(fn, obj, dso);
+  LIBC_STATE(int, NEXT(__cxa_thread_atexit_impl)(fn, obj, dso));
 }
 
 SFI_EXPORT int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj,
@@ -208,7 +214,7 @@ SFI_EXPORT int pthread_setspecific(pthread_key_t key, const void *value) {
   if (SFI_CHECKED() && !key_mine(key))
     return (int)(sfi_refuse("pthread_setspecific of another domain's key"),
                  EPERM);
-  return NEXT(pthread_setspecific)(key, value);
+  LIBC_STATE(int, NEXT(pthread_setspecific)(key, value));
 }
 
 SFI_EXPORT int pthread_key_delete(pthread_key_t key) {
@@ -223,7 +229,7 @@ SFI_EXPORT int pthread_key_delete(pthread_key_t key) {
 SFI_EXPORT int tss_set(tss_t key, void *value) {
   if (SFI_CHECKED() && !key_mine(key))
     return (int)(sfi_refuse("tss_set of another domain's key"), thrd_error);
-  return NEXT(tss_set)(key, value);
+  LIBC_STATE(int, NEXT(tss_set)(key, value));
 }
 
 SFI_EXPORT void tss_delete(tss_t key) {
@@ -257,7 +263,12 @@ SFI_EXPORT int dl_iterate_phdr(int (*fn)(struct dl_phdr_info *, size_t,
 
 /* Sorting and searching call their comparator with the caller's own
  * elements, through a callback proxy (sfi_callback); the array is the
- * caller's, as libc reads and writes it. The trees: sfi_search.c. */
+ * caller's, as libc reads and writes it. qsort's work area (a table of
+ * pointers to the elements, for large ones) is libc's, in a libc-state
+ * window (stream_memory.h): made in the domain's heap, a comparator
+ * rewrote an entry and libc's final moves copied vault's page into the
+ * array and the array over vault's (e2e/attack-sfi-qsort-table.c). The
+ * trees: sfi_search.c. */
 typedef int (*compare_fn)(const void *, const void *);
 
 SFI_EXPORT void qsort(void *base, size_t n, size_t size, compare_fn cmp) {
@@ -265,7 +276,9 @@ SFI_EXPORT void qsort(void *base, size_t n, size_t size, compare_fn cmp) {
     SFI_WRITE(base, sfi_array_size(n, size));
     cmp = SFI_CALLBACK(cmp, 2);
   }
+  int w = libc_state_enter();
   NEXT(qsort)(base, n, size, cmp);
+  libc_state_leave(w);
 }
 
 SFI_EXPORT void qsort_r(void *base, size_t n, size_t size,
@@ -275,7 +288,9 @@ SFI_EXPORT void qsort_r(void *base, size_t n, size_t size,
     SFI_WRITE(base, sfi_array_size(n, size));
     cmp = SFI_CALLBACK(cmp, 3);
   }
+  int w = libc_state_enter();
   NEXT(qsort_r)(base, n, size, cmp, arg);
+  libc_state_leave(w);
 }
 
 /* bsearch returns one of the elements: the array must be readable (the
@@ -382,34 +397,55 @@ SFI_EXPORT int register_printf_type(printf_va_arg_function fn) {
 /* Directory walks and globbing call the domain's functions from libc,
  * unchecked (a scandir filter one byte into a function ran): each must be
  * code the checks cover, as qsort's comparator, and runs through a
- * callback proxy (sfi_callback). */
+ * callback proxy (sfi_callback). scandir's list is the caller's to free,
+ * so it is made in the caller's heap: libc's sort of it (qsort's work
+ * area in that heap too) is left to the loader's qsort, above. ftw and
+ * nftw keep a tree of the directories they went through, and their
+ * buffers, in the caller's heap while they call it back: refused to a
+ * domain with a heap of its own. */
 typedef int (*dir_filter)(const struct dirent *);
 typedef int (*dir_compar)(const struct dirent **, const struct dirent **);
 
+/* The n entries scandir left at *list sorted by cmp (a callback proxy). */
+static int sort_list(struct dirent ***list, int n, dir_compar cmp) {
+  if (n <= 1 || !cmp)
+    return n;
+  struct dirent **v = __atomic_load_n(list, __ATOMIC_RELAXED); /* once */
+  SFI_WRITE(v, sfi_array_size((size_t)n, sizeof *v));
+  qsort(v, (size_t)n, sizeof *v, (compare_fn)cmp);
+  return n;
+}
+
 SFI_EXPORT int scandir(const char *dir, struct dirent ***list, dir_filter sel,
                        dir_compar cmp) {
-  if (SFI_CHECKED()) {
-    sfi_read_string(dir, SIZE_MAX);
-    SFI_WRITE(list, sizeof *list);
-    SFI_CALLBACK_IF(sel, 1);
-    SFI_CALLBACK_IF(cmp, 2);
-  }
-  return NEXT(scandir)(dir, list, sel, cmp);
+  if (!SFI_CHECKED())
+    return NEXT(scandir)(dir, list, sel, cmp);
+  sfi_read_string(dir, SIZE_MAX);
+  SFI_WRITE(list, sizeof *list);
+  SFI_CALLBACK_IF(sel, 1);
+  SFI_CALLBACK_IF(cmp, 2);
+  return sort_list(list, NEXT(scandir)(dir, list, sel, NULL), cmp);
 }
 
 SFI_EXPORT int scandirat(int fd, const char *dir, struct dirent ***list,
                          dir_filter sel, dir_compar cmp) {
-  if (SFI_CHECKED()) {
-    sfi_read_string(dir, SIZE_MAX);
-    SFI_WRITE(list, sizeof *list);
-    SFI_CALLBACK_IF(sel, 1);
-    SFI_CALLBACK_IF(cmp, 2);
-  }
-  return NEXT(scandirat)(fd, dir, list, sel, cmp);
+  if (!SFI_CHECKED())
+    return NEXT(scandirat)(fd, dir, list, sel, cmp);
+  sfi_read_string(dir, SIZE_MAX);
+  SFI_WRITE(list, sizeof *list);
+  SFI_CALLBACK_IF(sel, 1);
+  SFI_CALLBACK_IF(cmp, 2);
+  return sort_list(list, NEXT(scandirat)(fd, dir, list, sel, NULL), cmp);
+}
+
+static int walk_refused(const char *call) {
+  return heap_serves_domain() ? (int)sfi_refuse(call) : 0;
 }
 
 SFI_EXPORT int ftw(const char *dir, __ftw_func_t fn, int fds) {
   if (SFI_CHECKED()) {
+    if (walk_refused("ftw by a domain with a heap of its own"))
+      return -1;
     sfi_read_string(dir, SIZE_MAX);
     fn = SFI_CALLBACK(fn, 3);
   }
@@ -418,6 +454,8 @@ SFI_EXPORT int ftw(const char *dir, __ftw_func_t fn, int fds) {
 
 SFI_EXPORT int nftw(const char *dir, __nftw_func_t fn, int fds, int flags) {
   if (SFI_CHECKED()) {
+    if (walk_refused("nftw by a domain with a heap of its own"))
+      return -1;
     sfi_read_string(dir, SIZE_MAX);
     fn = SFI_CALLBACK(fn, 4);
   }

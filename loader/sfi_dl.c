@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "sfi_dl.h"
 #include "sfi_intercept.h"
+#include "stream_memory.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -67,7 +68,8 @@ SFI_EXPORT __attribute__((force_align_arg_pointer)) void *
 __tls_get_addr(struct sfi_tls_index *ti) {
   if (SFI_CHECKED())
     SFI_READ(ti, sizeof *ti);
-  return NEXT(__tls_get_addr)(ti);
+  /* the thread's vector of TLS blocks, and the blocks, are ld.so's */
+  LIBC_STATE(void *, NEXT(__tls_get_addr)(ti));
 }
 
 /* dlerror formats the record a failed call left: its object name and

@@ -84,17 +84,6 @@ SFI_EXPORT char *getenv(const char *name) {
   return NEXT(getenv)(name);
 }
 
-/* Returns call's result, made in a libc-state window (stream_memory.h):
- * what libc allocates meanwhile is its own process-wide state, in its
- * heap, not in the running domain's. */
-#define LIBC_STATE(type, call)                                                 \
-  do {                                                                         \
-    int w_ = libc_state_enter();                                               \
-    type r_ = (call);                                                          \
-    libc_state_leave(w_);                                                      \
-    return r_;                                                                 \
-  } while (0)
-
 /* GCONV_PATH names where iconv_open loads conversion modules from, with
  * libc's internal dlopen, which the loader's never sees: a domain that set
  * it had a plain library's constructor run unchecked. Refused to

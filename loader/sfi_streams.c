@@ -174,7 +174,13 @@ FILE *sfi_stream_made(FILE *f, int kind, int entered, int (*close)(FILE *)) {
     return NULL;
   if (!entered && kind == SFI_STREAM_PLAIN)
     learn(f); /* popen's, which the loader could not open at start */
-  if (entered && !stream_memory_holds(f)) {
+  /* fmemopen's cookie (the buffer's bounds and position) as well: with
+   * the slots full it came from the domain's heap while the FILE took a
+   * slot freed meanwhile, and a domain that set its buffer to vault's
+   * secret read it (e2e/attack-sfi-fmemopen-cookie.c) */
+  if (entered && (!stream_memory_holds(f) ||
+                  (kind == SFI_STREAM_FMEM &&
+                   !stream_memory_holds((const void *)cookie_words(f)[0])))) {
     close_in_window(f, close);
     sfi_refuse("a stream beyond the loader's memory for streams");
     errno = EMFILE;

@@ -18,6 +18,7 @@
  * reused late. */
 #define _GNU_SOURCE
 #include "stream_memory.h"
+#include "heap.h"
 #include "../rt/say.h"
 
 #include <dlfcn.h>
@@ -141,7 +142,7 @@ void stream_memory_leave(int entered) {
 static uintptr_t state_key(void) { return fs_base() | 1; }
 
 int libc_state_enter(void) {
-  if (!libc_hi)
+  if (!libc_hi || !heap_serves_domain())
     return 0;
   holder_entry(state_key(), 1);
   return 1;

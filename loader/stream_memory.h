@@ -26,14 +26,23 @@ void stream_memory_leave(int entered);
  * domain's heap, a domain rewrote them: an attack round's domain with no
  * grant pointed the decimal point at vault's secret, and made libc call
  * its own code while vault printed a wide string. Under `sfi` only (libc
- * runs unchecked there); enter returns 0 (and leave does nothing)
- * elsewhere. */
+ * runs unchecked there), while a domain with a heap of its own runs;
+ * enter returns 0 (and leave does nothing) elsewhere. */
 int libc_state_enter(void);
 void libc_state_leave(int entered);
 /* For the allocator (heap.c): whether a request of caller's (a return
  * address) is one of libc's or the dynamic linker's inside this thread's
  * window. */
 int libc_state_serves(const void *caller);
+
+/* Returns call's result, made in a libc-state window. */
+#define LIBC_STATE(type, call)                                                 \
+  do {                                                                         \
+    int w_ = libc_state_enter();                                               \
+    type r_ = (call);                                                          \
+    libc_state_leave(w_);                                                      \
+    return r_;                                                                 \
+  } while (0)
 
 /* Around domain code libc calls back inside a window (a cookie stream's
  * functions, a signal handler): the windows close, and open again. */

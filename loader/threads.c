@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "interpose.h"
 #include "sfi_intercept.h"
+#include "stream_memory.h"
 #include "threads.h"
 
 #include <dipc/rt.h>
@@ -193,8 +194,12 @@ static int create(pthread_t *thread, const pthread_attr_t *attr,
     dipc_thread_unreserve();
     return ticket == -DIPC_ENOSPC ? EAGAIN : EINVAL;
   }
+  /* The new thread's TLS blocks and their vector, libc's records: libc's
+   * heap (a libc-state window), which the caller cannot rewrite. */
+  int w = libc_state_enter();
   if (ticket > 0) {
     int err = real(thread, attr, start_in_domain, (void *)ticket);
+    libc_state_leave(w);
     if (err) {
       dipc_thread_spawn_drop(ticket);
       dipc_thread_unreserve();
@@ -203,10 +208,12 @@ static int create(pthread_t *thread, const pthread_attr_t *attr,
   }
   struct start *start = routine ? start_take(routine, arg) : NULL;
   if (!start) {
+    libc_state_leave(w);
     dipc_thread_unreserve();
     return routine ? EAGAIN : EINVAL;
   }
   int err = real(thread, attr, start_thread, start);
+  libc_state_leave(w);
   if (err) {
     start_give(start);
     dipc_thread_unreserve();
