@@ -13,10 +13,16 @@
  * code locking the same object locks the object itself, not its shadow:
  * a mutex must be used from one side only. A shadow stays with its
  * address after pthread_mutex_destroy (destroyed: its next use makes it
- * anew); when every shadow is taken, a new mutex's first use fails with
- * EAGAIN. */
+ * anew), and only a mutex of the same domain takes its place: a thread
+ * still holding a destroyed shadow then reaches its own domain's mutex,
+ * never another's. A named domain holds at most a quarter of the table
+ * (an attack round's domain took all of it, and vault's next mutex could
+ * not be made); beyond its share, or with the table full, a new mutex's
+ * first use fails with EAGAIN. */
 #define _GNU_SOURCE
 #include "sfi_intercept.h"
+
+#include <dipc/limits.h>
 
 #include <errno.h>
 #include <pthread.h>
@@ -30,10 +36,12 @@ enum { FREE, READY, DESTROYED };
 struct shadow {
   uintptr_t key; /* the domain mutex's address; 0: free */
   int state;
+  uint32_t owner; /* the domain that made it */
   pthread_mutex_t mutex;
 };
 
 static struct shadow shadows[SHADOWS];
+static unsigned ready_of[DIPC_MAX_DOMAINS]; /* ready shadows per owner */
 static int insert_lock; /* a spin lock, never held across a call but init */
 
 static unsigned slot_of(uintptr_t key) {
@@ -55,6 +63,18 @@ static pthread_mutex_t *find(uintptr_t key) {
   return NULL;
 }
 
+/* key's slot whatever its state, or NULL. */
+static struct shadow *find_slot(uintptr_t key) {
+  for (unsigned n = 0, i = slot_of(key); n < SHADOWS;
+       n++, i = (i + 1) % SHADOWS) {
+    if (shadows[i].key == key)
+      return &shadows[i];
+    if (shadows[i].key == 0)
+      return NULL;
+  }
+  return NULL;
+}
+
 static void lock_inserts(void) {
   while (__atomic_exchange_n(&insert_lock, 1, __ATOMIC_ACQUIRE))
     __builtin_ia32_pause();
@@ -64,16 +84,17 @@ static void unlock_inserts(void) {
   __atomic_store_n(&insert_lock, 0, __ATOMIC_RELEASE);
 }
 
-/* key's slot, claimed if it has none (a destroyed one's first, then a
- * free one); NULL when the table is full. Inserts locked. */
-static struct shadow *claim(uintptr_t key) {
+/* key's slot, claimed for owner if it has none (a destroyed one of
+ * owner's first, then a free one); NULL when the table is full. Inserts
+ * locked. */
+static struct shadow *claim(uintptr_t key, uint32_t owner) {
   struct shadow *reuse = NULL;
   for (unsigned n = 0, i = slot_of(key); n < SHADOWS;
        n++, i = (i + 1) % SHADOWS) {
     struct shadow *s = &shadows[i];
     if (s->key == key)
       return s;
-    if (!reuse && s->key && s->state == DESTROYED)
+    if (!reuse && s->key && s->state == DESTROYED && s->owner == owner)
       reuse = s;
     if (s->key == 0) {
       if (!reuse) {
@@ -88,7 +109,14 @@ static struct shadow *claim(uintptr_t key) {
     __atomic_store_n(&reuse->state, DESTROYED, __ATOMIC_RELEASE);
     __atomic_store_n(&reuse->key, key, __ATOMIC_RELEASE);
   }
+  if (reuse)
+    reuse->owner = owner;
   return reuse;
+}
+
+/* Whether owner may have one more ready shadow. */
+static int within_share(uint32_t owner) {
+  return owner == 0 || ready_of[owner] < SHADOWS / 4;
 }
 
 /* Makes key's shadow anew with attr (NULL: the type in the domain's
@@ -102,15 +130,26 @@ static pthread_mutex_t *make(pthread_mutex_t *m,
     pthread_mutexattr_init(&own);
     pthread_mutexattr_settype(&own, type);
   }
+  uint32_t owner = sfi_running_domain() % DIPC_MAX_DOMAINS;
   lock_inserts();
-  struct shadow *s = claim((uintptr_t)m);
+  struct shadow *s = find_slot((uintptr_t)m);
   if (s && !attr && s->state == READY) { /* made meanwhile by another */
     unlock_inserts();
     return &s->mutex;
   }
+  int was_ready = s && s->state == READY;
+  if (!was_ready && !within_share(owner))
+    s = NULL;
+  else if (!s)
+    s = claim((uintptr_t)m, owner);
   *err = s ? NEXT(pthread_mutex_init)(&s->mutex, attr ? attr : &own) : EAGAIN;
-  if (s && !*err)
+  if (s && !*err) {
+    if (was_ready)
+      ready_of[s->owner]--;
+    s->owner = owner;
+    ready_of[owner]++;
     __atomic_store_n(&s->state, READY, __ATOMIC_RELEASE);
+  }
   unlock_inserts();
   return s && !*err ? &s->mutex : NULL;
 }
@@ -176,17 +215,11 @@ SFI_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m) {
   SFI_WRITE(m, sizeof *m);
   lock_inserts();
   int err = 0;
-  for (unsigned n = 0, i = slot_of((uintptr_t)m); n < SHADOWS;
-       n++, i = (i + 1) % SHADOWS) {
-    struct shadow *s = &shadows[i];
-    if (s->key == 0)
-      break;
-    if (s->key == (uintptr_t)m) {
-      if (s->state == READY &&
-          !(err = NEXT(pthread_mutex_destroy)(&s->mutex)))
-        __atomic_store_n(&s->state, DESTROYED, __ATOMIC_RELEASE);
-      break;
-    }
+  struct shadow *s = find_slot((uintptr_t)m);
+  if (s && s->state == READY &&
+      !(err = NEXT(pthread_mutex_destroy)(&s->mutex))) {
+    ready_of[s->owner]--;
+    __atomic_store_n(&s->state, DESTROYED, __ATOMIC_RELEASE);
   }
   unlock_inserts();
   return err;
