@@ -47,7 +47,7 @@ static const char *const no_memory[] = {
     "__ctype_toupper_loc", "getpid", "getppid", "gettid", "getuid",
     "geteuid", "getgid", "getegid", "sysconf", "getpagesize", "sleep",
     "usleep", "sched_yield", "pthread_self", "rand", "srand", "random",
-    "srandom", "clock", "raise", "kill", "strerror", "close", "dup",
+    "srandom", "clock", "raise", "kill", "close", "dup",
     "dup2", "socket", "ftruncate", "fsync", "difftime", "localeconv",
     /* <ctype.h> as C++ calls it (C has macros): toupper and tolower
      * index their tables only for -128..255 (the class functions do not:

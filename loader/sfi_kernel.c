@@ -4,7 +4,11 @@
  * domain's own row of the rights matrix, any of them would be rights
  * (waitpid's status is a child's exit code, which the domain chooses). */
 #define _GNU_SOURCE
+#include "heap.h"
 #include "sfi_intercept.h"
+
+#include <locale.h>
+#include <string.h>
 
 #include <limits.h>
 #include <poll.h>
@@ -240,8 +244,34 @@ SFI_EXPORT char *realpath(const char *path, char *resolved) {
   return NEXT(realpath)(path, resolved);
 }
 
+/* strerror translates its message (gettext): the catalog libc loads for
+ * it, and the converter to the locale's characters, are process-wide
+ * state libc follows on every domain's behalf, made in the running
+ * domain's heap: an attack round's domain with no grant rewrote a loaded
+ * catalog's record, and strerror copied vault's secret out, or converted
+ * into it (e2e/attack-sfi-message-catalog.c). A domain with a heap of its
+ * own gets the C locale's message: nothing is loaded for it. */
+static locale_t c_locale(void) {
+  static locale_t c; /* newlocale's static C locale: no allocation */
+  if (!c)
+    c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+  return c;
+}
+
+static int untranslated(void) { return heap_serves_domain(); }
+
+SFI_EXPORT char *strerror(int err) {
+  if (SFI_CHECKED() && untranslated())
+    return strerror_l(err, c_locale());
+  return NEXT(strerror)(err);
+}
+
 SFI_EXPORT char *strerror_r(int err, char *buf, size_t n) {
-  if (SFI_CHECKED())
-    SFI_WRITE(buf, n);
-  return NEXT(strerror_r)(err, buf, n);
+  if (!SFI_CHECKED())
+    return NEXT(strerror_r)(err, buf, n);
+  SFI_WRITE(buf, n);
+  if (!untranslated())
+    return NEXT(strerror_r)(err, buf, n);
+  /* GNU strerror_r may return its own string rather than fill buf */
+  return strerror_l(err, c_locale());
 }

@@ -10,8 +10,13 @@
  * the type the domain asked for (robust and priority mutexes work on a
  * shadow too: their links are then the runtime's). The domain's object
  * is only a name; it must still be the caller's to write. Uninstrumented
- * code locking the same object locks the object itself, not its shadow:
- * a mutex must be used from one side only. A shadow stays with its
+ * code (libstdc++'s) locking or waiting on an object that has a shadow
+ * gets the shadow too: an attack round's domain locked its std::mutex
+ * (the shadow), made the object itself robust with links of its choosing,
+ * and std::condition_variable's wait, libstdc++'s code, handed glibc the
+ * object, whose unlink wrote over vault's secret. One that uninstrumented
+ * code locked first, before any shadow, stays the object's alone until
+ * instrumented code uses it. A shadow stays with its
  * address after pthread_mutex_destroy (destroyed: its next use makes it
  * anew), and only a mutex of the same domain takes its place: a thread
  * still holding a destroyed shadow then reaches its own domain's mutex,
@@ -161,40 +166,100 @@ static pthread_mutex_t *shadow(pthread_mutex_t *m, int *err) {
   return s ? s : make(m, NULL, err);
 }
 
-#define ON_SHADOW(name, ...)                                                   \
+/* For an uninstrumented caller: m's shadow if it has one, else m. */
+static pthread_mutex_t *as_made(pthread_mutex_t *m) {
+  pthread_mutex_t *s = find((uintptr_t)m);
+  return s ? s : m;
+}
+
+/* Returns call, which names m's shadow s_, or the error if m has none. */
+#define ON_SHADOW(call)                                                        \
   do {                                                                         \
     int err_;                                                                  \
     pthread_mutex_t *s_ = shadow(m, &err_);                                    \
-    return s_ ? NEXT(name)(s_, ##__VA_ARGS__) : err_;                          \
+    return s_ ? (call) : err_;                                                 \
   } while (0)
 
 SFI_EXPORT int pthread_mutex_lock(pthread_mutex_t *m) {
   if (!SFI_CHECKED())
-    return NEXT(pthread_mutex_lock)(m);
-  ON_SHADOW(pthread_mutex_lock);
+    return NEXT(pthread_mutex_lock)(as_made(m));
+  ON_SHADOW(NEXT(pthread_mutex_lock)(s_));
 }
 
 SFI_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m) {
   if (!SFI_CHECKED())
-    return NEXT(pthread_mutex_trylock)(m);
-  ON_SHADOW(pthread_mutex_trylock);
+    return NEXT(pthread_mutex_trylock)(as_made(m));
+  ON_SHADOW(NEXT(pthread_mutex_trylock)(s_));
 }
 
 SFI_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m) {
   if (!SFI_CHECKED())
-    return NEXT(pthread_mutex_unlock)(m);
-  ON_SHADOW(pthread_mutex_unlock);
+    return NEXT(pthread_mutex_unlock)(as_made(m));
+  ON_SHADOW(NEXT(pthread_mutex_unlock)(s_));
 }
 
 SFI_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m,
                                        const struct timespec *at) {
   if (!SFI_CHECKED())
-    return NEXT(pthread_mutex_timedlock)(m, at);
+    return NEXT(pthread_mutex_timedlock)(as_made(m), at);
   SFI_READ(at, sizeof *at);
   struct timespec copy = *at;
-  ON_SHADOW(pthread_mutex_timedlock, &copy);
+  ON_SHADOW(NEXT(pthread_mutex_timedlock)(s_, &copy));
 }
 
+/* Condition variables wait with a mutex: its shadow. glibc's condition
+ * variable holds counters and futex words only, which it writes within
+ * the object (checked writable). */
+SFI_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_cond_wait)(c, as_made(m));
+  SFI_WRITE(c, sizeof *c);
+  ON_SHADOW(NEXT(pthread_cond_wait)(c, s_));
+}
+
+SFI_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                      const struct timespec *at) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_cond_timedwait)(c, as_made(m), at);
+  SFI_WRITE(c, sizeof *c);
+  SFI_READ(at, sizeof *at);
+  struct timespec copy = *at;
+  ON_SHADOW(NEXT(pthread_cond_timedwait)(c, s_, &copy));
+}
+
+SFI_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                      clockid_t clock,
+                                      const struct timespec *at) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_cond_clockwait)(c, as_made(m), clock, at);
+  SFI_WRITE(c, sizeof *c);
+  SFI_READ(at, sizeof *at);
+  struct timespec copy = *at;
+  ON_SHADOW(NEXT(pthread_cond_clockwait)(c, s_, clock, &copy));
+}
+
+#define COND(name)                                                             \
+  SFI_EXPORT int name(pthread_cond_t *c) {                                     \
+    if (SFI_CHECKED())                                                         \
+      SFI_WRITE(c, sizeof *c);                                                 \
+    return NEXT(name)(c);                                                      \
+  }
+COND(pthread_cond_signal)
+COND(pthread_cond_broadcast)
+COND(pthread_cond_destroy)
+
+SFI_EXPORT int pthread_cond_init(pthread_cond_t *c,
+                                 const pthread_condattr_t *attr) {
+  if (!SFI_CHECKED())
+    return NEXT(pthread_cond_init)(c, attr);
+  SFI_WRITE(c, sizeof *c);
+  pthread_condattr_t copy;
+  if (attr) {
+    SFI_READ(attr, sizeof *attr);
+    memcpy(&copy, attr, sizeof copy);
+  }
+  return NEXT(pthread_cond_init)(c, attr ? &copy : NULL);
+}
 SFI_EXPORT int pthread_mutex_init(pthread_mutex_t *m,
                                   const pthread_mutexattr_t *attr) {
   if (!SFI_CHECKED())

@@ -7,6 +7,7 @@
  * with a %s or %n, or a conversion the scan does not know: no other takes
  * the caller's memory) gives the arguments' types, which must agree. */
 #define _GNU_SOURCE
+#include "heap.h"
 #include "sfi_intercept.h"
 #include "../rt/procmaps.h"
 
@@ -215,8 +216,12 @@ static int scan_format(const char *fmt, struct format_check *k) {
     char conv = *p;
     if (!conv)
       break;
-    if (conv == 'm')
-      continue; /* strerror(errno): no argument */
+    if (conv == 'm') { /* strerror(errno): no argument */
+      if (heap_serves_domain()) /* its translation is libc's state */
+        refuse_format(fmt, "%m from a domain with a heap of its own "
+                           "(strerror gives its message)");
+      continue;
+    }
     if (conv == '%' || (!is_value_conversion(conv) && conv != 's' &&
                         conv != 'S' && conv != 'n')) {
       k->odd = 1; /* no argument for glibc: `%5%`, unknown ones */

@@ -46,6 +46,7 @@ static int windows;               /* holders in use: 0 on the fast path */
 static int slots_lock;            /* used[] and next_slot */
 static uintptr_t libc_lo, libc_hi; /* libc's code */
 static uintptr_t ldso_lo, ldso_hi; /* the dynamic linker's */
+static uintptr_t self_lo, self_hi; /* the loader's */
 
 static uintptr_t fs_base(void) {
   uintptr_t fs;
@@ -90,6 +91,9 @@ void stream_memory_init(void) {
   uintptr_t l[2] = {(uintptr_t)ldso, 0};
   if (ldso && dl_iterate_phdr(find_code, l))
     ldso_lo = l[0], ldso_hi = l[1];
+  uintptr_t me[2] = {(uintptr_t)libc_state_serves, 0};
+  if (dl_iterate_phdr(find_code, me))
+    self_lo = me[0], self_hi = me[1];
   libc_lo = r[0];
   libc_hi = r[1];
   pthread_atfork(NULL, NULL, forget_windows);
@@ -197,10 +201,13 @@ static int from_libc(const void *caller) {
   return a >= libc_lo && a < libc_hi;
 }
 
+/* The loader's own code counts as libc's: libc's functions tail-call
+ * free (freelocale's), which then returns to the interceptor. */
 int libc_state_serves(const void *caller) {
   uintptr_t a = (uintptr_t)caller;
   return __atomic_load_n(&windows, __ATOMIC_ACQUIRE) &&
-         (from_libc(caller) || (a >= ldso_lo && a < ldso_hi)) &&
+         (from_libc(caller) || (a >= ldso_lo && a < ldso_hi) ||
+          (a >= self_lo && a < self_hi)) &&
          holder_entry(state_key(), 0) != NULL;
 }
 

@@ -31,8 +31,8 @@ void stream_memory_leave(int entered);
 int libc_state_enter(void);
 void libc_state_leave(int entered);
 /* For the allocator (heap.c): whether a request of caller's (a return
- * address) is one of libc's or the dynamic linker's inside this thread's
- * window. */
+ * address) is one of libc's, the dynamic linker's or the loader's inside
+ * this thread's window. */
 int libc_state_serves(const void *caller);
 
 /* Returns call's result, made in a libc-state window. */

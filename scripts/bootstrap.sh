@@ -8,7 +8,7 @@ packages=(
   clang-19 llvm-19-dev libclang-19-dev lld-19 libclang-rt-19-dev
   libunwind-19-dev llvm-19-tools libbenchmark-dev cmake ninja-build
   python3 binutils file libtirpc-dev rpcsvc-proto python3-matplotlib
-  python3-psutil ca-certificates
+  python3-psutil ca-certificates libc-l10n
 )
 [[ $# -eq 0 ]] || packages=("$@")
 
