@@ -15,6 +15,7 @@
 // NONE: stole 'vault-secret-42'
 #include "Inputs/vault.h"
 #include <pthread.h>
+#include <sched.h>
 #include <errno.h>
 #include <unistd.h>
 #define say(...) do { char b_[200]; int n_ = snprintf(b_, sizeof b_, __VA_ARGS__); write(1, b_, n_); } while (0)
@@ -32,7 +33,8 @@ struct shared { volatile int go, done, quit; volatile long delay; FILE *s; };
 static void *closer(void *p) {
   struct shared *sh = p;
   while (!sh->quit) {
-    while (!sh->go && !sh->quit) ;
+    while (!sh->go && !sh->quit)
+      sched_yield(); /* two spinning threads starve on a loaded machine */
     if (sh->quit) break;
     for (volatile long i = 0; i < sh->delay; i++) ;
     fclose(sh->s);
@@ -64,12 +66,13 @@ long sneak(const char *secret, char *loot, int mode) {
   memset(buf, 'b', 64);
   FILE *won = NULL;
   long tries;
-  for (tries = 0; tries < 200000 && !won; tries++) {
+  for (tries = 0; tries < 20000 && !won; tries++) {
     sh->delay = tries % 400;
     sh->done = 0;
     sh->go = 1;
     g = fmemopen(buf, 64, "r");
-    while (!sh->done) ;
+    while (!sh->done)
+      sched_yield();
     if (g) { won = g; break; }
     sh->s = fopen("/dev/null", "r");
     if (!sh->s) { say("sneak: could not retake the slot\n"); sh->quit = 1; return -3; }
