@@ -73,6 +73,8 @@ static const char *const system_object_marks[] = {
 /* Set at start (sfi_calls_init), read-only after: the system objects'
  * bases, and the addresses of the functions above. */
 static void *system_objects[COUNT(system_object_marks)];
+/* libstdc++, found by std::locale::classic(): NULL when not loaded. */
+static void *libstdcxx;
 static uintptr_t allowed[MAX_ALLOWED];
 static unsigned num_allowed;
 
@@ -96,6 +98,7 @@ void sfi_calls_init(void) {
     return;
   for (size_t i = 0; i < COUNT(system_object_marks); ++i)
     system_objects[i] = base_of(system_object_marks[i]);
+  libstdcxx = base_of("_ZNSt6locale7classicEv");
   allow(opaque, COUNT(opaque));
   allow(no_memory, COUNT(no_memory));
 }
@@ -154,24 +157,55 @@ static size_t add_refused(const char *desc, size_t size, char *refused,
   return used;
 }
 
-/* The names refused so far. */
+/* Whether the note's descriptor names a function of libstdc++. */
+static int calls_libstdcxx(const char *desc, size_t size) {
+  for (const char *s = desc, *stop = desc + size; libstdcxx && s < stop && *s;) {
+    size_t len = strnlen(s, (size_t)(stop - s));
+    if (len == (size_t)(stop - s))
+      break;
+    if (base_of(s) == libstdcxx)
+      return 1;
+    s += len + 1;
+  }
+  return 0;
+}
+
+/* The names refused so far, and whether libstdc++ is called. */
 struct refused {
   char names[512];
   size_t used;
+  int cxx;
 };
 
 static void add_calls_note(uint32_t type, const char *desc, size_t size,
                            void *arg) {
   struct refused *r = arg;
-  if (type == DIPC_SFI_CALLS_NOTE_TYPE)
-    r->used = add_refused(desc, size, r->names, sizeof r->names, r->used);
+  if (type != DIPC_SFI_CALLS_NOTE_TYPE)
+    return;
+  r->used = add_refused(desc, size, r->names, sizeof r->names, r->used);
+  r->cxx |= calls_libstdcxx(desc, size);
+}
+
+/* libstdc++ is not instrumented and its out-of-line code reads and writes
+ * what a domain hands it: said once, at the first object that calls it. */
+static void warn_libstdcxx(const char *object) {
+  static int said;
+  if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    return;
+  fprintf(stderr,
+          "dipc-loader: sfi: warning: %s calls libstdc++, which is not "
+          "instrumented: C++ code in a named domain is not isolated from "
+          "the others (docs/runtime.md, \"What stays trusted under sfi\")\n",
+          object);
 }
 
 void sfi_calls_check(const struct dl_phdr_info *info) {
   if (!sfi_code_on)
     return;
-  struct refused r = {"", 0};
+  struct refused r = {"", 0, 0};
   dipc_each_loaded_note(info, DIPC_SFI_CALLS_NOTE_NAME, add_calls_note, &r);
+  if (r.cxx)
+    warn_libstdcxx(*info->dlpi_name ? info->dlpi_name : "the program");
   const char *refused = r.names;
   size_t used = r.used;
   if (!used)

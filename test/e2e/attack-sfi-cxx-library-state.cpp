@@ -13,17 +13,21 @@
 //   the object robust with links of its choosing and the unlock's unlink
 //   wrote over vault's secret. Uninstrumented code now gets the shadow of
 //   a mutex that has one (loader/sfi_mutex.c).
-// Control: under `none` every mode steals or writes.
+// Control: under `none` every mode steals or writes. The loader says at
+// start that libstdc++ is not instrumented (what stays open:
+// attack-sfi-libstdcxx-trusted.cpp).
 // RUN: %dipc-clang++ -fdipc -fdipc-sfi -O2 %s -o %t -lpthread
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t locale 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t setlocale 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t condvar 2>&1 | FileCheck %s --check-prefix=SFI-CONDVAR
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t locale 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t locale 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t setlocale 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t condvar 2>&1 | FileCheck %s --check-prefix=NONE-CONDVAR
 // SFI-NOT: vault-secret
 // SFI: evil returned {{-?[0-9]+}}
 // NONE: evil {{found in its heap|snprintf gave}}: '{{1?}}vault-secret-42
+// WARN: dipc-loader: sfi: warning: the program calls libstdc++, which is not instrumented: C++ code in a named domain is not isolated
 // SFI-CONDVAR: (intact)
 // NONE-CONDVAR: (CHANGED)
 #include <dipc.h>

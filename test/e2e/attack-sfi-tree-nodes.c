@@ -27,6 +27,7 @@
 // CYCLE: sneak returned 0, dipc_errno 14
 // NONE-READ: stole 'vault-se'
 // NONE-WRITE: vault's word after the secret: {{[1-9a-f]}}
+// TREE-NOT: libstdc++
 // TREE: tree: 3000 inserted, 1500 deleted, 1500 found, 0 wrong, walk in order 1500, balanced
 // TREE: tree returned 0, dipc_errno 0
 #include "Inputs/vault.h"
