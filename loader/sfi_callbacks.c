@@ -397,14 +397,20 @@ SFI_EXPORT int register_printf_type(printf_va_arg_function fn) {
 /* Directory walks and globbing call the domain's functions from libc,
  * unchecked (a scandir filter one byte into a function ran): each must be
  * code the checks cover, as qsort's comparator, and runs through a
- * callback proxy (sfi_callback). scandir's list is the caller's to free,
- * so it is made in the caller's heap: libc's sort of it (qsort's work
- * area in that heap too) is left to the loader's qsort, above. ftw and
- * nftw keep a tree of the directories they went through, and their
- * buffers, in the caller's heap while they call it back: refused to a
- * domain with a heap of its own. */
+ * callback proxy (sfi_callback). ftw and nftw keep a tree of the
+ * directories they went through, and scandir its directory handle (the
+ * read position and size: an attack round's filter moved them over
+ * vault's secret, which the next entry then copied into the list), in
+ * the caller's heap while they call it back: refused to a domain with a
+ * heap of its own. scandir's list is the caller's to free, so it is made
+ * in the caller's heap: libc's sort of it (qsort's work area in that
+ * heap too) is left to the loader's qsort, above. */
 typedef int (*dir_filter)(const struct dirent *);
 typedef int (*dir_compar)(const struct dirent **, const struct dirent **);
+
+static int walk_refused(const char *call) {
+  return heap_serves_domain() ? (int)sfi_refuse(call) : 0;
+}
 
 /* The n entries scandir left at *list sorted by cmp (a callback proxy). */
 static int sort_list(struct dirent ***list, int n, dir_compar cmp) {
@@ -420,6 +426,8 @@ SFI_EXPORT int scandir(const char *dir, struct dirent ***list, dir_filter sel,
                        dir_compar cmp) {
   if (!SFI_CHECKED())
     return NEXT(scandir)(dir, list, sel, cmp);
+  if (walk_refused("scandir by a domain with a heap of its own"))
+    return -1;
   sfi_read_string(dir, SIZE_MAX);
   SFI_WRITE(list, sizeof *list);
   SFI_CALLBACK_IF(sel, 1);
@@ -431,15 +439,13 @@ SFI_EXPORT int scandirat(int fd, const char *dir, struct dirent ***list,
                          dir_filter sel, dir_compar cmp) {
   if (!SFI_CHECKED())
     return NEXT(scandirat)(fd, dir, list, sel, cmp);
+  if (walk_refused("scandirat by a domain with a heap of its own"))
+    return -1;
   sfi_read_string(dir, SIZE_MAX);
   SFI_WRITE(list, sizeof *list);
   SFI_CALLBACK_IF(sel, 1);
   SFI_CALLBACK_IF(cmp, 2);
   return sort_list(list, NEXT(scandirat)(fd, dir, list, sel, NULL), cmp);
-}
-
-static int walk_refused(const char *call) {
-  return heap_serves_domain() ? (int)sfi_refuse(call) : 0;
 }
 
 SFI_EXPORT int ftw(const char *dir, __ftw_func_t fn, int fds) {
