@@ -29,18 +29,25 @@ static uint8_t apl_right(uint32_t cur, uintptr_t lo, uintptr_t hi,
  * the default domain's, the tag shadow), nor callee stacks: a capability
  * outlives the moment it is made, when a range of the thread's own stack
  * could be written, and would let a callback write libc's frames above
- * it (sfi.c). */
-static int sfi_tags_allow_cap(uintptr_t lo, uintptr_t hi) {
+ * it (sfi.c). Its pages must have one tag, which it keeps (*tag: the tag
+ * + 1, 0 under other backends): it covers them only while they keep it.
+ * An attack round's domain made one over its data mirror of a thread's
+ * callee stack; the thread ended, vault's mirror came at the same address
+ * and the capability read and wrote vault's locals. */
+static int sfi_tags_allow_cap(uintptr_t lo, uintptr_t hi, uint64_t *tag) {
+  *tag = 0;
   if (dipc_machine.backend != DIPC_BACKEND_SFI)
     return 1;
   if (hi > DIPC_SFI_SHADOW_ADDR &&
       lo < DIPC_SFI_SHADOW_ADDR + DIPC_SFI_SHADOW_SIZE)
     return 0; /* the shadow: its own tags are not mapped */
+  uint32_t first = dipc_sfi_tag_of(dipc_page_down(lo));
   for (uintptr_t p = dipc_page_down(lo); p < hi; p += RT_PAGE) {
-    uint32_t tag = dipc_sfi_tag_of(p);
-    if (tag >= DIPC_MAX_DOMAINS && tag != DIPC_SFI_TAG_SHARED)
+    uint32_t t = dipc_sfi_tag_of(p);
+    if ((t >= DIPC_MAX_DOMAINS && t != DIPC_SFI_TAG_SHARED) || t != first)
       return 0;
   }
+  *tag = (uint64_t)first + 1;
   return 1;
 }
 
@@ -58,10 +65,11 @@ long dipc_op_cap(unsigned op, struct dipc_gate_args *a,
     if (!perm_ok((int64_t)x[3]) || size == 0 || hi < lo)
       return -DIPC_EINVAL;
     uint32_t owner = 0;
+    uint64_t tag;
     if (apl_right(st->cur_dom, lo, hi, &owner) < x[3] ||
-        !sfi_tags_allow_cap(lo, hi))
+        !sfi_tags_allow_cap(lo, hi, &tag))
       return -DIPC_EPERM;
-    *r = (struct dipc_cap_reg){lo, size, (uint32_t)x[3], owner, 0};
+    *r = (struct dipc_cap_reg){lo, size, (uint32_t)x[3], owner, tag};
     return 0;
   }
   case OP_CAP_DERIVE: {
@@ -72,7 +80,8 @@ long dipc_op_cap(unsigned op, struct dipc_gate_args *a,
     if (s->perm == DIPC_PERM_NIL || off > s->size || size > s->size - off ||
         x[4] > s->perm)
       return -DIPC_EPERM;
-    *r = (struct dipc_cap_reg){s->base + off, size, (uint32_t)x[4], s->dom, 0};
+    *r = (struct dipc_cap_reg){s->base + off, size, (uint32_t)x[4], s->dom,
+                               s->sfi_tag};
     return 0;
   }
   case OP_CAP_PUSH:

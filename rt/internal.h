@@ -97,7 +97,9 @@ struct dipc_dstack {
 struct dipc_cap_reg {
   uint64_t base, size;
   uint32_t perm, dom; /* perm DIPC_PERM_NIL = empty register */
-  uint64_t reserved;
+  /* Under `sfi`, the tag of every page of the range when it was made, +1
+   * (cap.c): it covers them while they keep it (dipc_cap's reserved). */
+  uint64_t sfi_tag;
 };
 
 struct dipc_thread {

@@ -152,12 +152,23 @@ void dipc_sfi_init(void) {
 
 /* ---- the slow path ------------------------------------------------------ */
 
+/* Whether every page of [lo, hi) still has the tag a capability was made
+ * over (cap.c): one whose pages went to another domain covers nothing. */
+static int tags_kept(uintptr_t lo, uintptr_t hi, uint64_t tag) {
+  for (uintptr_t p = lo >> DIPC_SFI_PAGE_SHIFT;
+       p <= (hi - 1) >> DIPC_SFI_PAGE_SHIFT; ++p)
+    if ((uint64_t)SHADOW[p] + 1 != tag)
+      return 0;
+  return 1;
+}
+
 static int cap_covers(const struct dipc_thread *st, uintptr_t lo,
                       uintptr_t hi, uint32_t write) {
   for (unsigned i = 0; i < DIPC_CAP_REGS; ++i) {
     const struct dipc_cap_reg *c = &st->caps[i];
     if (c->perm >= (write ? DIPC_PERM_WRITE : DIPC_PERM_READ) &&
-        lo >= c->base && hi <= c->base + c->size)
+        lo >= c->base && hi <= c->base + c->size &&
+        tags_kept(lo, hi, c->sfi_tag))
       return 1;
   }
   return 0;
