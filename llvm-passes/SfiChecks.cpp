@@ -554,8 +554,8 @@ bool Instrumenter::collect() {
 }
 
 // Whole access inside a static alloca of this function (its own frame,
-// which only its own domain's code reaches, docs/compiler.md, "Stacks") or
-// inside a byval argument (this call's copy).
+// which only its own domain's code reaches, docs/compiler.md, "Stacks").
+// A byval argument's uses are a data-frame copy's (SfiDataFrame.cpp).
 bool Instrumenter::inFrame(const Access &A) const {
   return insideFrameObject(A.Ptr, A.Size, DL);
 }

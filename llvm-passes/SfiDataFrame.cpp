@@ -9,8 +9,8 @@
 // local whose every access lies at a constant offset inside it needs no
 // check (SfiChecks.cpp, inFrame) and stays. Any other (indexed at run
 // time, passed to a call, a va_list, a setjmp buffer, a variable-sized
-// local, a byval argument used so) moves to the mirror of a reservation
-// of its size in the frame:
+// local, every byval argument that is used) moves to the mirror of a
+// reservation of its size in the frame:
 //
 //   delta = DELTA if the page of %rsp is tagged STACK, else 0   (entry)
 //   %dipc.data = alloca [SIZE x i8]             the reservation
@@ -18,7 +18,9 @@
 //
 // where the SFI checks then allow its accesses as the domain's memory. A
 // variable-sized local keeps its alloca as the reservation and is used at
-// its mirror; a byval argument is copied into the frame at entry. The
+// its mirror; a byval argument is copied into the frame at entry, the
+// copy's read checked (the ABI's copy is only there if the caller called
+// with this signature). The
 // mirror follows the stack pointer, so threads, recovery, longjmp and
 // unwinding need nothing more. __builtin_setjmp buffers (the caller
 // stubs' recovery buffers, whose context the runtime resumes) stay in the
@@ -42,8 +44,8 @@ namespace dipc {
 // generator expands it (below) into that many bytes of moves at most.
 static constexpr uint64_t MaxInlineCopy = 256;
 
-// Whether every use of Root (a frame object: a static alloca or a byval
-// argument) is an access the SFI pass leaves unchecked, as inside it, or a
+// Whether every use of Root (a frame object: a static alloca; a byval
+// argument never is one) is an access the SFI pass leaves unchecked, as inside it, or a
 // marker; pointers derived at constant offsets are followed. A memcpy or
 // memset of it (in MemOps) must then be expanded inline: as a call of
 // libc's, the loader would check its stack range as a write, and refuse it.
@@ -282,13 +284,14 @@ bool moveCheckedLocals(Function &F) {
       Value *Addr = B.CreateConstInBoundsGEP1_64(
           B.getInt8Ty(), Frame, S.Offset, S.V->getName() + ".data");
       if (auto *Arg = dyn_cast<Argument>(S.V)) {
-        // The ABI's copy, read where the SFI checks would call it the
-        // callee stack's: the passes' own access.
+        // The ABI's copy, read with a check: the caller filled it only if
+        // it called with this signature (a call through a pointer of
+        // another type leaves whatever lies above the return address: a
+        // read past the callee stack's top faults). Reads of the domain's
+        // own callee stack are allowed (rt/sfi.c, own_stack_allows).
         Arg->replaceAllUsesWith(Addr);
-        CallInst *Copy = B.CreateMemCpy(Addr, S.Alignment, Arg,
-                                        Arg->getParamAlign().valueOrOne(),
-                                        S.Size);
-        Copy->setMetadata(SfiOwnAccessMD, MDNode::get(Ctx, {}));
+        B.CreateMemCpy(Addr, S.Alignment, Arg,
+                       Arg->getParamAlign().valueOrOne(), S.Size);
         continue;
       }
       auto *AI = cast<AllocaInst>(S.V);
