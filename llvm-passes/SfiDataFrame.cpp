@@ -45,10 +45,11 @@ namespace dipc {
 static constexpr uint64_t MaxInlineCopy = 256;
 
 // Whether every use of Root (a frame object: a static alloca; a byval
-// argument never is one) is an access the SFI pass leaves unchecked, as inside it, or a
-// marker; pointers derived at constant offsets are followed. A memcpy or
-// memset of it (in MemOps) must then be expanded inline: as a call of
-// libc's, the loader would check its stack range as a write, and refuse it.
+// argument never is one) is an access the SFI pass leaves unchecked, as
+// inside it, or a marker; pointers derived at constant offsets are
+// followed. A memcpy or memset of it (in MemOps) must then be expanded
+// inline: as a call of libc's, the loader would check its stack range as
+// a write, and refuse it.
 static bool onlyInFrame(Value *Root, const DataLayout &DL,
                         SmallVectorImpl<AnyMemIntrinsic *> &MemOps) {
   SmallVector<Value *, 8> Work{Root};

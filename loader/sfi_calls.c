@@ -134,42 +134,6 @@ __dipc_loader_sfi_unchecked(uintptr_t target) {
   return sfi_code_on && unchecked_at(target);
 }
 
-/* Whether name, as the program's objects see it, is a function of a
- * system object that nothing checks. */
-static int unchecked(const char *name) {
-  void *fn = dlsym(RTLD_DEFAULT, name);
-  return fn && unchecked_at((uintptr_t)fn);
-}
-
-/* Appends to refused (used bytes so far) each name of the note's
- * descriptor that nothing checks; returns the new length. */
-static size_t add_refused(const char *desc, size_t size, char *refused,
-                          size_t room, size_t used) {
-  for (const char *s = desc, *stop = desc + size; s < stop && *s;) {
-    size_t len = strnlen(s, (size_t)(stop - s));
-    if (len == (size_t)(stop - s))
-      break; /* not NUL-terminated */
-    if (unchecked(s) && used + len + 3 < room)
-      used += (size_t)snprintf(refused + used, room - used, "%s%s",
-                               used ? ", " : "", s);
-    s += len + 1;
-  }
-  return used;
-}
-
-/* Whether the note's descriptor names a function of libstdc++. */
-static int calls_libstdcxx(const char *desc, size_t size) {
-  for (const char *s = desc, *stop = desc + size; libstdcxx && s < stop && *s;) {
-    size_t len = strnlen(s, (size_t)(stop - s));
-    if (len == (size_t)(stop - s))
-      break;
-    if (base_of(s) == libstdcxx)
-      return 1;
-    s += len + 1;
-  }
-  return 0;
-}
-
 /* The names refused so far, and whether libstdc++ is called. */
 struct refused {
   char names[512];
@@ -177,13 +141,29 @@ struct refused {
   int cxx;
 };
 
+/* Each name of the note's descriptor, as the program's objects see it:
+ * appended to r if it is a function of a system object that nothing
+ * checks; r->cxx set if it is libstdc++'s. */
 static void add_calls_note(uint32_t type, const char *desc, size_t size,
                            void *arg) {
   struct refused *r = arg;
   if (type != DIPC_SFI_CALLS_NOTE_TYPE)
     return;
-  r->used = add_refused(desc, size, r->names, sizeof r->names, r->used);
-  r->cxx |= calls_libstdcxx(desc, size);
+  for (const char *s = desc, *stop = desc + size; s < stop && *s;) {
+    size_t len = strnlen(s, (size_t)(stop - s));
+    if (len == (size_t)(stop - s))
+      break; /* not NUL-terminated */
+    void *fn = dlsym(RTLD_DEFAULT, s);
+    Dl_info at;
+    if (fn && unchecked_at((uintptr_t)fn) &&
+        r->used + len + 3 < sizeof r->names)
+      r->used += (size_t)snprintf(r->names + r->used,
+                                  sizeof r->names - r->used, "%s%s",
+                                  r->used ? ", " : "", s);
+    if (libstdcxx && fn && dladdr(fn, &at) && at.dli_fbase == libstdcxx)
+      r->cxx = 1;
+    s += len + 1;
+  }
 }
 
 /* libstdc++ is not instrumented and its out-of-line code reads and writes

@@ -7,13 +7,12 @@
 #include "heap.h"
 #include "sfi_intercept.h"
 
-#include <locale.h>
-#include <string.h>
-
 #include <limits.h>
+#include <locale.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/msg.h>
 #include <sys/resource.h>

@@ -170,10 +170,10 @@ SFI_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem) {
   return NEXT(nanosleep)(req, rem);
 }
 
-/* Reads the time and writes it back normalised. */
 /* The time functions read the time zone in at their first call (and
  * again when TZ changed): libc's state (LIBC_STATE). */
 
+/* Reads the time and writes it back normalised. */
 SFI_EXPORT time_t mktime(struct tm *tm) {
   if (SFI_CHECKED())
     SFI_WRITE(tm, sizeof *tm);

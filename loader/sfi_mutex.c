@@ -53,31 +53,25 @@ static unsigned slot_of(uintptr_t key) {
   return (unsigned)((key >> 3) * 0x9e3779b97f4a7c15ull >> 48) % SHADOWS;
 }
 
-/* The ready shadow of key, or NULL (none, or destroyed). */
-static pthread_mutex_t *find(uintptr_t key) {
+/* key's slot whatever its state, or NULL (lock-free: keys only appear). */
+static struct shadow *find_slot(uintptr_t key) {
   for (unsigned n = 0, i = slot_of(key); n < SHADOWS;
        n++, i = (i + 1) % SHADOWS) {
     uintptr_t k = __atomic_load_n(&shadows[i].key, __ATOMIC_ACQUIRE);
+    if (k == key)
+      return &shadows[i];
     if (k == 0)
       return NULL;
-    if (k == key)
-      return __atomic_load_n(&shadows[i].state, __ATOMIC_ACQUIRE) == READY
-                 ? &shadows[i].mutex
-                 : NULL;
   }
   return NULL;
 }
 
-/* key's slot whatever its state, or NULL. */
-static struct shadow *find_slot(uintptr_t key) {
-  for (unsigned n = 0, i = slot_of(key); n < SHADOWS;
-       n++, i = (i + 1) % SHADOWS) {
-    if (shadows[i].key == key)
-      return &shadows[i];
-    if (shadows[i].key == 0)
-      return NULL;
-  }
-  return NULL;
+/* The ready shadow of key, or NULL (none, or destroyed). */
+static pthread_mutex_t *find(uintptr_t key) {
+  struct shadow *s = find_slot(key);
+  return s && __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == READY
+             ? &s->mutex
+             : NULL;
 }
 
 static void lock_inserts(void) {
@@ -89,7 +83,7 @@ static void unlock_inserts(void) {
   __atomic_store_n(&insert_lock, 0, __ATOMIC_RELEASE);
 }
 
-/* key's slot, claimed for owner if it has none (a destroyed one of
+/* A slot for key, which has none, claimed for owner (a destroyed one of
  * owner's first, then a free one); NULL when the table is full. Inserts
  * locked. */
 static struct shadow *claim(uintptr_t key, uint32_t owner) {
@@ -97,25 +91,19 @@ static struct shadow *claim(uintptr_t key, uint32_t owner) {
   for (unsigned n = 0, i = slot_of(key); n < SHADOWS;
        n++, i = (i + 1) % SHADOWS) {
     struct shadow *s = &shadows[i];
-    if (s->key == key)
-      return s;
-    if (!reuse && s->key && s->state == DESTROYED && s->owner == owner)
-      reuse = s;
     if (s->key == 0) {
-      if (!reuse) {
+      if (!reuse)
         reuse = s;
-        s->state = DESTROYED; /* not ready until made below */
-        __atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
-      }
       break;
     }
+    if (!reuse && s->state == DESTROYED && s->owner == owner)
+      reuse = s;
   }
-  if (reuse && reuse->key != key) {
+  if (reuse) { /* not ready until made (make) */
     __atomic_store_n(&reuse->state, DESTROYED, __ATOMIC_RELEASE);
+    reuse->owner = owner;
     __atomic_store_n(&reuse->key, key, __ATOMIC_RELEASE);
   }
-  if (reuse)
-    reuse->owner = owner;
   return reuse;
 }
 
@@ -260,6 +248,7 @@ SFI_EXPORT int pthread_cond_init(pthread_cond_t *c,
   }
   return NEXT(pthread_cond_init)(c, attr ? &copy : NULL);
 }
+
 SFI_EXPORT int pthread_mutex_init(pthread_mutex_t *m,
                                   const pthread_mutexattr_t *attr) {
   if (!SFI_CHECKED())

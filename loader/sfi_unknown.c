@@ -185,10 +185,7 @@ SFI_EXPORT size_t strftime(char *out, size_t room, const char *format,
     STRING(copy.tm_zone);
   /* the time zone, and the locale's eras and alternative digits, which
    * libc reads in at their first use */
-  int w = libc_state_enter();
-  size_t r = NEXT(strftime)(out, room, format, &copy);
-  libc_state_leave(w);
-  return r;
+  LIBC_STATE(size_t, NEXT(strftime)(out, room, format, &copy));
 }
 
 /* Locale objects: libc shares their records with setlocale's (a cache of
@@ -277,10 +274,7 @@ SFI_EXPORT iconv_t iconv_open(const char *to, const char *from) {
     STRING(to);
     STRING(from);
   }
-  int w = libc_state_enter();
-  iconv_t r = NEXT(iconv_open)(to, from);
-  libc_state_leave(w);
-  return r;
+  LIBC_STATE(iconv_t, NEXT(iconv_open)(to, from));
 }
 
 /* dladdr's answer written (pointers the domain cannot choose, but a write

@@ -123,10 +123,21 @@ static void release(uintptr_t *h) {
   __atomic_sub_fetch(&windows, 1, __ATOMIC_ACQ_REL);
 }
 
-static int in_window(void) {
-  return __atomic_load_n(&windows, __ATOMIC_ACQUIRE) &&
-         holder_entry(fs_base(), 0) != NULL;
+/* key's entry if this thread holds it (none while no window is open). */
+static uintptr_t *held(uintptr_t key) {
+  return __atomic_load_n(&windows, __ATOMIC_ACQUIRE) ? holder_entry(key, 0)
+                                                      : NULL;
 }
+
+/* Leaves key's window if this thread is in it: 1 if it was. */
+static int leave_key(uintptr_t key) {
+  uintptr_t *h = held(key);
+  if (h)
+    release(h);
+  return h != NULL;
+}
+
+static int in_window(void) { return held(fs_base()) != NULL; }
 
 int stream_memory_enter(void) {
   if (!libc_hi)
@@ -136,9 +147,8 @@ int stream_memory_enter(void) {
 }
 
 void stream_memory_leave(int entered) {
-  uintptr_t *h = entered ? holder_entry(fs_base(), 0) : NULL;
-  if (h)
-    release(h);
+  if (entered)
+    leave_key(fs_base());
 }
 
 /* The key of this thread's libc-state window: its fs base (a TCB
@@ -153,25 +163,14 @@ int libc_state_enter(void) {
 }
 
 void libc_state_leave(int entered) {
-  uintptr_t *h = entered ? holder_entry(state_key(), 0) : NULL;
-  if (h)
-    release(h);
-}
-
-/* Releases the entry of key if this thread holds it: 1 if it did. */
-static int suspend_key(uintptr_t key) {
-  uintptr_t *h = __atomic_load_n(&windows, __ATOMIC_ACQUIRE)
-                     ? holder_entry(key, 0)
-                     : NULL;
-  if (h)
-    release(h);
-  return h != NULL;
+  if (entered)
+    leave_key(state_key());
 }
 
 int stream_memory_suspend(void) {
   if (!libc_hi)
     return 0;
-  return suspend_key(fs_base()) | suspend_key(state_key()) << 1;
+  return leave_key(fs_base()) | leave_key(state_key()) << 1;
 }
 
 void stream_memory_resume(int suspended) {
@@ -205,10 +204,9 @@ static int from_libc(const void *caller) {
  * free (freelocale's), which then returns to the interceptor. */
 int libc_state_serves(const void *caller) {
   uintptr_t a = (uintptr_t)caller;
-  return __atomic_load_n(&windows, __ATOMIC_ACQUIRE) &&
-         (from_libc(caller) || (a >= ldso_lo && a < ldso_hi) ||
+  return (from_libc(caller) || (a >= ldso_lo && a < ldso_hi) ||
           (a >= self_lo && a < self_hi)) &&
-         holder_entry(state_key(), 0) != NULL;
+         held(state_key()) != NULL;
 }
 
 void *stream_memory_take(size_t size, const void *caller) {

@@ -171,6 +171,15 @@ int threads_checked_attr(const char *call, const pthread_attr_t *attr,
   return 0;
 }
 
+/* glibc's pthread_create in a libc-state window (stream_memory.h): the
+ * new thread's TLS blocks and their vector, libc's records, go to libc's
+ * heap, which the caller cannot rewrite. */
+static int in_window(pthread_create_fn real, pthread_t *thread,
+                     const pthread_attr_t *attr, void *(*routine)(void *),
+                     void *arg) {
+  LIBC_STATE(int, real(thread, attr, routine, arg));
+}
+
 /* pthread_create's work (below), with the attributes to hand glibc. */
 static int create(pthread_t *thread, const pthread_attr_t *attr,
                   void *(*routine)(void *), void *arg) {
@@ -194,12 +203,8 @@ static int create(pthread_t *thread, const pthread_attr_t *attr,
     dipc_thread_unreserve();
     return ticket == -DIPC_ENOSPC ? EAGAIN : EINVAL;
   }
-  /* The new thread's TLS blocks and their vector, libc's records: libc's
-   * heap (a libc-state window), which the caller cannot rewrite. */
-  int w = libc_state_enter();
   if (ticket > 0) {
-    int err = real(thread, attr, start_in_domain, (void *)ticket);
-    libc_state_leave(w);
+    int err = in_window(real, thread, attr, start_in_domain, (void *)ticket);
     if (err) {
       dipc_thread_spawn_drop(ticket);
       dipc_thread_unreserve();
@@ -208,12 +213,10 @@ static int create(pthread_t *thread, const pthread_attr_t *attr,
   }
   struct start *start = routine ? start_take(routine, arg) : NULL;
   if (!start) {
-    libc_state_leave(w);
     dipc_thread_unreserve();
     return routine ? EAGAIN : EINVAL;
   }
-  int err = real(thread, attr, start_thread, start);
-  libc_state_leave(w);
+  int err = in_window(real, thread, attr, start_thread, start);
   if (err) {
     start_give(start);
     dipc_thread_unreserve();
