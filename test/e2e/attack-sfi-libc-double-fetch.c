@@ -33,9 +33,27 @@
 #include <unistd.h>
 
 // What a try did: 1 stole (or wrote), 0 did not, -1 could not run.
+// A refused try does not come back (its fault returns DIPC_EFAULT to
+// main), so its descriptors stay open: the next try closes them (a limit
+// of 1024 descriptors, a guest's, ran out in 500 refused tries).
+static int open_fds[2] = {-1, -1};
+static FILE *open_in;
+
+static void close_refused(void) {
+  if (open_in)
+    fclose(open_in); // and open_fds[0] with it
+  else if (open_fds[0] >= 0)
+    close(open_fds[0]);
+  if (open_fds[1] >= 0)
+    close(open_fds[1]);
+  open_in = NULL;
+  open_fds[0] = open_fds[1] = -1;
+}
+
 static long flip_writev(const volatile char *secret, char *loot, int msg) {
   static char own[16] = "evil-own-bytes!";
-  int fds[2];
+  int *fds = open_fds;
+  close_refused();
   if ((msg ? socketpair(AF_UNIX, SOCK_STREAM, 0, fds) : pipe(fds)) != 0)
     return -1;
   struct iovec iov = {own, sizeof own};
@@ -46,8 +64,7 @@ static long flip_writev(const volatile char *secret, char *loot, int msg) {
   char got[16] = "";
   if (n == (ssize_t)sizeof got)
     n = read(fds[0], got, sizeof got);
-  close(fds[0]);
-  close(fds[1]);
+  close_refused();
   if (memcmp(got, intact, sizeof intact) != 0)
     return 0;
   memcpy(loot, got, sizeof intact);
@@ -55,10 +72,11 @@ static long flip_writev(const volatile char *secret, char *loot, int msg) {
 }
 
 static long flip_getline(const volatile char *secret) {
-  int fds[2];
+  int *fds = open_fds;
+  close_refused();
   if (pipe(fds) != 0 || write(fds[1], "owned!\n", 7) != 7)
     return -1;
-  FILE *in = fdopen(fds[0], "r");
+  FILE *in = open_in = fdopen(fds[0], "r");
   if (!in)
     return -1;
   char *own = malloc(32), *line = own;
@@ -66,8 +84,7 @@ static long flip_getline(const volatile char *secret) {
   arm_word(&line, (uintptr_t)own, (uintptr_t)secret);
   (void)getline(&line, &n, in);
   disarm();
-  fclose(in);
-  close(fds[1]);
+  close_refused();
   free(own);
   return 0; // main asks vault whether its secret is intact
 }
