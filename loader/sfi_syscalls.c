@@ -138,13 +138,25 @@ SFI_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
                 len);
 }
 
+/* The runtime's result (-errno) as libc's. */
+static long as_libc(long r) {
+  if (r < 0 && r > -4096) {
+    errno = (int)-r;
+    return -1;
+  }
+  return r;
+}
+
+/* Checked, the runtime makes the call: the pages' tags follow (rt/sfi.c). */
 typedef int (*munmap_fn)(void *, size_t);
 SFI_EXPORT int munmap(void *addr, size_t len) {
-  if (SFI_CHECKED() && !replaceable(addr, len))
+  if (!SFI_CHECKED())
+    return NEXT_AS(munmap_fn, "munmap")(addr, len);
+  if (!replaceable(addr, len))
     return (int)sfi_refuse(in_heaps(addr, len)
                                ? "munmap of a domain heap (the allocator's)"
                                : "munmap of memory the domain may not write");
-  return NEXT_AS(munmap_fn, "munmap")(addr, len);
+  return (int)as_libc(__dipc_sfi_munmap(addr, len));
 }
 
 typedef int (*mprotect_fn)(void *, size_t, int);
@@ -184,8 +196,11 @@ SFI_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags,
                 ((flags & MREMAP_FIXED) && in_heaps(new_addr, new_len))
             ? "mremap of a domain heap (the allocator's)"
             : "mremap of memory the domain may not write");
-  return NEXT_AS(mremap_fn, "mremap")(old, old_len, new_len, flags,
-                                             new_addr);
+  if (!SFI_CHECKED())
+    return NEXT_AS(mremap_fn, "mremap")(old, old_len, new_len, flags,
+                                        new_addr);
+  long r = as_libc(__dipc_sfi_mremap(old, old_len, new_len, flags, new_addr));
+  return r == -1 ? MAP_FAILED : (void *)r;
 }
 
 typedef void *(*shmat_fn)(int, const void *, int);

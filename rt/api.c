@@ -2,6 +2,7 @@
  * domain: it marshals its arguments into a block on its own stack (copying
  * user arrays with the caller's rights, never the runtime's) and enters the
  * API gate; results come back the same way. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +69,24 @@ DIPC_EXPORT int dipc_share_map(void *addr, size_t len, int prot, int fd,
   ARGS((uint64_t)addr, len, (uint64_t)prot, (uint64_t)(int64_t)fd,
        (uint64_t)offset, (uint64_t)copy);
   return (int)dipc_gate(OP_SHARE_MAP, &a);
+}
+
+/* The loader's munmap and mremap for instrumented code under `sfi`
+ * (sfi.c): only the loader may ask. */
+DIPC_EXPORT long __dipc_sfi_munmap(void *addr, size_t len) {
+  if (!dipc_trusted_caller(__builtin_return_address(0)))
+    return -EPERM;
+  ARGS((uint64_t)addr, len);
+  return dipc_gate(OP_SFI_UNMAP, &a);
+}
+
+DIPC_EXPORT long __dipc_sfi_mremap(void *old, size_t old_len, size_t new_len,
+                                   int flags, void *new_addr) {
+  if (!dipc_trusted_caller(__builtin_return_address(0)))
+    return -EPERM;
+  ARGS((uint64_t)old, old_len, new_len, (uint64_t)(int64_t)flags,
+       (uint64_t)new_addr);
+  return dipc_gate(OP_SFI_REMAP, &a);
 }
 
 DIPC_EXPORT int dipc_set_fault_hook(void (*hook)(void)) {

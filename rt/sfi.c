@@ -11,6 +11,7 @@
  * unmapped hole, so a check of an access to the shadow faults on its own
  * tag load. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <string.h>
 #include <link.h>
 #include <sys/mman.h>
@@ -322,4 +323,68 @@ DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
   *kind = st->sfi_fault.kind;
   *expected = st->sfi_fault.expected;
   return 1;
+}
+
+/* ---- munmap and mremap of instrumented code ----------------------------- *
+ * A page keeps its tag until someone tags it again: a domain's pages it
+ * unmapped left a hole carrying its tag, and libc's next mapping there (a
+ * big malloc block, a thread's stack) was the domain's to read and write
+ * and no longer its maker's (test/e2e/attack-sfi-unmapped-tag.c). The
+ * loader's interceptors (loader/sfi_syscalls.c) have the runtime make the
+ * call, under its lock so that no mapping of its own (tagged as made)
+ * lands in between, and the tags follow: an unmapped page gets 0, what
+ * every mapping libc makes has; a moved page keeps its tag; pages a
+ * mapping grows by get the tag of its last page. */
+
+/* Not in the domains' heap regions (the loader's allocator's). */
+static int off_heaps(uintptr_t addr, uint64_t len) {
+  return len && addr + len > addr &&
+         (addr >= DIPC_HEAP_END || addr + len <= DIPC_HEAP_ADDR);
+}
+
+static int unmap_allowed(uintptr_t addr, uint64_t len) {
+  return off_heaps(addr, len) && __dipc_sfi_may_replace(addr, len);
+}
+
+static uintptr_t pages_up(uint64_t len) {
+  return (len + RT_PAGE - 1) & ~(uintptr_t)(RT_PAGE - 1);
+}
+
+long dipc_op_sfi_unmap(uintptr_t addr, uint64_t len) {
+  if (dipc_machine.backend != DIPC_BACKEND_SFI || !unmap_allowed(addr, len))
+    return -EPERM;
+  long r = dipc_sys(SYS_munmap, (long)addr, (long)len, 0, 0, 0);
+  if (r == 0)
+    dipc_sfi_tag(addr, addr + pages_up(len), 0);
+  return r;
+}
+
+long dipc_op_sfi_remap(const uint64_t *x) {
+  uintptr_t old = x[0], new_addr = x[4];
+  uint64_t old_len = x[1], new_len = x[2];
+  int flags = (int)x[3];
+  if (dipc_machine.backend != DIPC_BACKEND_SFI ||
+      !unmap_allowed(old, old_len ? old_len : 1) ||
+      !off_heaps(old, new_len) || __dipc_sfi_next_to_runtime(old, new_len) ||
+      ((flags & MREMAP_FIXED) && !unmap_allowed(new_addr, new_len)))
+    return -EPERM;
+  long r = dipc_sys(SYS_mremap, (long)old, (long)old_len, (long)new_len,
+                    flags, (long)new_addr);
+  if (r < 0 && r > -4096)
+    return r;
+  uintptr_t moved = (uintptr_t)r, ol = pages_up(old_len ? old_len : 1),
+            nl = pages_up(new_len);
+  uint32_t last = dipc_sfi_tag_of(old + ol - RT_PAGE);
+  if (moved != old) {
+    for (uintptr_t off = 0; off < ol && off < nl; off += RT_PAGE)
+      dipc_sfi_tag(moved + off, moved + off + RT_PAGE,
+                   dipc_sfi_tag_of(old + off));
+    if (!(flags & MREMAP_DONTUNMAP) && old_len)
+      dipc_sfi_tag(old, old + ol, 0);
+  } else if (nl < ol) {
+    dipc_sfi_tag(old + nl, old + ol, 0);
+  }
+  if (nl > ol)
+    dipc_sfi_tag(moved + ol, moved + nl, last);
+  return r;
 }

@@ -1,0 +1,102 @@
+// A page kept its tag after a domain unmapped it (found in stop 38's own
+// attack): domain `zeta`, with no grant, unmapped the work area main gave
+// it (dom_mmap, zeta's pages) and main's next mapping at that address was
+// still zeta's: zeta wrote into it, and main, denied its own memory, died
+// at its first store (what libc's unchecked code wrote there, zeta could
+// read). The same for mremap: pages zeta moved away left their tag
+// behind, and the moved and grown pages were not zeta's (its first write
+// to them faulted). Now the runtime makes the call for the
+// loader (rt/sfi.c dipc_op_sfi_unmap/remap) and the tags follow: 0 for
+// what was unmapped, the old tag for moved pages. main maps at the old
+// address with a hint, which the kernel honours for a free range (libc's
+// own mappings take such holes too: a big malloc block did in a first
+// try). Control: under `none` zeta writes and reads main's mapping.
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t unmap 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t remap 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-REMAP
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t unmap 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t remap 2>&1 | FileCheck %s --check-prefix=NONE
+// SFI-REMAP: zeta's mremap: moved, 2097152 bytes of its own
+// SFI: main's mapping at zeta's old address: yes
+// SFI: zeta's write: refused
+// SFI: zeta's read: refused
+// SFI: main reads back 'main-secret-77'
+// NONE: main's mapping at zeta's old address: yes
+// NONE: zeta's write: done
+// NONE: zeta's read: 'main-se'
+#define _GNU_SOURCE /* mremap */
+#include <dipc.h>
+#include <dipc/rt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define AREA (1ul << 20)
+
+long zeta_unmap(char *work) __dom("zeta") __entry {
+  return munmap(work, AREA);
+}
+
+// Moves the area to a new place twice its size, where it must still be
+// zeta's to write: returns the new address, or 0.
+char *zeta_remap(char *work) __dom("zeta") __entry {
+  char *at = mremap(work, AREA, 2 * AREA, MREMAP_MAYMOVE);
+  if (at == MAP_FAILED)
+    return NULL;
+  for (size_t i = 0; i < 2 * AREA; i += 4096)
+    at[i] = 1;
+  return at;
+}
+
+long zeta_write(char *where) __dom("zeta") __entry {
+  memcpy(where, "PWNED", 6);
+  return 1;
+}
+
+// The first seven bytes, packed: zeta's loot, which main may print.
+long zeta_read(const volatile char *where) __dom("zeta") __entry {
+  long v = 0;
+  for (int i = 0; i < 7; i++)
+    v |= (long)(unsigned char)where[i] << (8 * i);
+  return v;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "unmap";
+  char *work = dom_mmap(dipc_domain_named("zeta"), NULL, AREA,
+                        PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                        -1, 0);
+  if ((unsigned long)work > -4096ul) {
+    printf("dom_mmap failed\n");
+    return 1;
+  }
+  if (!strcmp(mode, "remap")) {
+    char *at = zeta_remap(work);
+    printf("zeta's mremap: %s, %lu bytes of its own\n",
+           !at ? "failed" : at == work ? "in place" : "moved",
+           at && dipc_errno == 0 ? 2 * AREA : 0);
+    if (at == work)
+      return 1; // the kernel had room: no hole to show
+  } else if (zeta_unmap(work) != 0) {
+    printf("zeta's munmap failed\n");
+    return 1;
+  }
+  char *mine = mmap(work, AREA, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  printf("main's mapping at zeta's old address: %s\n",
+         mine == work ? "yes" : "no");
+  fflush(stdout);
+  if (mine != work)
+    return 1;
+  zeta_write(mine);
+  printf("zeta's write: %s\n", dipc_errno ? "refused" : "done");
+  fflush(stdout);
+  strcpy(mine, "main-secret-77");
+  long loot = zeta_read(mine);
+  if (dipc_errno)
+    printf("zeta's read: refused\n");
+  else
+    printf("zeta's read: '%.7s'\n", (const char *)&loot);
+  printf("main reads back '%s'\n", mine);
+  return 0;
+}
