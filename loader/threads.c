@@ -12,6 +12,7 @@
 #include "threads.h"
 
 #include <dipc/rt.h>
+#include <dipc/sfi.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
@@ -136,6 +137,26 @@ _Static_assert(sizeof(struct glibc_attr) == sizeof(pthread_attr_t),
  * 8192 CPUs. */
 enum { MAX_CPUSET = 8192 / 8 };
 
+/* Whether every page of [lo, lo + size) is the default domain's (tag 0):
+ * what a thread's stack must be under `sfi`. The new thread's start code,
+ * glibc's and the loader's (start_in_domain), runs uninstrumented on it
+ * as the default domain, and its TCB and TLS lie at its top: on a stack
+ * of its own heap, an attack round's domain with no grant rewrote
+ * start_in_domain's return address while its routine ran, ran its own
+ * code as the default domain and granted itself vault
+ * (test/e2e/attack-sfi-thread-stack-hijack.c). A domain that may write
+ * the default domain's memory may write every thread's stack anyway. */
+static int default_pages(uintptr_t lo, size_t size) {
+  const volatile uint16_t *tags = (const uint16_t *)DIPC_SFI_SHADOW_ADDR;
+  if (size == 0 || lo + size < lo)
+    return 0;
+  for (uintptr_t p = lo >> DIPC_SFI_PAGE_SHIFT;
+       p <= (lo + size - 1) >> DIPC_SFI_PAGE_SHIFT; p++)
+    if (tags[p] != 0)
+      return 0;
+  return 1;
+}
+
 int threads_checked_attr(const char *call, const pthread_attr_t *attr,
                          pthread_attr_t **copy) {
   *copy = NULL;
@@ -165,8 +186,13 @@ int threads_checked_attr(const char *call, const pthread_attr_t *attr,
   /* glibc gives the lowest address as the top minus the size: with no
    * stack of the caller's (a top of NULL), lo + size wraps to 0. */
   if (pthread_attr_getstack((pthread_attr_t *)a, &lo, &size) == 0 &&
-      (uintptr_t)lo + size != 0)
+      (uintptr_t)lo + size != 0) {
     SFI_WRITE(lo, size);
+    if (!default_pages((uintptr_t)lo, size)) {
+      sfi_copy_done(a); /* the extension's copies go with it */
+      return (int)sfi_refuse("a thread stack a named domain may write");
+    }
+  }
   *copy = (pthread_attr_t *)a;
   return 0;
 }
