@@ -12,12 +12,16 @@
 
 #define ARGS(...) struct dipc_gate_args a = {.arg = {__VA_ARGS__}}
 
-/* A string copied into a block of `room` bytes (NUL included): the
- * bytes strncpy reads. */
-#define USER_STRING(s, room)                                                   \
+/* A string copied into dst, an array of `room` bytes (NUL included):
+ * exactly the bytes checked, read once more by the copy (strncpy read on
+ * to room bytes, past a NUL another thread of the caller's removed after
+ * the check: attack round 21). */
+#define USER_STRING_COPY(dst, s, room)                                         \
   do {                                                                         \
     size_t n_ = strnlen((s), (room)-1);                                        \
     DIPC_USER_READ((s), n_ < (room)-1 ? n_ + 1 : n_);                          \
+    memcpy((dst), (s), n_);                                                    \
+    (dst)[n_] = 0;                                                             \
   } while (0)
 
 DIPC_EXPORT dom_t dom_default(void) {
@@ -153,11 +157,10 @@ DIPC_EXPORT long dipc_import_register(dom_t caller, void **slot,
   if (!signature || !what)
     return -DIPC_EINVAL;
   DIPC_USER_READ(signature, sizeof *signature);
-  USER_STRING(what, sizeof ((struct dipc_gate_import_args *)0)->what);
   struct dipc_gate_import_args a = {
       .base = {.arg = {(uint64_t)caller, (uint64_t)slot}},
       .desc = {NULL, *signature, policy}};
-  strncpy(a.what, what, sizeof a.what - 1);
+  USER_STRING_COPY(a.what, what, sizeof a.what);
   return dipc_gate(OP_IMPORT_REGISTER, &a.base);
 }
 
@@ -165,8 +168,7 @@ DIPC_EXPORT int dipc_domain_name(dom_t dom, const char *name) {
   if (!name)
     return -DIPC_EINVAL;
   struct dipc_gate_import_args a = {.base = {.arg = {(uint64_t)dom}}};
-  USER_STRING(name, sizeof a.what);
-  strncpy(a.what, name, sizeof a.what - 1);
+  USER_STRING_COPY(a.what, name, sizeof a.what);
   return (int)dipc_gate(OP_DOM_NAME, &a.base);
 }
 
