@@ -7,7 +7,11 @@
 // routine, as zeta, found start_in_domain's frame there and replaced its
 // return address with a `ret` and zeta's pwn(): when the routine returned,
 // pwn ran as the default domain, took owner handles of zeta and vault and
-// granted zeta vault, whose secret zeta then read. Now a thread's stack
+// granted zeta vault, whose secret zeta then read. The same round found
+// glibc's TCB and static TLS at the stack's top, zeta's to rewrite: the
+// thread's locale pointer (snprintf's decimal point became vault's
+// secret), its thread-specific values (the loader's alternate-stack
+// record, which it then wrote into vault). Now a thread's stack
 // must be the default domain's memory (loader/threads.c default_pages): a
 // stack of the domain's own is refused (EPERM, a line on stderr), and
 // main's thread on a stack of main's own still runs. Control: under
