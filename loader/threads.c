@@ -137,24 +137,29 @@ _Static_assert(sizeof(struct glibc_attr) == sizeof(pthread_attr_t),
  * 8192 CPUs. */
 enum { MAX_CPUSET = 8192 / 8 };
 
-/* Whether every page of [lo, lo + size) is the default domain's (tag 0):
- * what a thread's stack must be under `sfi`. The new thread's start code,
- * glibc's and the loader's (start_in_domain), runs uninstrumented on it
- * as the default domain, and its TCB and TLS lie at its top: on a stack
- * of its own heap, an attack round's domain with no grant rewrote
- * start_in_domain's return address while its routine ran, ran its own
- * code as the default domain and granted itself vault
- * (test/e2e/attack-sfi-thread-stack-hijack.c). A domain that may write
- * the default domain's memory may write every thread's stack anyway. */
-static int default_pages(uintptr_t lo, size_t size) {
+/* Why a thread stack that instrumented code's attributes name
+ * (pthread_create's, a SIGEV_THREAD notification's) is refused, or NULL.
+ * The new thread's start code, glibc's and the loader's
+ * (start_in_domain), runs uninstrumented on it as the default domain, and
+ * its TCB and TLS lie at its top: only the default domain may name one,
+ * of pages tagged its own. On a stack of its own heap, an attack round's
+ * domain with no grant rewrote start_in_domain's return address while its
+ * routine ran, ran its own code as the default domain and granted itself
+ * vault (test/e2e/attack-sfi-thread-stack-hijack.c). Nor would a tag do
+ * for a named domain: tag 0 does not mean that no domain writes a page (a
+ * file it mapped over pages of its own it writes wherever else the file
+ * is mapped; the next round raced the tag check so). */
+static const char *stack_refusal(uintptr_t lo, size_t size) {
   const volatile uint16_t *tags = (const uint16_t *)DIPC_SFI_SHADOW_ADDR;
+  if (sfi_running_domain() != 0)
+    return "a thread stack named by a domain's code";
   if (size == 0 || lo + size < lo)
-    return 0;
+    return "a thread stack of no pages";
   for (uintptr_t p = lo >> DIPC_SFI_PAGE_SHIFT;
        p <= (lo + size - 1) >> DIPC_SFI_PAGE_SHIFT; p++)
     if (tags[p] != 0)
-      return 0;
-  return 1;
+      return "a thread stack not the default domain's memory";
+  return NULL;
 }
 
 int threads_checked_attr(const char *call, const pthread_attr_t *attr,
@@ -188,9 +193,10 @@ int threads_checked_attr(const char *call, const pthread_attr_t *attr,
   if (pthread_attr_getstack((pthread_attr_t *)a, &lo, &size) == 0 &&
       (uintptr_t)lo + size != 0) {
     SFI_WRITE(lo, size);
-    if (!default_pages((uintptr_t)lo, size)) {
+    const char *no = stack_refusal((uintptr_t)lo, size);
+    if (no) {
       sfi_copy_done(a); /* the extension's copies go with it */
-      return (int)sfi_refuse("a thread stack a named domain may write");
+      return (int)sfi_refuse(no);
     }
   }
   *copy = (pthread_attr_t *)a;

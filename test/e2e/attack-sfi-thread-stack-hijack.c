@@ -11,16 +11,19 @@
 // glibc's TCB and static TLS at the stack's top, zeta's to rewrite: the
 // thread's locale pointer (snprintf's decimal point became vault's
 // secret), its thread-specific values (the loader's alternate-stack
-// record, which it then wrote into vault). Now a thread's stack
-// must be the default domain's memory (loader/threads.c default_pages): a
-// stack of the domain's own is refused (EPERM, a line on stderr), and
-// main's thread on a stack of main's own still runs. Control: under
-// `none` zeta steals.
+// record, which it then wrote into vault). A first fix asked for pages
+// of tag 0, the default domain's: round 22 raced it (the stack unmapped
+// and a file mapped there, which zeta also mapped over pages of its own,
+// after the check of its rights and before the check of the tags). Now
+// only the default domain may name a thread's stack, of pages tagged its
+// own (loader/threads.c stack_refusal): zeta's is refused (EPERM, a line
+// on stderr), and main's thread on a stack of main's own still runs.
+// Control: under `none` zeta steals.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t -lpthread
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t hijack 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t own 2>&1 | FileCheck %s --check-prefix=OWN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t hijack 2>&1 | FileCheck %s --check-prefix=NONE
-// SFI: dipc: sfi: a thread stack a named domain may write refused
+// SFI: dipc: sfi: a thread stack named by a domain's code refused
 // SFI: zeta's pthread_create: Operation not permitted
 // SFI: nothing stolen
 // OWN: main's thread ran on main's stack
