@@ -372,8 +372,11 @@ long dipc_op_sfi_remap(const uint64_t *x) {
                     flags, (long)new_addr);
   if (r < 0 && r > -4096)
     return r;
-  uintptr_t moved = (uintptr_t)r, ol = pages_up(old_len ? old_len : 1),
-            nl = pages_up(new_len);
+  /* old_len 0 maps the same pages of a shared mapping again: each keeps
+   * its tag there, not just the first (a range of zeta's and then
+   * vault's pages would otherwise come out all zeta's). */
+  uintptr_t moved = (uintptr_t)r, nl = pages_up(new_len),
+            ol = old_len ? pages_up(old_len) : nl;
   uint32_t last = dipc_sfi_tag_of(old + ol - RT_PAGE);
   if (moved != old) {
     for (uintptr_t off = 0; off < ol && off < nl; off += RT_PAGE)

@@ -10,12 +10,19 @@
 // what was unmapped, the old tag for moved pages. main maps at the old
 // address with a hint, which the kernel honours for a free range (libc's
 // own mappings take such holes too: a big malloc block did in a first
-// try). Control: under `none` zeta writes and reads main's mapping.
+// try). A duplicate of a shared mapping (mremap with an old size of 0)
+// maps the same pages again: a first version of the fix gave them all the
+// first page's tag, and zeta read vault's page, the second of an area
+// main had moved to vault, through its duplicate: each page keeps its
+// own. Control: under `none` zeta writes and reads main's mapping, and
+// reads vault's page.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t unmap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t remap 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-REMAP
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t unmap 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t remap 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t duplicate 2>&1 | FileCheck %s --check-prefix=SFI-DUP
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t duplicate 2>&1 | FileCheck %s --check-prefix=NONE-DUP
 // SFI-REMAP: zeta's mremap: moved, 2097152 bytes of its own
 // SFI: main's mapping at zeta's old address: yes
 // SFI: zeta's write: refused
@@ -24,6 +31,8 @@
 // NONE: main's mapping at zeta's old address: yes
 // NONE: zeta's write: done
 // NONE: zeta's read: 'main-se'
+// SFI-DUP: vault's page through zeta's duplicate: refused
+// NONE-DUP: vault's page through zeta's duplicate: 'vault-s'
 #define _GNU_SOURCE /* mremap */
 #include <dipc.h>
 #include <dipc/rt.h>
@@ -48,6 +57,42 @@ char *zeta_remap(char *work) __dom("zeta") __entry {
   return at;
 }
 
+// Maps the two pages of area again and reads the second (vault's).
+long zeta_duplicate(char *area) __dom("zeta") __entry {
+  const volatile char *again = mremap(area, 0, 2 * 4096, MREMAP_MAYMOVE);
+  if (again == MAP_FAILED)
+    return -1;
+  long v = 0;
+  for (int i = 0; i < 7; i++)
+    v |= (long)(unsigned char)again[4096 + i] << (8 * i);
+  return v;
+}
+
+long vault_keep(char *page) __dom("vault") __entry {
+  strcpy(page, "vault-secret-42");
+  return 0;
+}
+
+static int duplicate(void) {
+  char *area = dom_mmap(dipc_domain_named("zeta"), NULL, 2 * 4096,
+                        PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                        -1, 0);
+  if ((unsigned long)area > -4096ul ||
+      dom_remap(dipc_domain_named("vault"), dipc_domain_named("zeta"),
+                area + 4096, 4096) != 0 ||
+      vault_keep(area + 4096) != 0 || dipc_errno) {
+    printf("cannot set up the shared area\n");
+    return 1;
+  }
+  long loot = zeta_duplicate(area);
+  if (dipc_errno || loot <= 0)
+    printf("vault's page through zeta's duplicate: refused\n");
+  else
+    printf("vault's page through zeta's duplicate: '%.7s'\n",
+           (const char *)&loot);
+  return 0;
+}
+
 long zeta_write(char *where) __dom("zeta") __entry {
   memcpy(where, "PWNED", 6);
   return 1;
@@ -63,6 +108,8 @@ long zeta_read(const volatile char *where) __dom("zeta") __entry {
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "unmap";
+  if (!strcmp(mode, "duplicate"))
+    return duplicate();
   char *work = dom_mmap(dipc_domain_named("zeta"), NULL, AREA,
                         PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                         -1, 0);
