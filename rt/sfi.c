@@ -12,6 +12,7 @@
  * tag load. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <link.h>
 #include <sys/mman.h>
@@ -20,6 +21,7 @@
 
 #include "dipc/sfi.h"
 #include "internal.h"
+#include "procmaps.h"
 
 #define SHADOW ((uint16_t *)DIPC_SFI_SHADOW_ADDR)
 #define RIGHTS ((uint8_t *)DIPC_SFI_RIGHTS_ADDR)
@@ -334,7 +336,8 @@ DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
  * call, under its lock so that no mapping of its own (tagged as made)
  * lands in between, and the tags follow: an unmapped page gets 0, what
  * every mapping libc makes has; a moved page keeps its tag; pages a
- * mapping grows by get the tag of its last page. */
+ * private mapping grows by get the tag of its last page (mapping_private,
+ * below, says why not a shared one's). */
 
 /* Not in the domains' heap regions (the loader's allocator's). */
 static int off_heaps(uintptr_t addr, uint64_t len) {
@@ -359,6 +362,34 @@ long dipc_op_sfi_unmap(uintptr_t addr, uint64_t len) {
   return r;
 }
 
+/* Whether the mapping holding addr is private. Pages a private mapping
+ * grows by are new memory, its owner's; those of a shared one are its
+ * object's next pages, which another mapping may hold under another tag
+ * (an area of zeta's and then vault's pages, grown from its first page,
+ * showed zeta vault's page), and so are the pages a duplicate (an old
+ * size of 0) maps: tagged 0, as libc's own mappings are. */
+struct private_walk {
+  uintptr_t at;
+  int private;
+};
+
+static int private_line(const char *line, void *p) {
+  struct private_walk *w = p;
+  unsigned long lo, hi;
+  char perms[8];
+  if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || w->at < lo ||
+      w->at >= hi)
+    return 0;
+  w->private = perms[3] == 'p';
+  return 1;
+}
+
+static int mapping_private(uintptr_t at) {
+  struct private_walk w = {at, 0};
+  dipc_proc_lines("/proc/self/maps", private_line, &w);
+  return w.private;
+}
+
 long dipc_op_sfi_remap(const uint64_t *x) {
   uintptr_t old = x[0], new_addr = x[4];
   uint64_t old_len = x[1], new_len = x[2];
@@ -372,22 +403,24 @@ long dipc_op_sfi_remap(const uint64_t *x) {
                     flags, (long)new_addr);
   if (r < 0 && r > -4096)
     return r;
-  /* old_len 0 maps the same pages of a shared mapping again: each keeps
-   * its tag there, not just the first (a range of zeta's and then
-   * vault's pages would otherwise come out all zeta's). */
   uintptr_t moved = (uintptr_t)r, nl = pages_up(new_len),
-            ol = old_len ? pages_up(old_len) : nl;
+            ol = pages_up(old_len);
+  if (!old_len) { /* a shared mapping's pages mapped again, and maybe */
+    dipc_sfi_tag(moved, moved + nl, 0); /* more of its object: below */
+    return r;
+  }
   uint32_t last = dipc_sfi_tag_of(old + ol - RT_PAGE);
   if (moved != old) {
     for (uintptr_t off = 0; off < ol && off < nl; off += RT_PAGE)
       dipc_sfi_tag(moved + off, moved + off + RT_PAGE,
                    dipc_sfi_tag_of(old + off));
-    if (!(flags & MREMAP_DONTUNMAP) && old_len)
+    if (!(flags & MREMAP_DONTUNMAP))
       dipc_sfi_tag(old, old + ol, 0);
   } else if (nl < ol) {
     dipc_sfi_tag(old + nl, old + ol, 0);
   }
   if (nl > ol)
-    dipc_sfi_tag(moved + ol, moved + nl, last);
+    dipc_sfi_tag(moved + ol, moved + nl,
+                 mapping_private(moved) ? last : 0);
   return r;
 }

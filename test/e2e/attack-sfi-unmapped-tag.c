@@ -10,19 +10,23 @@
 // what was unmapped, the old tag for moved pages. main maps at the old
 // address with a hint, which the kernel honours for a free range (libc's
 // own mappings take such holes too: a big malloc block did in a first
-// try). A duplicate of a shared mapping (mremap with an old size of 0)
-// maps the same pages again: a first version of the fix gave them all the
-// first page's tag, and zeta read vault's page, the second of an area
-// main had moved to vault, through its duplicate: each page keeps its
-// own. Control: under `none` zeta writes and reads main's mapping, and
-// reads vault's page.
+// try). A first version of the fix gave the pages a shared mapping
+// gained the tag of its last page, and those of a duplicate (an old size
+// of 0) the first page's: both are the mapping's object's pages, which
+// another mapping may hold under another tag, and zeta read vault's page
+// (the second of a shared area of zeta's whose second page main had moved
+// to vault) through its first page grown to two, or duplicated. Now
+// those pages are tagged 0, as libc's own mappings are. Control: under
+// `none` zeta writes and reads main's mapping, and reads vault's page.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t unmap 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t remap 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-REMAP
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t unmap 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t remap 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t duplicate 2>&1 | FileCheck %s --check-prefix=SFI-DUP
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t grow 2>&1 | FileCheck %s --check-prefix=SFI-DUP
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t duplicate 2>&1 | FileCheck %s --check-prefix=NONE-DUP
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t grow 2>&1 | FileCheck %s --check-prefix=NONE-DUP
 // SFI-REMAP: zeta's mremap: moved, 2097152 bytes of its own
 // SFI: main's mapping at zeta's old address: yes
 // SFI: zeta's write: refused
@@ -31,8 +35,8 @@
 // NONE: main's mapping at zeta's old address: yes
 // NONE: zeta's write: done
 // NONE: zeta's read: 'main-se'
-// SFI-DUP: vault's page through zeta's duplicate: refused
-// NONE-DUP: vault's page through zeta's duplicate: 'vault-s'
+// SFI-DUP: vault's page through zeta's new mapping: refused
+// NONE-DUP: vault's page through zeta's new mapping: 'vault-s'
 #define _GNU_SOURCE /* mremap */
 #include <dipc.h>
 #include <dipc/rt.h>
@@ -57,14 +61,16 @@ char *zeta_remap(char *work) __dom("zeta") __entry {
   return at;
 }
 
-// Maps the two pages of area again and reads the second (vault's).
-long zeta_duplicate(char *area) __dom("zeta") __entry {
-  const volatile char *again = mremap(area, 0, 2 * 4096, MREMAP_MAYMOVE);
-  if (again == MAP_FAILED)
+// Maps area's first page as two (grow), or both its pages again, and
+// reads the second (vault's).
+long zeta_again(char *area, int grow) __dom("zeta") __entry {
+  const volatile char *twice =
+      mremap(area, grow ? 4096 : 0, 2 * 4096, MREMAP_MAYMOVE);
+  if (twice == MAP_FAILED)
     return -1;
   long v = 0;
   for (int i = 0; i < 7; i++)
-    v |= (long)(unsigned char)again[4096 + i] << (8 * i);
+    v |= (long)(unsigned char)twice[4096 + i] << (8 * i);
   return v;
 }
 
@@ -73,7 +79,7 @@ long vault_keep(char *page) __dom("vault") __entry {
   return 0;
 }
 
-static int duplicate(void) {
+static int again(int grow) {
   char *area = dom_mmap(dipc_domain_named("zeta"), NULL, 2 * 4096,
                         PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                         -1, 0);
@@ -84,11 +90,11 @@ static int duplicate(void) {
     printf("cannot set up the shared area\n");
     return 1;
   }
-  long loot = zeta_duplicate(area);
+  long loot = zeta_again(area, grow);
   if (dipc_errno || loot <= 0)
-    printf("vault's page through zeta's duplicate: refused\n");
+    printf("vault's page through zeta's new mapping: refused\n");
   else
-    printf("vault's page through zeta's duplicate: '%.7s'\n",
+    printf("vault's page through zeta's new mapping: '%.7s'\n",
            (const char *)&loot);
   return 0;
 }
@@ -108,8 +114,8 @@ long zeta_read(const volatile char *where) __dom("zeta") __entry {
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "unmap";
-  if (!strcmp(mode, "duplicate"))
-    return duplicate();
+  if (!strcmp(mode, "duplicate") || !strcmp(mode, "grow"))
+    return again(!strcmp(mode, "grow"));
   char *work = dom_mmap(dipc_domain_named("zeta"), NULL, AREA,
                         PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                         -1, 0);
