@@ -75,22 +75,13 @@ DIPC_EXPORT int dipc_share_map(void *addr, size_t len, int prot, int fd,
   return (int)dipc_gate(OP_SHARE_MAP, &a);
 }
 
-/* The loader's munmap and mremap for instrumented code under `sfi`
- * (sfi.c): only the loader may ask. */
+/* The loader's munmap for instrumented code under `sfi` (sfi.c): only the
+ * loader may ask. */
 DIPC_EXPORT long __dipc_sfi_munmap(void *addr, size_t len) {
   if (!dipc_trusted_caller(__builtin_return_address(0)))
     return -EPERM;
   ARGS((uint64_t)addr, len);
   return dipc_gate(OP_SFI_UNMAP, &a);
-}
-
-DIPC_EXPORT long __dipc_sfi_mremap(void *old, size_t old_len, size_t new_len,
-                                   int flags, void *new_addr) {
-  if (!dipc_trusted_caller(__builtin_return_address(0)))
-    return -EPERM;
-  ARGS((uint64_t)old, old_len, new_len, (uint64_t)(int64_t)flags,
-       (uint64_t)new_addr);
-  return dipc_gate(OP_SFI_REMAP, &a);
 }
 
 DIPC_EXPORT int dipc_set_fault_hook(void (*hook)(void)) {

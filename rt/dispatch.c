@@ -270,8 +270,6 @@ static long run(unsigned op, struct dipc_gate_args *a, struct dipc_thread *st) {
     return dipc_op_share_map(st, x);
   case OP_SFI_UNMAP:
     return dipc_op_sfi_unmap(x[0], x[1]);
-  case OP_SFI_REMAP:
-    return dipc_op_sfi_remap(x);
   case OP_DOM_HEAP: {
     uint32_t d;
     long err = dipc_handle_get_dom((int64_t)x[0], &d, NULL, DIPC_PERM_NIL);

@@ -565,7 +565,6 @@ DIPC_HIDDEN long dipc_op_lent_fs(struct dipc_thread *st, uint64_t tcb);
 DIPC_HIDDEN void dipc_lent_fs_apply(struct dipc_thread *st);
 /* OP_SHARE_MAP (mmcall.c): args of dipc_share_map. */
 DIPC_HIDDEN long dipc_op_sfi_unmap(uintptr_t addr, uint64_t len);
-DIPC_HIDDEN long dipc_op_sfi_remap(const uint64_t *x);
 DIPC_HIDDEN long dipc_op_share_map(const struct dipc_thread *st,
                                    const uint64_t *x);
 /* Whether dom stands for another process: a watcher said so of its
@@ -743,7 +742,6 @@ enum dipc_op {
   OP_LENT_FS,              /* arg: a lent TCB, 0 = the thread's own (thread.c) */
   OP_SHARE_MAP,            /* args: dipc_share_map's (mmcall.c) */
   OP_SFI_UNMAP,            /* args: munmap's (sfi.c) */
-  OP_SFI_REMAP,            /* args: mremap's, new address last (sfi.c) */
   OP_COUNT
 };
 _Static_assert(OP_IMPORT_RESOLVE == OP_IMPORT_RESOLVE_NUM, "layout.h op");

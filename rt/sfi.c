@@ -12,7 +12,6 @@
  * tag load. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <link.h>
 #include <sys/mman.h>
@@ -21,7 +20,6 @@
 
 #include "dipc/sfi.h"
 #include "internal.h"
-#include "procmaps.h"
 
 #define SHADOW ((uint16_t *)DIPC_SFI_SHADOW_ADDR)
 #define RIGHTS ((uint8_t *)DIPC_SFI_RIGHTS_ADDR)
@@ -327,17 +325,17 @@ DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
   return 1;
 }
 
-/* ---- munmap and mremap of instrumented code ----------------------------- *
+/* ---- munmap of instrumented code --------------------------------------- *
  * A page keeps its tag until someone tags it again: a domain's pages it
- * unmapped left a hole carrying its tag, and libc's next mapping there (a
- * big malloc block, a thread's stack) was the domain's to read and write
- * and no longer its maker's (test/e2e/attack-sfi-unmapped-tag.c). The
- * loader's interceptors (loader/sfi_syscalls.c) have the runtime make the
- * call, under its lock so that no mapping of its own (tagged as made)
- * lands in between, and the tags follow: an unmapped page gets 0, what
- * every mapping libc makes has; a moved page keeps its tag; pages a
- * private mapping grows by get the tag of its last page (mapping_private,
- * below, says why not a shared one's). */
+ * unmapped left a hole carrying its tag, and the next mapping there (main's
+ * at that address, a big malloc block, a thread's stack) was the domain's
+ * to read and write and no longer its maker's
+ * (test/e2e/attack-sfi-unmapped-tag.c). The loader's munmap
+ * (loader/sfi_syscalls.c, also mremap's shrink) has the runtime make the
+ * call under its lock, the pages tagged the runtime's meanwhile (nothing
+ * mapped there in between is the domain's), then 0, what every mapping
+ * libc makes has. The range must have one tag (restored if the call
+ * fails). */
 
 /* Not in the domains' heap regions (the loader's allocator's). */
 static int off_heaps(uintptr_t addr, uint64_t len) {
@@ -354,73 +352,17 @@ static uintptr_t pages_up(uint64_t len) {
 }
 
 long dipc_op_sfi_unmap(uintptr_t addr, uint64_t len) {
-  if (dipc_machine.backend != DIPC_BACKEND_SFI || !unmap_allowed(addr, len))
+  if (dipc_machine.backend != DIPC_BACKEND_SFI || !unmap_allowed(addr, len) ||
+      (addr & (RT_PAGE - 1)))
     return -EPERM;
+  uintptr_t hi = addr + pages_up(len);
+  uint32_t tag = dipc_sfi_tag_of(addr);
+  for (uintptr_t p = addr; p < hi; p += RT_PAGE)
+    if (dipc_sfi_tag_of(p) != tag)
+      return -EPERM;
+  dipc_sfi_tag(addr, hi, DIPC_SFI_TAG_RUNTIME);
   long r = dipc_sys(SYS_munmap, (long)addr, (long)len, 0, 0, 0);
-  if (r == 0)
-    dipc_sfi_tag(addr, addr + pages_up(len), 0);
+  dipc_sfi_tag(addr, hi, r == 0 ? 0 : tag);
   return r;
 }
 
-/* Whether the mapping holding addr is private. Pages a private mapping
- * grows by are new memory, its owner's; those of a shared one are its
- * object's next pages, which another mapping may hold under another tag
- * (an area of zeta's and then vault's pages, grown from its first page,
- * showed zeta vault's page), and so are the pages a duplicate (an old
- * size of 0) maps: tagged 0, as libc's own mappings are. */
-struct private_walk {
-  uintptr_t at;
-  int private;
-};
-
-static int private_line(const char *line, void *p) {
-  struct private_walk *w = p;
-  unsigned long lo, hi;
-  char perms[8];
-  if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || w->at < lo ||
-      w->at >= hi)
-    return 0;
-  w->private = perms[3] == 'p';
-  return 1;
-}
-
-static int mapping_private(uintptr_t at) {
-  struct private_walk w = {at, 0};
-  dipc_proc_lines("/proc/self/maps", private_line, &w);
-  return w.private;
-}
-
-long dipc_op_sfi_remap(const uint64_t *x) {
-  uintptr_t old = x[0], new_addr = x[4];
-  uint64_t old_len = x[1], new_len = x[2];
-  int flags = (int)x[3];
-  if (dipc_machine.backend != DIPC_BACKEND_SFI ||
-      !unmap_allowed(old, old_len ? old_len : 1) ||
-      !off_heaps(old, new_len) || __dipc_sfi_next_to_runtime(old, new_len) ||
-      ((flags & MREMAP_FIXED) && !unmap_allowed(new_addr, new_len)))
-    return -EPERM;
-  long r = dipc_sys(SYS_mremap, (long)old, (long)old_len, (long)new_len,
-                    flags, (long)new_addr);
-  if (r < 0 && r > -4096)
-    return r;
-  uintptr_t moved = (uintptr_t)r, nl = pages_up(new_len),
-            ol = pages_up(old_len);
-  if (!old_len) { /* a shared mapping's pages mapped again, and maybe */
-    dipc_sfi_tag(moved, moved + nl, 0); /* more of its object: below */
-    return r;
-  }
-  uint32_t last = dipc_sfi_tag_of(old + ol - RT_PAGE);
-  if (moved != old) {
-    for (uintptr_t off = 0; off < ol && off < nl; off += RT_PAGE)
-      dipc_sfi_tag(moved + off, moved + off + RT_PAGE,
-                   dipc_sfi_tag_of(old + off));
-    if (!(flags & MREMAP_DONTUNMAP))
-      dipc_sfi_tag(old, old + ol, 0);
-  } else if (nl < ol) {
-    dipc_sfi_tag(old + nl, old + ol, 0);
-  }
-  if (nl > ol)
-    dipc_sfi_tag(moved + ol, moved + nl,
-                 mapping_private(moved) ? last : 0);
-  return r;
-}

@@ -328,13 +328,11 @@ int __dipc_sfi_may_replace(uintptr_t addr, uint64_t len);
  * [addr, addr + len): memory a domain may not map (libc writing through a
  * pointer near its end would run on into the runtime's). */
 int __dipc_sfi_next_to_runtime(uintptr_t addr, uint64_t len);
-/* Under `sfi`, for the loader's interceptors only (-EPERM to anyone
- * else): munmap(2) and mremap(2) (MREMAP_FIXED's address last), made
- * under the runtime's lock, the pages' tags following; the raw result
- * (-errno on failure), -EPERM where the running domain may not. */
+/* Under `sfi`, for the loader's interceptor only (-EPERM to anyone
+ * else): munmap(2) made under the runtime's lock, the pages tagged 0
+ * after; the raw result (-errno on failure), -EPERM where the running
+ * domain may not, or the range has more than one tag. */
 long __dipc_sfi_munmap(void *addr, size_t len);
-long __dipc_sfi_mremap(void *old, size_t old_len, size_t new_len, int flags,
-                       void *new_addr);
 
 /* Lazy imports (paper §6.2.1; docs/runtime.md). dipc_import_register points
  * *slot at a guard address of the runtime's: the first call through it

@@ -3,14 +3,15 @@
 // the domain makes in it (munmap, mremap elsewhere, a file mapped over
 // it) could be mapped again by another domain, whose memory the
 // allocator would then write (an attack round's lead). Under `sfi` a
-// domain's munmap, mremap and fixed mmap of its heap region are refused;
+// domain's munmap, mremap (which moves pages: refused anywhere) and fixed
+// mmap of its heap region are refused;
 // mprotect and madvise of its own pages stay allowed. Control: under
 // `none` each is done.
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
 // SFI: dipc: sfi: munmap of a domain heap (the allocator's) refused to the running domain
-// SFI: dipc: sfi: mremap of a domain heap (the allocator's) refused to the running domain
+// SFI: dipc: sfi: mremap that moves, grows or maps memory again refused to the running domain
 // SFI: dipc: sfi: mmap over a domain heap (the allocator's) refused to the running domain
 // SFI: munmap refused, mremap refused, mmap refused, mprotect done, madvise done
 // NONE: munmap done, mremap moved, mmap placed, mprotect done, madvise done
