@@ -82,6 +82,7 @@ static int maps_line(const char *line, void *p) {
   m.prot = (perms[0] == 'r' ? PROT_READ : 0) |
            (perms[1] == 'w' ? PROT_WRITE : 0) |
            (perms[2] == 'x' ? PROT_EXEC : 0);
+  m.shared = perms[3] == 's';
   m.path = name ? line + name : "";
   return w->fn(&m, w->ctx);
 }

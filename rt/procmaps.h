@@ -9,7 +9,8 @@
 /* One line of /proc/self/maps. */
 struct dipc_mapping {
   uintptr_t lo, hi;
-  int prot; /* PROT_READ, PROT_WRITE, PROT_EXEC */
+  int prot;   /* PROT_READ, PROT_WRITE, PROT_EXEC */
+  int shared; /* MAP_SHARED (an 's' in the permissions) */
   unsigned major, minor;
   unsigned long ino;
   const char *path; /* "" for anonymous memory; only during the call */

@@ -100,7 +100,9 @@ dom_t dipc_domain_named(const char *name);
 /* Move the pages [addr, addr+size) from src to dst; both owner, addr and size
  * page aligned, all pages in src (-ENOENT otherwise: the default domain's
  * pages never include the runtime's state, thread stacks or kernel-made
- * mappings). Nothing moves when dst and src are the same domain. */
+ * mappings), none of a shared mapping under an enforcing backend (-EPERM:
+ * another mapping of its object would still show them). Nothing moves when dst and src are the
+ * same domain. */
 int dom_remap(dom_t dst, dom_t src, void *addr, size_t size);
 /* Add dst to src's APL with dst's permission (owner becomes write);
  * src must be owner. */
