@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DELTA 0x200000000000ull
 
@@ -158,6 +159,11 @@ int main(int argc, char **argv) {
   printf("evil_cap: %ld (dipc_errno %d)\n", cap, dipc_errno);
   __atomic_store_n(&stage, 2, __ATOMIC_SEQ_CST);
   pthread_join(b, NULL);
+  /* B's slot (and so its callee stacks' addresses) is given to a new
+   * thread once the kernel has let go of B, which can trail the join: in
+   * the QEMU guest C got a slot of its own now and then, and under `none`
+   * the control found nothing at B's address. */
+  usleep(300000);
   pthread_create(&c, NULL, thread_c, NULL);
   while (__atomic_load_n(&stage, __ATOMIC_SEQ_CST) != 3) ;
   char loot[32] = "";
