@@ -337,14 +337,12 @@ DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
  * libc makes has. The range must have one tag (restored if the call
  * fails). */
 
-/* Not in the domains' heap regions (the loader's allocator's). */
-static int off_heaps(uintptr_t addr, uint64_t len) {
-  return len && addr + len > addr &&
-         (addr >= DIPC_HEAP_END || addr + len <= DIPC_HEAP_ADDR);
-}
-
+/* Pages the running domain may replace, none in the domains' heap
+ * regions (the loader's allocator's). */
 static int unmap_allowed(uintptr_t addr, uint64_t len) {
-  return off_heaps(addr, len) && __dipc_sfi_may_replace(addr, len);
+  return len && addr + len > addr &&
+         (addr >= DIPC_HEAP_END || addr + len <= DIPC_HEAP_ADDR) &&
+         __dipc_sfi_may_replace(addr, len);
 }
 
 static uintptr_t pages_up(uint64_t len) {
