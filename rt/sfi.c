@@ -345,15 +345,11 @@ static int unmap_allowed(uintptr_t addr, uint64_t len) {
          __dipc_sfi_may_replace(addr, len);
 }
 
-static uintptr_t pages_up(uint64_t len) {
-  return (len + RT_PAGE - 1) & ~(uintptr_t)(RT_PAGE - 1);
-}
-
 long dipc_op_sfi_unmap(uintptr_t addr, uint64_t len) {
   if (dipc_machine.backend != DIPC_BACKEND_SFI || !unmap_allowed(addr, len) ||
       (addr & (RT_PAGE - 1)))
     return -EPERM;
-  uintptr_t hi = addr + pages_up(len);
+  uintptr_t hi = dipc_page_up(addr + len); /* addr is page aligned */
   uint32_t tag = dipc_sfi_tag_of(addr);
   for (uintptr_t p = addr; p < hi; p += RT_PAGE)
     if (dipc_sfi_tag_of(p) != tag)
