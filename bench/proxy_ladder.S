@@ -137,11 +137,8 @@
         mov [rax + K_R15], r15
         mov rcx, [r10 + DIPC_USP_GS_OFFSET]
         mov [rax + K_USP], rcx
-        mov rcx, [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET]
-        mov [rax + K_FLOOR], rcx
         mov rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET]
         mov [rax + K_SSP], rcx
-        mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
         mov rdx, [r10 + ST_CUR_DS]
         mov [rax + K_CUR_DS], rdx
         test rdx, rdx
@@ -252,9 +249,7 @@
         cmp rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET]
         je 33f
         mov [r10 + DIPC_SFI_SSP_GS_OFFSET], rcx
-33:     mov rcx, [rax + K_FLOOR]
-        mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
-        mov rcx, [rax + K_STACK_LO]
+33:     mov rcx, [rax + K_STACK_LO]
         mov [r10 + ST_STACK_LO], rcx
         mov rcx, [rax + K_STACK_HI]
         mov [r10 + ST_STACK_HI], rcx

@@ -920,14 +920,29 @@ __dipc_errno_location:
  * switch is two stores: no RDPKRU/WRPKRU, no published image and its
  * fences, no eviction to wait for. */
 .macro PROXY name, split, dcs, sfi
+.if \sfi
+        PROXY_BODY \name, \split, \dcs, 1, rbx, ebx, rbp, ebp, 0
+.else
+        PROXY_BODY \name, \split, \dcs, 0, rcx, ecx, rdx, edx, 16
+.endif
+.endm
+
+/* t1, t2 (t1d, t2d: their low halves): the push path's scratch registers
+ * once the caller's callee-saved ones are in the KCS entry; fr: the bytes
+ * pushed above R. The `sfi` template pushes nothing and takes rbx and rbp
+ * (two stores and two loads fewer than keeping the caller's rcx and rdx
+ * on its stack); the others need rcx and rdx for WRPKRU anyway. */
+.macro PROXY_BODY name, split, dcs, sfi, t1, t1d, t2, t2d, fr
         .globl dipc_tpl_\name\()_begin
         .hidden dipc_tpl_\name\()_begin
         .globl dipc_tpl_\name\()_end
         .hidden dipc_tpl_\name\()_end
         .p2align 6
 dipc_tpl_\name\()_begin:
+.if !\sfi
         push rcx                        /* caller's rcx, rdx at R-8, R-16 */
         push rdx
+.endif
 .if !\sfi
         xor ecx, ecx
         xor eax, eax
@@ -955,12 +970,12 @@ dipc_tpl_\name\()_begin:
         jb 92f
         cmp rsp, [r10 + ST_STACK_HI]
         jae 92f
-        mov edx, [r10 + ST_CUR_DOM]     /* CODOMs: the caller's APL must */
-        and edx, RT_MAX_DOMAINS - 1     /* allow calling the proxy's domain */
+        mov r11d, [r10 + ST_CUR_DOM]    /* CODOMs: the caller's APL must */
+        and r11d, RT_MAX_DOMAINS - 1    /* allow calling the proxy's domain */
         movabs rax, PH_APL_STRIDE
-        imul rdx, rax
+        imul r11, rax
         movabs rax, PH_APL_COL
-        cmp byte ptr [rax + rdx], 1     /* DIPC_PERM_CALL */
+        cmp byte ptr [rax + r11], 1     /* DIPC_PERM_CALL */
         jb 96f
         mov rax, [r10 + ST_KCS_TOP]     /* push the KCS entry */
         cmp rax, [r10 + ST_KCS_LIMIT]
@@ -968,113 +983,109 @@ dipc_tpl_\name\()_begin:
         cmp rax, [r10 + ST_KCS_BASE]    /* an outermost call: time-outs */
         jne 19f                         /* tell it from the previous one */
         inc qword ptr [r10 + ST_CALL_SEQ]
-19:
-.if !\sfi
-        mov [rax + K_SAVED_PKRU], ecx
-.endif
-        mov ecx, [r10 + ST_CUR_DOM]     /* caller and callee domain: */
-        movabs rdx, PH_DOM              /* one store (the proxy's time */
-        shl rdx, 32                     /* is mostly its stores) */
-        or rcx, rdx
-        mov [rax + K_CALLER_DOM], rcx
-        mov rcx, [rsp + 16]
-        mov [rax + K_RET], rcx
-        lea rcx, [rsp + 16]
-        mov [rax + K_CALLER_RSP], rcx
-        mov rcx, [r10 + ST_RECOVERY]
-        test rcx, rcx                   /* nothing armed: try style, or */
-        jnz 7f                          /* return 0 (anycall proxies) */
-        movabs rcx, PH_NO_ARM
-        jmp 8f
-7:      mov qword ptr [r10 + ST_RECOVERY], 0
-8:      mov [rax + K_RECOVERY], rcx
-        movabs rcx, PH_SELF
-        mov [rax + K_PROXY], rcx
-        mov rcx, [r10 + ST_STACK_LO]
-        mov [rax + K_STACK_LO], rcx
-        mov rcx, [r10 + ST_STACK_HI]
-        mov [rax + K_STACK_HI], rcx
-        mov rcx, [r10 + ST_DCS_BASE]    /* and ST_DCS_TOP */
-        mov [rax + K_DCS_BASE], rcx     /* and K_DCS_TOP */
-        movabs rcx, PH_ARGBYTES         /* flags: bytes 2-3 the stack- */
-        shl ecx, K_FLAG_ARGBYTES_SHIFT  /* argument area (recovery.c) */
-        or ecx, (\split * K_FLAG_SPLIT) | (\dcs * K_FLAG_DCS)
-        mov [rax + K_FLAGS], ecx
-        mov [rax + K_RBX], rbx          /* for the return path and */
+19:     mov [rax + K_RBX], rbx          /* for the return path and */
         mov [rax + K_RBP], rbp          /* fault recovery */
         mov [rax + K_R12], r12
         mov [rax + K_R13], r13
         mov [rax + K_R14], r14
         mov [rax + K_R15], r15
-        mov rcx, [r10 + DIPC_USP_GS_OFFSET] /* caller's unsafe stack pointer */
-        mov [rax + K_USP], rcx
-        mov rcx, [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET] /* the callee's */
-        mov [rax + K_FLOOR], rcx        /* shadow-stack entries start */
-        mov rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET] /* below the caller's: it */
-        mov [rax + K_SSP], rcx          /* cannot drop theirs (sfi.h) */
-        mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
-        mov rdx, [r10 + ST_CUR_DS]      /* caller on a callee stack: its */
-        mov [rax + K_CUR_DS], rdx       /* next frames start below the */
-        test rdx, rdx                   /* rcx, rdx saved at R-16 (a callee */
-        jz 3f                           /* of its own domain gets its stack */
-        mov rcx, [rdx + DS_CUR]         /* arguments copied there) */
-        mov [rax + K_DS_SAVED], rcx
-        mov rcx, rsp
-        and rcx, -16
-        mov [rdx + DS_CUR], rcx
-3:      lea rcx, [rax + K_SIZE]
-        mov [r10 + ST_KCS_TOP], rcx
+.if !\sfi
+        mov [rax + K_SAVED_PKRU], ecx
+.endif
+        mov \t1d, [r10 + ST_CUR_DOM]    /* caller and callee domain: */
+        movabs \t2, PH_DOM              /* one store (the proxy's time */
+        shl \t2, 32                     /* is mostly its stores) */
+        or \t1, \t2
+        mov [rax + K_CALLER_DOM], \t1
+        mov \t1, [rsp + \fr]
+        mov [rax + K_RET], \t1
+        lea \t1, [rsp + \fr]
+        mov [rax + K_CALLER_RSP], \t1
+        mov \t1, [r10 + ST_RECOVERY]
+        test \t1, \t1                   /* nothing armed: try style, or */
+        jnz 7f                          /* return 0 (anycall proxies) */
+        movabs \t1, PH_NO_ARM
+        jmp 8f
+7:      mov qword ptr [r10 + ST_RECOVERY], 0
+8:      mov [rax + K_RECOVERY], \t1
+        movabs \t1, PH_SELF
+        mov [rax + K_PROXY], \t1
+        mov \t1, [r10 + ST_STACK_LO]
+        mov [rax + K_STACK_LO], \t1
+        mov \t1, [r10 + ST_STACK_HI]
+        mov [rax + K_STACK_HI], \t1
+        mov \t1, [r10 + ST_DCS_BASE]    /* and ST_DCS_TOP */
+        mov [rax + K_DCS_BASE], \t1     /* and K_DCS_TOP */
+        movabs \t1, PH_ARGBYTES         /* flags: bytes 2-3 the stack- */
+        shl \t1d, K_FLAG_ARGBYTES_SHIFT /* argument area (recovery.c) */
+        or \t1d, (\split * K_FLAG_SPLIT) | (\dcs * K_FLAG_DCS)
+        mov [rax + K_FLAGS], \t1d
+        mov \t1, [r10 + DIPC_USP_GS_OFFSET] /* caller's unsafe stack pointer */
+        mov [rax + K_USP], \t1
+        mov \t1, [r10 + DIPC_SFI_SSP_GS_OFFSET] /* the callee's shadow- */
+        mov [rax + K_SSP], \t1          /* stack entries start below the */
+                                        /* caller's, which it cannot drop */
+                                        /* (the floor, sfi_cfi.c) */
+        mov \t2, [r10 + ST_CUR_DS]      /* caller on a callee stack: its */
+        mov [rax + K_CUR_DS], \t2       /* next frames start below rsp (a */
+        test \t2, \t2                   /* callee of its own domain gets */
+        jz 3f                           /* its stack arguments copied */
+        mov \t1, [\t2 + DS_CUR]         /* there) */
+        mov [rax + K_DS_SAVED], \t1
+        mov \t1, rsp
+        and \t1, -16
+        mov [\t2 + DS_CUR], \t1
+3:      lea \t1, [rax + K_SIZE]
+        mov [r10 + ST_KCS_TOP], \t1
 .if \split
-        mov rdx, [r10 + ST_DSTACKS]     /* this thread's stack of the callee */
-        movabs rcx, PH_DSOFF
-        add rdx, rcx
-        cmp qword ptr [rdx + DS_CUR], 0
+        mov \t2, [r10 + ST_DSTACKS]     /* this thread's stack of the callee */
+        movabs \t1, PH_DSOFF
+        add \t2, \t1
+        cmp qword ptr [\t2 + DS_CUR], 0
         jne 4f
-        movabs rcx, PH_DOM
-        mov [r10 + ST_SLOW_ARG], ecx
+        movabs \t1, PH_DOM
+        mov [r10 + ST_SLOW_ARG], \t1d
         lea r11, [rip + 4f]
         jmp [rip + 82f]
-4:      mov r11, [rdx + DS_CUR]
-        movabs rcx, PH_ARGBYTES
-        sub r11, rcx
-        cmp r11, [rdx + DS_LO]          /* the copy stays above the guard */
+4:      mov r11, [\t2 + DS_CUR]
+        movabs \t1, PH_ARGBYTES
+        sub r11, \t1
+        cmp r11, [\t2 + DS_LO]          /* the copy stays above the guard */
         jb 92f
-        mov [r10 + ST_CUR_DS], rdx
-        mov rcx, [rdx + DS_LO]
-        mov [r10 + ST_STACK_LO], rcx
-        mov rcx, [rdx + DS_HI]
-        mov [r10 + ST_STACK_HI], rcx
-        movabs rcx, PH_ARGQWORDS        /* copy the stack arguments */
-        test rcx, rcx
+        mov [r10 + ST_CUR_DS], \t2
+        mov \t1, [\t2 + DS_LO]
+        mov [r10 + ST_STACK_LO], \t1
+        mov \t1, [\t2 + DS_HI]
+        mov [r10 + ST_STACK_HI], \t1
+        movabs \t1, PH_ARGQWORDS        /* copy the stack arguments */
+        test \t1, \t1
         jz 5f
-        movabs rdx, PH_ARGBYTES         /* the area from R + 8 up lies */
-        lea rdx, [rsp + 24 + rdx]       /* in the caller's stack (P2 */
-        cmp rdx, [rax + K_STACK_HI]     /* checked R) */
+        movabs \t2, PH_ARGBYTES         /* the area from R + 8 up lies */
+        lea \t2, [rsp + \fr + 8 + \t2] /* in the caller's stack (P2 */
+        cmp \t2, [rax + K_STACK_HI]     /* checked R) */
         ja 92f
-6:      mov rdx, [rsp + 16 + rcx * 8]
-        mov [r11 + rcx * 8 - 8], rdx
-        dec rcx
+6:      mov \t2, [rsp + \fr + \t1 * 8]
+        mov [r11 + \t1 * 8 - 8], \t2
+        dec \t1
         jnz 6b
 5:
 .else
-        lea r11, [rsp + 24]
+        lea r11, [rsp + \fr + 8]
 .endif
         mov [rax + K_CALLEE_RSP], r11
 .if \dcs
-        mov ecx, [r10 + ST_DCS_TOP]     /* callee sees no caller entries */
-        mov [r10 + ST_DCS_BASE], ecx
+        mov \t1d, [r10 + ST_DCS_TOP]    /* callee sees no caller entries */
+        mov [r10 + ST_DCS_BASE], \t1d
 .endif
-        movabs rcx, PH_DOM
-        mov [r10 + ST_CUR_DOM], ecx
+        movabs \t1, PH_DOM
+        mov [r10 + ST_CUR_DOM], \t1d
 .if !\sfi                                /* under `sfi` the loader's malloc */
-        mov [r10 + DIPC_DOM_GS_OFFSET], ecx /* reads ST_CUR_DOM, not this */
+        mov [r10 + DIPC_DOM_GS_OFFSET], \t1d /* reads ST_CUR_DOM, not this */
 .endif                                  /* heap hint (abi.h) */
 .if \sfi
-        mov r11, [rax + K_CALLEE_RSP]
-        mov r10, [rax + K_CALLER_RSP]   /* caller's rdx, rcx at R-16, R-8 */
-        mov rcx, [r10 - 8]
-        mov rdx, [r10 - 16]
-        mov rsp, r11
+        mov rsp, [rax + K_CALLEE_RSP]
+        xor ebx, ebx                    /* the callee learns no runtime */
+        xor ebp, ebp                    /* address */
 .else
 17:     movabs rdx, PH_RW_D             /* publish the image, then check */
         mov ecx, [rdx]                  /* it is current (PUBLISH_CURRENT) */
@@ -1144,9 +1155,7 @@ dipc_tpl_\name\()_begin:
         cmp rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET]
         je 33f
         mov [r10 + DIPC_SFI_SSP_GS_OFFSET], rcx
-33:     mov rcx, [rax + K_FLOOR]
-        mov [r10 + DIPC_SFI_SSP_FLOOR_GS_OFFSET], rcx
-        mov rcx, [rax + K_STACK_LO]
+33:     mov rcx, [rax + K_STACK_LO]
         mov [r10 + ST_STACK_LO], rcx
         mov rcx, [rax + K_STACK_HI]
         mov [r10 + ST_STACK_HI], rcx

@@ -87,7 +87,7 @@ struct dipc_kcs_entry {
   uint32_t dcs_base, dcs_top;   /* caller's DCS bounds (one qword) */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
   uintptr_t usp;                          /* caller's unsafe stack pointer */
-  uintptr_t ssp, ssp_floor; /* caller's shadow stack (dipc/sfi.h) */
+  uintptr_t ssp; /* caller's shadow-stack top (dipc/sfi.h) */
 };
 
 struct dipc_dstack {
@@ -121,6 +121,7 @@ struct dipc_thread {
   uintptr_t lent_fs;
   /* not touched by assembly */
   uintptr_t own_lo, own_hi; /* the thread's own stack */
+  uintptr_t ssp_base;       /* its shadow stack's top, empty (sfi.h) */
   uint32_t index, live;
   int32_t tid;
   /* Time-outs (timeout.c): the bound, the kernel timer + 1 (0: none), and
@@ -204,19 +205,23 @@ static inline uintptr_t *dipc_slot_word(struct dipc_thread *st,
   return (uintptr_t *)((char *)st + gs_offset);
 }
 
-/* Entering a KCS entry e: keep the caller's shadow stack in it and make
- * its top the floor, so that the callee cannot drop the caller's entries;
- * leaving: give them back. */
+/* Entering a KCS entry e: keep the caller's shadow-stack top in it,
+ * which is then the floor (below); leaving: give it back. */
 static inline void dipc_shadow_stack_save(struct dipc_thread *st,
                                           struct dipc_kcs_entry *e) {
   e->ssp = *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET);
-  e->ssp_floor = *dipc_slot_word(st, DIPC_SFI_SSP_FLOOR_GS_OFFSET);
-  *dipc_slot_word(st, DIPC_SFI_SSP_FLOOR_GS_OFFSET) = e->ssp;
 }
 static inline void dipc_shadow_stack_restore(struct dipc_thread *st,
                                              const struct dipc_kcs_entry *e) {
   *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = e->ssp;
-  *dipc_slot_word(st, DIPC_SFI_SSP_FLOOR_GS_OFFSET) = e->ssp_floor;
+}
+
+/* The shadow stack's floor: the entries at or above it are the callers'
+ * across the newest proxy or signal marker (the top it kept), which the
+ * code running now may not drop; with no KCS entry, the empty top. Kept
+ * nowhere else: the proxies' time is mostly their stores. */
+static inline uintptr_t dipc_shadow_stack_floor(const struct dipc_thread *st) {
+  return st->kcs_top > st->kcs_base ? st->kcs_top[-1].ssp : st->ssp_base;
 }
 
 #define DIPC_OFFSET_IS(type, field, off)                                       \
@@ -269,7 +274,6 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, rbp, K_RBP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, r15, K_R15);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, usp, K_USP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, ssp, K_SSP);
-DIPC_OFFSET_IS(struct dipc_kcs_entry, ssp_floor, K_FLOOR);
 _Static_assert(sizeof(struct dipc_kcs_entry) == K_SIZE, "KCS entry size");
 
 /* ---- backend.c: machine setup ------------------------------------------- */

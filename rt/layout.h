@@ -174,9 +174,8 @@
 #define K_R14 128
 #define K_R15 136
 #define K_USP 144 /* caller's unsafe stack pointer (public page) */
-#define K_SSP 152   /* caller's shadow-stack top and floor (dipc/sfi.h) */
-#define K_FLOOR 160
-#define K_SIZE 168
+#define K_SSP 152   /* caller's shadow-stack top (dipc/sfi.h) */
+#define K_SIZE 160
 /* Bits of K_FLAGS: the proxy switched to a callee stack; it moved the DCS
  * base (the return restores dcs_top too); bits 16-31 hold the bytes of the
  * caller's stack-argument area, rounded to 16. */

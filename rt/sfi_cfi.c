@@ -52,7 +52,8 @@ static uintptr_t *slot_word(unsigned gs_offset) {
 DIPC_HIDDEN int dipc_sfi_ret_ok(void **slot);
 int dipc_sfi_ret_ok(void **slot) {
   uintptr_t *top = slot_word(DIPC_SFI_SSP_GS_OFFSET);
-  uintptr_t floor = *slot_word(DIPC_SFI_SSP_FLOOR_GS_OFFSET);
+  const struct dipc_thread *st = dipc_current_thread();
+  uintptr_t floor = st ? dipc_shadow_stack_floor(st) : 0;
   for (uintptr_t s = *top; s < floor; s += 16) {
     const uintptr_t *e = (const uintptr_t *)s;
     if (e[1] != (uintptr_t)slot)

@@ -62,7 +62,6 @@ _Static_assert(TRUSTED_TOP <= DIPC_SFI_SSP_PAGE_GS_OFFSET &&
                    DIPC_SFI_SSP_PAGE_GS_OFFSET % RT_PAGE == 0 &&
                    DIPC_SFI_SSP_GS_OFFSET / RT_PAGE ==
                        DIPC_SFI_SSP_PAGE_GS_OFFSET / RT_PAGE &&
-                   DIPC_SFI_SSP_FLOOR_GS_OFFSET == DIPC_SFI_SSP_GS_OFFSET + 8 &&
                    DIPC_SFI_SSP_PAGE_GS_OFFSET + RT_PAGE <= DIPC_THREAD_PUBLIC_OFF,
                "shadow-stack words: a page of their own in the slot");
 _Static_assert(DIPC_ERRNO_GS_OFFSET / RT_PAGE == DIPC_THREAD_PUBLIC_OFF / RT_PAGE &&
@@ -459,8 +458,8 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   st->stack_lo = st->own_lo;
   st->stack_hi = st->own_hi;
   *public_usp(st) = unsafe_top(i);
-  *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = shadow_top(i);
-  *dipc_slot_word(st, DIPC_SFI_SSP_FLOOR_GS_OFFSET) = shadow_top(i);
+  st->ssp_base = shadow_top(i);
+  *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = st->ssp_base;
   drop_rseq();
   st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;

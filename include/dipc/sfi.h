@@ -112,11 +112,12 @@
  * the function's slot and holds the return address the slot holds now;
  * otherwise it calls DIPC_SFI_RET_SLOW_FN with the slot's address. The
  * slow path drops stale entries (frames a longjmp or an exception left
- * without returning: their slots lie below) but never those at or above
- * the u64 at %gs:DIPC_SFI_SSP_FLOOR_GS_OFFSET (the callers' across a
- * proxy or a signal), pops the function's entry, and returns; or reports
- * a control-flow fault and recovers as from a denied access. Both words
- * and the shadow stack are runtime memory under `sfi`.
+ * without returning: their slots lie below) but never those of the
+ * callers across the newest proxy or signal (at or above the floor: the
+ * top that proxy or signal kept in its KCS entry), pops the function's
+ * entry, and returns; or reports a control-flow fault and recovers as
+ * from a denied access. The top word and the shadow stack are runtime
+ * memory under `sfi`.
  *
  * Indirect calls: the target's 4 bytes before it must be
  * DIPC_SFI_CALL_MAGIC, which the compiler places before every function of
@@ -131,7 +132,6 @@
  * DIPC_SFI_CFI_FAIL_FN reports any other. */
 #define DIPC_SFI_SSP_PAGE_GS_OFFSET 0x3e000 /* their page; mid-page: abi.h */
 #define DIPC_SFI_SSP_GS_OFFSET 0x3e800
-#define DIPC_SFI_SSP_FLOOR_GS_OFFSET 0x3e808
 #define DIPC_SFI_CALL_MAGIC 0xcc1d5fc0u
 /* void __dipc_sfi_ret_slow(void **slot) */
 #define DIPC_SFI_RET_SLOW_FN "__dipc_sfi_ret_slow"

@@ -16,13 +16,13 @@
 #include <unistd.h>
 #include "dipc/sfi.h"
 
-static char gsarea[DIPC_SFI_SSP_FLOOR_GS_OFFSET + 8]
-    __attribute__((aligned(4096)));
+static char gsarea[DIPC_SFI_SSP_GS_OFFSET + 8] __attribute__((aligned(4096)));
 static uint64_t shadow_stack[2 * 4096];
 int slow_calls, ret_slow_calls;
 
 #define SSP (*(uint64_t **)(gsarea + DIPC_SFI_SSP_GS_OFFSET))
-#define SSP_FLOOR (*(uint64_t **)(gsarea + DIPC_SFI_SSP_FLOOR_GS_OFFSET))
+static uint64_t *SSP_FLOOR; /* the empty top: no proxy here (the runtime's
+                              floor is its newest KCS entry's top) */
 
 void __dipc_sfi_ret_slow(void **slot) {
   ret_slow_calls++;
