@@ -99,6 +99,8 @@
         jae 90f
         cmp rax, [r10 + ST_KCS_BASE]
         jne 19f
+        cmp qword ptr [r10 + ST_TIMEOUT_NS], 0
+        je 19f
         inc qword ptr [r10 + ST_CALL_SEQ]
 19:     mov [rax + K_SAVED_PKRU], ecx
         mov ecx, [r10 + ST_CUR_DOM]

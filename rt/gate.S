@@ -980,8 +980,10 @@ dipc_tpl_\name\()_begin:
         mov rax, [r10 + ST_KCS_TOP]     /* push the KCS entry */
         cmp rax, [r10 + ST_KCS_LIMIT]
         jae 93f
-        cmp rax, [r10 + ST_KCS_BASE]    /* an outermost call: time-outs */
-        jne 19f                         /* tell it from the previous one */
+        cmp rax, [r10 + ST_KCS_BASE]    /* an outermost call under a */
+        jne 19f                         /* time-out: it tells this one */
+        cmp qword ptr [r10 + ST_TIMEOUT_NS], 0 /* from the previous one */
+        je 19f                          /* (set outside calls only) */
         inc qword ptr [r10 + ST_CALL_SEQ]
 19:     mov [rax + K_RBX], rbx          /* for the return path and */
         mov [rax + K_RBP], rbp          /* fault recovery */

@@ -114,8 +114,11 @@ struct dipc_thread {
   uintptr_t trusted_sp;
   uint32_t slow_arg, in_gate;
   uint32_t dcs_base, dcs_top;
+  /* Time-outs (timeout.c): outermost calls made, counted by proxies only
+   * while there is a bound (a load, not a store, otherwise; one cache line
+   * with the other words every proxy reads), and the bound. */
+  uint64_t call_seq, timeout_ns;
   uintptr_t saved_rsp, saved_ret;
-  uint64_t call_seq; /* bumped by proxies for each outermost call */
   /* The TCB a cross-process call borrowed (the loader's xproc_enter.S),
    * 0 outside one: the thread's own while it runs the other's code. */
   uintptr_t lent_fs;
@@ -124,9 +127,9 @@ struct dipc_thread {
   uintptr_t ssp_base;       /* its shadow stack's top, empty (sfi.h) */
   uint32_t index, live;
   int32_t tid;
-  /* Time-outs (timeout.c): the bound, the kernel timer + 1 (0: none), and
-   * the outermost call being watched since when (CLOCK_MONOTONIC ns). */
-  uint64_t timeout_ns, watch_seq, watch_since;
+  /* Time-outs: the kernel timer + 1 (0: none), and the outermost call
+   * being watched since when (CLOCK_MONOTONIC ns). */
+  uint64_t watch_seq, watch_since;
   int32_t timer;
   /* What the sfi slow paths refused last (sfi.c, sfi_cfi.c), for the
    * report: an access (kind 0), or a control transfer to addr (kind
@@ -247,6 +250,7 @@ DIPC_OFFSET_IS(struct dipc_thread, saved_rsp, ST_SAVED_RSP);
 DIPC_OFFSET_IS(struct dipc_thread, lent_fs, ST_LENT_FS);
 DIPC_OFFSET_IS(struct dipc_thread, saved_ret, ST_SAVED_RET);
 DIPC_OFFSET_IS(struct dipc_thread, call_seq, ST_CALL_SEQ);
+DIPC_OFFSET_IS(struct dipc_thread, timeout_ns, ST_TIMEOUT_NS);
 DIPC_OFFSET_IS(struct dipc_dstack, lo, DS_LO);
 DIPC_OFFSET_IS(struct dipc_dstack, hi, DS_HI);
 DIPC_OFFSET_IS(struct dipc_dstack, cur, DS_CUR);

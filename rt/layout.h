@@ -140,10 +140,11 @@
 #define ST_IN_GATE 100   /* u32 */
 #define ST_DCS_BASE 104  /* u32 index */
 #define ST_DCS_TOP 108   /* u32 index */
-#define ST_SAVED_RSP 112 /* user rsp while a slow path runs */
-#define ST_SAVED_RET 120 /* where a slow path returns to */
-#define ST_CALL_SEQ 128  /* u64: outermost calls made (time-outs) */
-#define ST_LENT_FS 136   /* TCB of another process the thread runs with */
+#define ST_CALL_SEQ 112   /* u64: outermost calls made (time-outs) */
+#define ST_TIMEOUT_NS 120 /* u64: the outermost calls' time-out, 0 none */
+#define ST_SAVED_RSP 128  /* user rsp while a slow path runs */
+#define ST_SAVED_RET 136  /* where a slow path returns to */
+#define ST_LENT_FS 144    /* TCB of another process the thread runs with */
 
 /* struct dipc_dstack: a per-thread callee stack of one domain */
 #define DS_LO 0

@@ -14,9 +14,9 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi sendmsg 500 2>&1 | FileCheck %s --check-prefix=SFI-SENDMSG
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi getline 500 2>&1 | FileCheck %s --check-prefix=SFI-GETLINE
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi affinity 1 2>&1 | FileCheck %s --check-prefix=SFI-AFFINITY
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi writev 500 2>&1 | FileCheck %s --check-prefix=STOLEN
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi sendmsg 500 2>&1 | FileCheck %s --check-prefix=STOLEN
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi getline 500 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi writev 20000 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi sendmsg 20000 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi getline 20000 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi affinity 1 2>&1 | FileCheck %s --check-prefix=STOLEN
 // SFI-WRITEV: writev: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI-SENDMSG: sendmsg: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
