@@ -1,12 +1,13 @@
 // CallerStubs.cpp - the caller side of a cross-domain call (docs/abi.md §§3-4).
 //
 // At a call from domain A to entry E of domain B, the stub is emitted inline:
-//   [recovery setup]; r = asm "call *%r11"(args, *slot); dipc_errno = 0
-// (cleared after the return, so a fault nested inside the callee that the
-// callee survived does not show through to this caller)
-// so the register allocator sees the real liveness around the call. The stub
-// touches no memory of the default domain: A's slot is in A's own data
-// pages, dipc_errno is written through gs (the thread's public page) and
+//   [recovery setup]; r = asm "call *%r11"(args, *slot)
+// so the register allocator sees the real liveness around the call. A
+// normal return leaves dipc_errno 0: the proxy clears it on its way back (a
+// fault nested inside the callee that the callee survived does not show
+// through), so the stub does not store it again (one store fewer per call;
+// every slot leads to a runtime proxy). The stub touches no memory of the
+// default domain: A's slot is in A's own data pages, and
 // __dipc_setjmp_arm is called through the runtime vector (dipc/abi.h), never
 // the PLT/GOT. Calls the
 // inline form cannot serve (invokes, musttail, functions that keep a frame
@@ -54,9 +55,6 @@ void prepareStubCarrier(Function &F) {
   F.addFnAttr("frame-pointer", "none");
   F.addFnAttr(Attribute::NoRedZone);
 }
-
-// Address space 256 is the gs segment on x86.
-static constexpr unsigned X86GSAddressSpace = 256;
 
 namespace {
 
@@ -147,17 +145,6 @@ Import *CallerStubBuilder::importFor(Function &Entry, StringRef Domain,
   return &Imports.back();
 }
 
-// dipc_errno = Value, through gs: the thread's public page (dipc/abi.h).
-// Only after the proxy ran on this thread, which makes gs the thread's own.
-static void storeErrno(IRBuilder<> &B, unsigned Value) {
-  LLVMContext &Ctx = B.getContext();
-  Constant *Errno = ConstantExpr::getIntToPtr(
-      ConstantInt::get(Type::getInt64Ty(Ctx), DIPC_ERRNO_GS_OFFSET),
-      PointerType::get(Ctx, X86GSAddressSpace));
-  B.CreateAlignedStore(ConstantInt::get(Type::getInt32Ty(Ctx), Value), Errno,
-                       Align(4), /*isVolatile=*/true);
-}
-
 // Try-style recovery unwinds with libgcc, which reads and writes memory of
 // the default domain (ld.so's list of objects, .eh_frame_hdr, its own
 // state) in the caller's domain. A domain without write access to the
@@ -241,7 +228,6 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
     markOwnAsm(*cast<CallBase>(Raw));
     markStubCall(*cast<CallBase>(Raw), PC.ProxyOperand);
     B.SetInsertPoint(Ok);
-    storeErrno(B, 0);
     B.CreateBr(Join);
     if (!Caller.hasPersonalityFn())
       Caller.setPersonalityFn(
@@ -265,7 +251,6 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
                      Fault, Ok);
       B.SetInsertPoint(Ok);
     }
-    storeErrno(B, 0);
     B.CreateBr(Join);
   }
   BasicBlock *Normal = B.GetInsertBlock();

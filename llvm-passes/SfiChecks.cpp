@@ -21,8 +21,7 @@
 // when the alignment of a local or global rules it out.
 //
 // Not checked: accesses that stay inside a static alloca of the function
-// (its own frame), the check's own loads (!dipc.sfi.check), and stores to
-// the thread's public page through %gs (the caller stubs' dipc_errno).
+// (its own frame) and the check's own loads (!dipc.sfi.check).
 // Cheaper: a check whose address is loop invariant and that runs whenever
 // the loop is entered moves to the preheader; accesses of one block at
 // constant offsets from one base, within 4096 bytes, share one check of
@@ -71,7 +70,6 @@ namespace dipc {
 // Marks an instrumented function: a second run leaves it alone.
 static constexpr StringLiteral DoneAttr = "dipc-sfi";
 static constexpr uint64_t PageSize = 1ull << DIPC_SFI_PAGE_SHIFT;
-static constexpr uint64_t UnknownSize = ~uint64_t{0}; // a run-time length
 static constexpr unsigned X86GSAddressSpace = 256;
 // A move of the stack pointer (addStackMove): the write right inline, the
 // slow path told DIPC_SFI_STACK_MOVE. A call's pointer argument
@@ -157,8 +155,7 @@ private:
   bool addCallArguments(CallBase &CB);
   void emitOffStack(Instruction *At, Value *Ptr);
   bool visitIntrinsic(IntrinsicInst &II);
-  bool allowedAddressSpace(const Instruction &I, const Value *Ptr,
-                           uint64_t Size);
+  bool allowedAddressSpace(const Instruction &I, const Value *Ptr);
   bool inFrame(const Access &A) const;
   Instruction *hoistPoint(const Access &A,
                           DenseMap<const Loop *, SimpleLoopSafetyInfo> &Safety);
@@ -186,25 +183,16 @@ bool Instrumenter::refuse(const Instruction &I, const Twine &Why) {
 }
 
 // Another address space is a segment (x86: 256 gs, 257 fs): the check
-// cannot compute the linear address. The one exception is the passes' own
-// store of dipc_errno to the thread's public page, which every domain may
-// write (dipc/abi.h): an access of Size bytes (UnknownSize: a run-time
-// length) wholly inside that page. The next thread's trusted state follows
-// it: a 128-byte access at its end rewrote that thread's running domain
+// cannot compute the linear address. No exception: the caller stubs'
+// store of dipc_errno to the thread's public page, the one there was,
+// went (the proxy clears it), and an exception for that page let a
+// 128-byte access at its end rewrite the next thread's running domain
 // (e2e/attack-sfi-gs-public-page-overflow.c).
-bool Instrumenter::allowedAddressSpace(const Instruction &I, const Value *Ptr,
-                                       uint64_t Size) {
+bool Instrumenter::allowedAddressSpace(const Instruction &I,
+                                       const Value *Ptr) {
   unsigned AS = Ptr->getType()->getPointerAddressSpace();
   if (AS == 0)
     return true;
-  if (AS == X86GSAddressSpace && Size != UnknownSize)
-    if (const auto *CE = dyn_cast<ConstantExpr>(Ptr);
-        CE && CE->getOpcode() == Instruction::IntToPtr)
-      if (const auto *Off = dyn_cast<ConstantInt>(CE->getOperand(0));
-          Off && Off->getZExtValue() >= DIPC_THREAD_PUBLIC_OFF &&
-          Size <= PageSize &&
-          Off->getZExtValue() - DIPC_THREAD_PUBLIC_OFF <= PageSize - Size)
-        return true;
   return refuse(I, "it accesses memory through address space " + Twine(AS) +
                        " (a __seg_gs or __seg_fs pointer), whose linear "
                        "address the check cannot compute");
@@ -212,7 +200,7 @@ bool Instrumenter::allowedAddressSpace(const Instruction &I, const Value *Ptr,
 
 bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
                              unsigned Right, Align A) {
-  if (!allowedAddressSpace(I, Ptr, Size))
+  if (!allowedAddressSpace(I, Ptr))
     return false;
   if (Ptr->getType()->getPointerAddressSpace() != 0 || Size == 0)
     return true;
@@ -356,7 +344,7 @@ bool Instrumenter::addRange(Instruction &I, Value *Ptr, Value *Len,
                             unsigned Right) {
   if (auto *C = dyn_cast<ConstantInt>(Len))
     return addAccess(I, Ptr, C->getZExtValue(), Right);
-  if (!allowedAddressSpace(I, Ptr, UnknownSize))
+  if (!allowedAddressSpace(I, Ptr))
     return false;
   if (Ptr->getType()->getPointerAddressSpace() != 0)
     return true;

@@ -1142,8 +1142,8 @@ dipc_tpl_\name\()_begin:
         cmp rsp, [rax + K_CALLEE_RSP]
         jne 94f
         mov [r10 + ST_KCS_TOP], rax
-        /* dipc_errno = 0: a call through an entry's address has no caller
-         * stub to clear it (caller stubs clear it again) */
+        /* dipc_errno = 0 after a normal return: the caller stubs count on
+         * it (they do not clear it: a store fewer per call) */
         /* Words a callee seldom changes are written back only when it
          * did: the proxy's time is mostly its stores. */
         cmp dword ptr [r10 + DIPC_ERRNO_GS_OFFSET], 0

@@ -21,7 +21,7 @@ declare i32 @get()
 ; CHECK-NEXT: %[[EXN:.*]] = extractvalue { ptr, i32 } %[[LP]], 0
 ; CHECK-NEXT: call void @__dipc_fault_landed(ptr %[[EXN]])
 ; CHECK: dipc.ok:
-; CHECK-NEXT: store volatile i32 0, ptr addrspace(256) inttoptr (i64 260096 to ptr addrspace(256)), align 4
+; CHECK-NEXT: br label %dipc.join
 ; CHECK: phi i64 [ %{{.*}}, %dipc.ok ], [ 0, %dipc.fault ]
 ; CHECK: attributes #{{[0-9]+}} = { noredzone uwtable "frame-pointer"="none" }
 define i32 @caller() {
