@@ -273,8 +273,9 @@ BREAKDOWN_STEPS = [
     ("Callee stub", "breakdown/{policy}/callee_stub"),
     ("Proxy: checks, KCS push and pop, stack and domain switch, return",
      "breakdown/{policy}/proxy"),
-    ("Caller stub (saving and zeroing registers under High, "
-     "`dipc_errno = 0`)", "dipc/{policy}"),
+    ("Caller stub (saving and zeroing registers under High; under `sfi` "
+     "the calling function's shadow stack and its call check)",
+     "dipc/{policy}"),
 ]
 
 

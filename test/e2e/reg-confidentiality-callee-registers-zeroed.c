@@ -4,7 +4,7 @@
 // the call. With __iso_callee(reg_confidentiality) the callee stub zeroes
 // them before returning. Whatever the policy, the proxy's return path
 // zeroes rcx, rsi, r8-r11 (rdx and rdi are reused by the caller stub's
-// `dipc_errno = 0`), so what leaks without the policy are the vector
+// code after the call), so what leaks without the policy are the vector
 // registers. Negative controls: the entry without the policy, and the
 // program built without -fdipc, where every register leaks.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
