@@ -10,7 +10,10 @@
  * filter, rt/exec.c), which does the same. Under sfi nothing is scanned,
  * but the code is copied all the same, at start and after each dlopen:
  * a domain that rewrote an instrumented library's file ran it without
- * its checks. */
+ * its checks. So are, under sfi, the other file mappings of every loaded
+ * object (its constants, relro and data), whose unwritten pages showed a
+ * rewritten file's bytes: a domain widened a bound in another domain's
+ * .rodata and read its secret through its entry. */
 #define _GNU_SOURCE
 #include "scan.h"
 #include "../rt/procmaps.h"
@@ -28,7 +31,7 @@ enum { MAX_MAPPINGS = 2048 };
 
 struct mapping {
   uintptr_t lo, hi;
-  int prot;
+  int prot, shared;
   unsigned major, minor;
   unsigned long ino;
   char path[256];
@@ -37,25 +40,28 @@ struct mapping {
 struct code {
   struct mapping *m;
   unsigned n;
+  int files; /* also the other mappings of files */
 };
 
-/* Collects the executable mappings; 1 when there are too many. */
+/* Collects the executable mappings (and with `files` every other mapping
+ * of a file); 1 when there are too many. */
 static int collect_code(const struct dipc_mapping *d, void *p) {
   struct code *c = p;
-  if (!(d->prot & PROT_EXEC))
+  if (!(d->prot & PROT_EXEC) && !(c->files && d->ino))
     return 0;
   if (c->n == MAX_MAPPINGS) {
-    fputs("dipc-loader: too many executable mappings\n", stderr);
+    fputs("dipc-loader: too many mappings to check\n", stderr);
     return 1;
   }
   struct mapping *x = &c->m[c->n++];
-  *x = (struct mapping){d->lo, d->hi, d->prot, d->major, d->minor, d->ino, ""};
+  *x = (struct mapping){d->lo,    d->hi,    d->prot, d->shared,
+                        d->major, d->minor, d->ino,  ""};
   snprintf(x->path, sizeof x->path, "%s", d->path);
   return 0;
 }
 
-static int read_mappings(struct mapping *m, unsigned *n) {
-  struct code c = {m, 0};
+static int read_mappings(struct mapping *m, unsigned *n, int files) {
+  struct code c = {m, 0, files};
   int r = dipc_maps_each(collect_code, &c);
   if (r < 0)
     perror("dipc-loader: /proc/self/maps");
@@ -153,24 +159,64 @@ static int seal_mapping(const struct mapping *m, uintptr_t runtime,
   return err;
 }
 
-/* The executable mappings of one pass (large: off the stack), under the
- * lock (dlopen pins from any thread). */
+/* Puts a private anonymous copy of a readable private mapping of a file in
+ * its place, with its protection (the pages' sfi tags are by address). */
+static int copy_mapping(const struct mapping *m) {
+  size_t size = m->hi - m->lo;
+  unsigned char *copy = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (copy == MAP_FAILED) {
+    perror("dipc-loader: copy of a library's data");
+    return -1;
+  }
+  memcpy(copy, (void *)m->lo, size);
+  if (mprotect(copy, size, m->prot) == 0 &&
+      mremap(copy, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+             (void *)m->lo) != MAP_FAILED)
+    return 0;
+  perror("dipc-loader: cannot replace a library's data by its copy");
+  munmap(copy, size);
+  return -1;
+}
+
+/* Whether m is another mapping of the file of a loaded object that is
+ * still mapped from its file: one with executable mappings of that file
+ * among the n (copied objects have none left, and their data are copies). */
+static int loaded_object_data(const struct mapping *m,
+                              const struct mapping *all, unsigned n) {
+  if ((m->prot & PROT_EXEC) || m->shared || !(m->prot & PROT_READ) || !m->ino)
+    return 0;
+  for (unsigned i = 0; i < n; ++i)
+    if ((all[i].prot & PROT_EXEC) && all[i].ino == m->ino &&
+        all[i].major == m->major && all[i].minor == m->minor)
+      return 1;
+  return 0;
+}
+
+/* The mappings of one pass (large: off the stack), under the lock (dlopen
+ * pins from any thread). */
 static struct mapping mappings[MAX_MAPPINGS];
 static pthread_mutex_t mappings_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Seals every executable mapping (scan: checked for PKRU writes), or only
- * those of files (anonymous code is a copy already). */
-static int seal_all(uintptr_t runtime, int scan) {
+ * those of files (anonymous code is a copy already), and then (`data`)
+ * copies the other mappings of those objects' files first. After a
+ * dlopen those are the new objects' alone, which no other thread writes
+ * yet (unless their constructors started one). */
+static int seal_all(uintptr_t runtime, int scan, int data) {
   unsigned n;
   pthread_mutex_lock(&mappings_lock);
-  int err = read_mappings(mappings, &n);
+  int err = read_mappings(mappings, &n, data);
+  for (unsigned i = 0; err == 0 && data && i < n; ++i)
+    if (loaded_object_data(&mappings[i], mappings, n))
+      err = copy_mapping(&mappings[i]);
   for (unsigned i = 0; err == 0 && i < n; ++i)
-    if (scan || mappings[i].ino)
+    if ((mappings[i].prot & PROT_EXEC) && (scan || mappings[i].ino))
       err = seal_mapping(&mappings[i], runtime, scan);
   pthread_mutex_unlock(&mappings_lock);
   return err;
 }
 
-int scan_start(uintptr_t runtime) { return seal_all(runtime, 1); }
+int scan_start(uintptr_t runtime) { return seal_all(runtime, 1, 0); }
 
-int scan_pin_code(void) { return seal_all(0, 0); }
+int scan_pin_code(void) { return seal_all(0, 0, 1); }

@@ -1,27 +1,31 @@
 // A loaded library's data and constants are private mappings of its file:
 // pages the process has not written show the file's current bytes, and
-// Linux lets a shared library's file be written while it is mapped (the
-// loader copies only executable mappings, loader/scan.c). Grantless domain
-// `zeta` opens the library's file (its path from /proc/self/cmdline, in
-// its own memory) and rewrites the bound vault's entry checks, a constant
-// in vault's .rodata that nothing wrote in this process, from 16 to 32:
-// the entry then hands it the secret half of vault's record (its .data,
-// also unwritten). Expected to fail until the loader also puts private
-// copies in place of the loaded objects' other file mappings (or refuses
-// write-opens of their files); the same write works under every backend.
+// Linux lets a shared library's file be written while it is mapped (only
+// the running executable is ETXTBSY). Grantless domain `zeta` opens the
+// library's file (its path from /proc/self/cmdline, in its own memory) and
+// rewrites two things of domain vault that nothing in this process wrote:
+// the bound its entry checks, a constant in its .rodata, from 16 to 32
+// (the entry then hands out the secret half of vault's record), and the
+// public half of that record, in its .data. Under `sfi` the loader now
+// puts private copies in place of every file mapping of a loaded object
+// (loader/scan.c, at start and after each dlopen), so neither write
+// reaches memory. Control: under `none` zeta reads the secret and
+// rewrites vault's data. Not closed under `mpk` (docs/runtime.md §6).
 // Found by attack round 25 (issue #15's session, 2026-11-27).
-// XFAIL: *
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC %S/Inputs/library-data-lib.c -o %t.dir/libdata.so
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t -L%t.dir -ldata -Wl,-rpath,%t.dir
-// RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.dir/libdata.so 2>&1 | FileCheck %s --check-prefix=STOLEN
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC %S/Inputs/library-data-lib.c -o %t.dir/libdata.so
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t %t.dir/libdata.so 2>&1 | FileCheck %s --check-prefix=SFI
-// STOLEN: word 2 before: -1
-// STOLEN-NEXT: zeta wrote 4 bytes of the library's file
-// STOLEN-NEXT: stole 'vault-secret-42'
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC %S/Inputs/library-data-lib.c -o %t.dir/libdata.so
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.dir/libdata.so 2>&1 | FileCheck %s --check-prefix=STOLEN
 // SFI: word 2 before: -1
-// SFI: nothing stolen
+// SFI-NEXT: zeta wrote 20 bytes of the library's file
+// SFI-NEXT: vault's public half: 'public-info-abc'
+// SFI-NEXT: nothing stolen
+// STOLEN: word 2 before: -1
+// STOLEN-NEXT: zeta wrote 20 bytes of the library's file
+// STOLEN-NEXT: vault's public half: 'ZETA-WROTE-THIS'
+// STOLEN-NEXT: stole 'vault-secret-42'
 #define _GNU_SOURCE
 #include <dipc.h>
 #include <fcntl.h>
@@ -35,6 +39,8 @@ static char zpath[4096] __dom("zeta");
 static char zbuf[65536] __dom("zeta");
 static const char marker[] __dom("zeta") = "VAULT-LEN-MARKR";
 static const unsigned wider __dom("zeta") = 32;
+static const char pub[] __dom("zeta") = "public-info-abc";
+static const char forged[] __dom("zeta") = "ZETA-WROTE-THIS";
 static long zloot[3] __dom("zeta");
 
 // Widens the bound in the library's file, then asks vault's entry for the
@@ -52,9 +58,12 @@ long zeta_attack(void) __dom("zeta") __entry {
     return -1;
   long written = 0;
   ssize_t n = pread(fd, zbuf, sizeof zbuf, 0);
-  for (ssize_t i = 0; i + 20 <= n; i++)
+  for (ssize_t i = 0; i + 20 <= n; i++) {
     if (!memcmp(zbuf + i, marker, 16))
       written += pwrite(fd, &wider, sizeof wider, i + 16);
+    if (!memcmp(zbuf + i, pub, 16))
+      written += pwrite(fd, forged, 16, i);
+  }
   close(fd);
   zloot[0] = vault_public_word(2);
   zloot[1] = vault_public_word(3);
@@ -69,6 +78,8 @@ int main(int argc, char **argv) {
   printf("word 2 before: %ld\n", vault_public_word(2));
   long w = zeta_attack();
   printf("zeta wrote %ld bytes of the library's file\n", w);
+  long half[3] = {vault_public_word(0), vault_public_word(1), 0};
+  printf("vault's public half: '%s'\n", (char *)half);
   long loot[3] = {zeta_loot(0), zeta_loot(1), 0};
   if (loot[0] != -1)
     printf("stole '%s'\n", (char *)loot);

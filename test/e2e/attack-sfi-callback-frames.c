@@ -26,6 +26,7 @@
 // SFI: callback: stopped writing the frames above it
 // SFI: attack returned 0, dipc_errno 0
 // SFI-NEXT: nothing stolen
+#include "Inputs/object-range.h"
 #include "Inputs/vault.h"
 
 #include <unistd.h>
@@ -42,26 +43,11 @@ static void hijacked(void) {
   _exit(0);
 }
 
-// libc's code: its executable mapping, or (under `sfi`, which remaps it
-// without a name) the gap between its first two named mappings.
+// libc's code: its executable segments.
 static void find_libc(void) {
-  char line[1024], perm[8];
-  unsigned long lo, hi, first_hi = 0;
-  FILE *maps = fopen("/proc/self/maps", "r");
-  if (!maps)
-    return;
-  while (!libc_hi && fgets(line, sizeof line, maps)) {
-    if (!strstr(line, "/libc.so") ||
-        sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) != 3)
-      continue;
-    if (perm[2] == 'x')
-      libc_lo = lo, libc_hi = hi;
-    else if (first_hi)
-      libc_lo = first_hi, libc_hi = lo;
-    else
-      first_hi = hi;
-  }
-  fclose(maps);
+  uintptr_t lo, hi;
+  if (object_range("libc.so", 1, &lo, &hi))
+    libc_lo = lo, libc_hi = hi;
 }
 
 // Whether p, in libc's code, follows a call instruction (e8 rel32, or ff /2

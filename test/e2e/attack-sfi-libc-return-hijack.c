@@ -26,6 +26,7 @@
 // SFI-NOT: evil's chosen address
 // SFI: overwriter: stopped reading thread 1's stack
 // SFI: read returned 1 as called
+#include "Inputs/object-range.h"
 #include "Inputs/vault.h"
 
 #include <fcntl.h>
@@ -42,22 +43,11 @@ static void hijacked(void) {
   _exit(0);
 }
 
-// The program's own mappings: where libc's read returns to.
+// The program's own segments: where libc's read returns to.
 static void find_program(void) {
-  char self[512], line[1024];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  FILE *maps = fopen("/proc/self/maps", "r");
-  if (n <= 0 || !maps)
-    return;
-  self[n] = '\0';
-  while (fgets(line, sizeof line, maps)) {
-    unsigned long lo, hi;
-    if (strstr(line, self) && sscanf(line, "%lx-%lx", &lo, &hi) == 2) {
-      program_lo = program_lo ? program_lo : lo;
-      program_hi = hi;
-    }
-  }
-  fclose(maps);
+  uintptr_t lo, hi;
+  if (object_range("", 0, &lo, &hi))
+    program_lo = lo, program_hi = hi;
 }
 
 // Thread 1's stack pointer while it waits in read (syscall 0), or 0.
