@@ -10,9 +10,10 @@
  * of its checked bytes. Returns 0, or -1 after printing what is refused. */
 int scan_start(uintptr_t runtime);
 
-/* Under sfi: replaces every executable mapping of a file by a private copy
- * of its bytes (no scan), so that no write to the file changes code that
- * runs. Returns 0, or -1 after printing what is refused. */
+/* Under sfi: replaces every executable mapping of a file, and every other
+ * mapping of those objects' files, by a private copy of its bytes (no
+ * scan), so that no write to the file changes code that runs or data that
+ * was loaded. Returns 0, or -1 after printing what is refused. */
 int scan_pin_code(void);
 
 #endif
