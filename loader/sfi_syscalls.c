@@ -221,11 +221,23 @@ SFI_EXPORT void *shmat(int id, const void *addr, int flags) {
   if (flags & (SHM_EXEC | SHM_REMAP))
     return refuse_map("shmat with SHM_EXEC or SHM_REMAP");
   void *p = NEXT_AS(shmat_fn, "shmat")(id, addr, flags);
+  if (p == MAP_FAILED)
+    return p;
+  /* Where it landed, as for mmap (placed); a size that cannot be read
+   * (the segment removed meanwhile) is not let through. A segment in the
+   * heap regions took the heap of a domain made later (its dom_create
+   * failed: attack round 25). */
   struct shmid_ds ds;
-  if (p != MAP_FAILED && shmctl(id, IPC_STAT, &ds) == 0 &&
-      __dipc_sfi_next_to_runtime((uintptr_t)p, ds.shm_segsz)) {
+  const char *no = NULL;
+  if (shmctl(id, IPC_STAT, &ds) != 0)
+    no = "shmat of a segment whose size cannot be read";
+  else if (__dipc_sfi_next_to_runtime((uintptr_t)p, ds.shm_segsz))
+    no = "shmat next to the runtime's memory";
+  else if (in_heaps(p, ds.shm_segsz))
+    no = "shmat in the domain heaps' regions";
+  if (no) {
     shmdt(p);
-    return refuse_map("shmat next to the runtime's memory");
+    return refuse_map(no);
   }
   return p;
 }
