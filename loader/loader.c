@@ -303,7 +303,7 @@ __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
 /* Under sfi, the code copied from its files (scan.c) but in a process of
  * a cross-process pair, whose code the other process maps from the files
  * (docs/cross-process.md). */
-static int pin_code(void) {
+int loader_pin_code(void) {
   if (xproc_listening() || getenv("DIPC_CONNECT"))
     return 0;
   return scan_pin_code();
@@ -321,7 +321,7 @@ __attribute__((constructor)) static void loader_init(void) {
     _exit(DIPC_EXIT_REFUSED);
   if (!strcmp(dipc_backend(), "sfi")) {
     hide_own_memory();
-    if (pin_code() != 0)
+    if (loader_pin_code() != 0)
       _exit(DIPC_EXIT_REFUSED);
   }
   heap_start();
@@ -427,7 +427,7 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
     _exit(DIPC_EXIT_REFUSED);
   }
   if (handle &&
-      (load_new_objects() != 0 || (sfi_code_on && pin_code() != 0))) {
+      (load_new_objects() != 0 || (sfi_code_on && loader_pin_code() != 0))) {
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
     _exit(DIPC_EXIT_REFUSED);
   }

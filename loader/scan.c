@@ -11,9 +11,11 @@
  * but the code is copied all the same, at start and after each dlopen:
  * a domain that rewrote an instrumented library's file ran it without
  * its checks. So are, under sfi, the other file mappings of every loaded
- * object (its constants, relro and data), whose unwritten pages showed a
- * rewritten file's bytes: a domain widened a bound in another domain's
- * .rodata and read its secret through its entry. */
+ * object (its constants, relro and data; objects without code too),
+ * whose unwritten pages showed a rewritten file's bytes: a domain widened
+ * a bound in another domain's .rodata and read its secret through its
+ * entry. Also after iconv_open, whose converter modules libc loads with
+ * its own dlopen (sfi_unknown.c). */
 #define _GNU_SOURCE
 #include "scan.h"
 #include "../rt/procmaps.h"
@@ -22,6 +24,7 @@
 
 #include <dipc/rt.h>
 #include <dipc/sfi.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -179,16 +182,38 @@ static int copy_mapping(const struct mapping *m) {
   return -1;
 }
 
-/* Whether m is another mapping of the file of a loaded object that is
- * still mapped from its file: one with executable mappings of that file
- * among the n (copied objects have none left, and their data are copies). */
-static int loaded_object_data(const struct mapping *m,
-                              const struct mapping *all, unsigned n) {
+/* The loaded objects' segments (dl_iterate_phdr: the program's dlopen,
+ * libc's own, objects without code alike), page-rounded. */
+enum { MAX_SEGMENTS = 4096 };
+struct segments {
+  uintptr_t lo[MAX_SEGMENTS], hi[MAX_SEGMENTS];
+  unsigned n;
+};
+static struct segments segments;
+
+static int collect_segments(struct dl_phdr_info *info, size_t size, void *p) {
+  (void)size;
+  struct segments *s = p;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
+      continue;
+    if (s->n == MAX_SEGMENTS)
+      return 1;
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+    s->lo[s->n] = lo & ~(uintptr_t)4095;
+    s->hi[s->n++] = (lo + ph->p_memsz + 4095) & ~(uintptr_t)4095;
+  }
+  return 0;
+}
+
+/* Whether m is a mapping of a loaded object's file still mapped from it
+ * (copies are anonymous): readable, private, not code (sealed apart). */
+static int loaded_object_data(const struct mapping *m) {
   if ((m->prot & PROT_EXEC) || m->shared || !(m->prot & PROT_READ) || !m->ino)
     return 0;
-  for (unsigned i = 0; i < n; ++i)
-    if ((all[i].prot & PROT_EXEC) && all[i].ino == m->ino &&
-        all[i].major == m->major && all[i].minor == m->minor)
+  for (unsigned i = 0; i < segments.n; ++i)
+    if (m->lo < segments.hi[i] && m->hi > segments.lo[i])
       return 1;
   return 0;
 }
@@ -199,16 +224,23 @@ static struct mapping mappings[MAX_MAPPINGS];
 static pthread_mutex_t mappings_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Seals every executable mapping (scan: checked for PKRU writes), or only
- * those of files (anonymous code is a copy already), and then (`data`)
- * copies the other mappings of those objects' files first. After a
- * dlopen those are the new objects' alone, which no other thread writes
- * yet (unless their constructors started one). */
+ * those of files (anonymous code is a copy already), and (`data`) first
+ * copies the loaded objects' other mappings still mapped from their
+ * files. After a dlopen those are the new objects' alone, which no other
+ * thread writes yet (unless their constructors started one). */
 static int seal_all(uintptr_t runtime, int scan, int data) {
   unsigned n;
   pthread_mutex_lock(&mappings_lock);
   int err = read_mappings(mappings, &n, data);
+  if (err == 0 && data) {
+    segments.n = 0;
+    if (dl_iterate_phdr(collect_segments, &segments) != 0) {
+      fputs("dipc-loader: too many segments of loaded objects\n", stderr);
+      err = -1;
+    }
+  }
   for (unsigned i = 0; err == 0 && data && i < n; ++i)
-    if (loaded_object_data(&mappings[i], mappings, n))
+    if (loaded_object_data(&mappings[i]))
       err = copy_mapping(&mappings[i]);
   for (unsigned i = 0; err == 0 && i < n; ++i)
     if ((mappings[i].prot & PROT_EXEC) && (scan || mappings[i].ino))

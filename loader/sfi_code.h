@@ -15,6 +15,11 @@ extern int sfi_code_on;
  * added). */
 void sfi_code_start(void);
 
+/* Under sfi, copies in place what was loaded from files since the last
+ * time (scan.c's scan_pin_code), but in a process of a cross-process
+ * pair (loader.c). 0, or -1 after printing why. */
+int loader_pin_code(void);
+
 /* Adds the executable segments of an object whose every unit was compiled
  * with -fdipc-sfi (under sfi, every object with dIPC records the loader
  * accepts); a no-op under other backends. Under the loader's lock. */

@@ -9,6 +9,7 @@
 #include "sfi_streams.h"
 #include "stream_memory.h"
 
+#include <dipc/limits.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <iconv.h>
@@ -21,6 +22,7 @@
 #include <threads.h>
 #include <time.h>
 #include <ucontext.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #define STRING(s) sfi_read_string((s), SIZE_MAX)
@@ -269,12 +271,27 @@ SFI_EXPORT char *bind_textdomain_codeset(const char *domain,
 
 /* The descriptor, and what libc loads for it (a converter module, with
  * the dynamic linker's records of it), is libc's state: libc's heap. */
+static iconv_t iconv_open_state(const char *to, const char *from) {
+  LIBC_STATE(iconv_t, NEXT(iconv_open)(to, from));
+}
+
+/* libc loads the converter modules with its own dlopen, which the loader's
+ * never sees: they are copied in place here, as after a dlopen (scan.c),
+ * or a domain that rewrote a loaded module's file ran its code in libc on
+ * the next iconv_open (attack round 26 read vault's secret so). */
 SFI_EXPORT iconv_t iconv_open(const char *to, const char *from) {
   if (SFI_CHECKED()) {
     STRING(to);
     STRING(from);
   }
-  LIBC_STATE(iconv_t, NEXT(iconv_open)(to, from));
+  iconv_t cd = iconv_open_state(to, from);
+  if (sfi_code_on && loader_pin_code() != 0) {
+    fputs("dipc-loader: iconv_open: its converter modules could not be "
+          "copied in place\n",
+          stderr);
+    _exit(DIPC_EXIT_REFUSED);
+  }
+  return cd;
 }
 
 /* dladdr's answer written (pointers the domain cannot choose, but a write

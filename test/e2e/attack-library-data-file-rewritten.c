@@ -10,7 +10,10 @@
 // puts private copies in place of every file mapping of a loaded object
 // (loader/scan.c, at start and after each dlopen), so neither write
 // reaches memory. Control: under `none` zeta reads the secret and
-// rewrites vault's data. Not closed under `mpk` (docs/runtime.md §6).
+// rewrites vault's data. The same with a library of data alone (no code,
+// no executable mapping: -DDATA_ONLY, vault's entry in the program),
+// which the first form of the fix missed (attack round 26). Not closed
+// under `mpk` (docs/runtime.md §6).
 // Found by attack round 25 (issue #15's session, 2026-11-27).
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC %S/Inputs/library-data-lib.c -o %t.dir/libdata.so
@@ -18,6 +21,11 @@
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t %t.dir/libdata.so 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC %S/Inputs/library-data-lib.c -o %t.dir/libdata.so
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t %t.dir/libdata.so 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC -nostartfiles %S/Inputs/library-data-only-lib.c -o %t.dir/libdataonly.so
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -DDATA_ONLY %s -o %t.only -L%t.dir -ldataonly -Wl,-rpath,%t.dir
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.only %t.dir/libdataonly.so 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC -nostartfiles %S/Inputs/library-data-only-lib.c -o %t.dir/libdataonly.so
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.only %t.dir/libdataonly.so 2>&1 | FileCheck %s --check-prefix=STOLEN
 // SFI: word 2 before: -1
 // SFI-NEXT: zeta wrote 20 bytes of the library's file
 // SFI-NEXT: vault's public half: 'public-info-abc'
@@ -33,7 +41,29 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef DATA_ONLY
+struct rec {
+  char pub[16];
+  char secret[16];
+};
+extern struct rec vault_rec __dom("vault");
+struct lim {
+  char marker[16];
+  unsigned len;
+};
+extern const volatile struct lim vault_lim __dom("vault");
+
+// Any domain may read the public half, 8 bytes at a time.
+long vault_public_word(long i) __dom("vault") __entry {
+  if (i < 0 || (unsigned long)(i + 1) * 8 > vault_lim.len)
+    return -1;
+  long v;
+  memcpy(&v, (const char *)&vault_rec + i * 8, 8);
+  return v;
+}
+#else
 long vault_public_word(long i) __dom("vault") __entry;
+#endif
 
 static char zpath[4096] __dom("zeta");
 static char zbuf[65536] __dom("zeta");
