@@ -42,28 +42,9 @@
 #include <unistd.h>
 
 #ifdef DATA_ONLY
-struct rec {
-  char pub[16];
-  char secret[16];
-};
-extern struct rec vault_rec __dom("vault");
-struct lim {
-  char marker[16];
-  unsigned len;
-};
-extern const volatile struct lim vault_lim __dom("vault");
-
-// Any domain may read the public half, 8 bytes at a time.
-long vault_public_word(long i) __dom("vault") __entry {
-  if (i < 0 || (unsigned long)(i + 1) * 8 > vault_lim.len)
-    return -1;
-  long v;
-  memcpy(&v, (const char *)&vault_rec + i * 8, 8);
-  return v;
-}
-#else
-long vault_public_word(long i) __dom("vault") __entry;
+#define VAULT_ENTRY_HERE
 #endif
+#include "Inputs/library-data.h"
 
 static char zpath[4096] __dom("zeta");
 static char zbuf[65536] __dom("zeta");

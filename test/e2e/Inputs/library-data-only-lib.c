@@ -2,15 +2,7 @@
 // (-DDATA_ONLY): vault's record and bound with no code at all (built with
 // -nostartfiles), so that it has no executable mapping; vault's entry is
 // the program's.
-#include <dipc.h>
+#include "library-data.h"
 
-struct rec {
-  char pub[16];
-  char secret[16];
-};
 struct rec vault_rec __dom("vault") = {"public-info-abc", "vault-secret-42"};
-struct lim {
-  char marker[16];
-  unsigned len;
-};
 const volatile struct lim vault_lim __dom("vault") = {"VAULT-LEN-MARKR", 16};
