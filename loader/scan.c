@@ -128,10 +128,37 @@ static int check(const struct mapping *m, unsigned char *copy,
   return -1;
 }
 
+/* A private anonymous copy of m's bytes (m readable), or NULL. */
+static unsigned char *copy_of(const struct mapping *m) {
+  size_t size = m->hi - m->lo;
+  unsigned char *copy = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (copy == MAP_FAILED) {
+    perror("dipc-loader: copy of a mapping");
+    return NULL;
+  }
+  memcpy(copy, (void *)m->lo, size);
+  return copy;
+}
+
+/* Puts the copy in m's place with protection prot (the pages' sfi tags
+ * are by address), or unmaps it. */
+static int put_in_place(unsigned char *copy, const struct mapping *m,
+                        int prot) {
+  size_t size = m->hi - m->lo;
+  if (mprotect(copy, size, prot) == 0 &&
+      mremap(copy, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
+             (void *)m->lo) != MAP_FAILED)
+    return 0;
+  fprintf(stderr, "dipc-loader: cannot put a copy in place of %s: %m\n",
+          name(m));
+  munmap(copy, size);
+  return -1;
+}
+
 /* Checks the mapping and puts the checked copy in its place. */
 static int seal_mapping(const struct mapping *m, uintptr_t runtime,
                         int scan) {
-  size_t size = m->hi - m->lo;
   if (strcmp(m->path, "[vsyscall]") == 0)
     return 0; /* the kernel's, execute-only, fixed */
   if (!(m->prot & PROT_READ)) {
@@ -141,45 +168,22 @@ static int seal_mapping(const struct mapping *m, uintptr_t runtime,
             (unsigned long)m->lo, (unsigned long)m->hi, name(m));
     return -1;
   }
-  unsigned char *copy = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (copy == MAP_FAILED) {
-    perror("dipc-loader: copy of code");
+  unsigned char *copy = copy_of(m);
+  if (!copy)
     return -1;
-  }
-  memcpy(copy, (void *)m->lo, size);
   int err = check(m, copy, runtime, scan);
   /* The vDSO is the kernel's special mapping: checked, left in place. */
-  if (err == 0 && strcmp(m->path, "[vdso]") != 0) {
-    if (mprotect(copy, size, PROT_READ | PROT_EXEC) == 0 &&
-        mremap(copy, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
-               (void *)m->lo) != MAP_FAILED)
-      return 0;
-    perror("dipc-loader: cannot replace code by its checked copy");
-    err = -1;
-  }
-  munmap(copy, size);
+  if (err == 0 && strcmp(m->path, "[vdso]") != 0)
+    return put_in_place(copy, m, PROT_READ | PROT_EXEC);
+  munmap(copy, m->hi - m->lo);
   return err;
 }
 
 /* Puts a private anonymous copy of a readable private mapping of a file in
- * its place, with its protection (the pages' sfi tags are by address). */
+ * its place, with its protection. */
 static int copy_mapping(const struct mapping *m) {
-  size_t size = m->hi - m->lo;
-  unsigned char *copy = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (copy == MAP_FAILED) {
-    perror("dipc-loader: copy of a library's data");
-    return -1;
-  }
-  memcpy(copy, (void *)m->lo, size);
-  if (mprotect(copy, size, m->prot) == 0 &&
-      mremap(copy, size, size, MREMAP_MAYMOVE | MREMAP_FIXED,
-             (void *)m->lo) != MAP_FAILED)
-    return 0;
-  perror("dipc-loader: cannot replace a library's data by its copy");
-  munmap(copy, size);
-  return -1;
+  unsigned char *copy = copy_of(m);
+  return copy ? put_in_place(copy, m, m->prot) : -1;
 }
 
 /* The loaded objects' segments (dl_iterate_phdr: the program's dlopen,
