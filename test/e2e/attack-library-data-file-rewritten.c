@@ -12,8 +12,8 @@
 // reaches memory. Control: under `none` zeta reads the secret and
 // rewrites vault's data. The same with a library of data alone (no code,
 // no executable mapping: -DDATA_ONLY, vault's entry in the program),
-// which the first form of the fix missed (attack round 26). Not closed
-// under `mpk` (docs/runtime.md §6).
+// which the first form of the fix missed (attack round 26). Under `mpk`
+// not settled (docs/runtime.md §6).
 // Found by attack round 25 (issue #15's session, 2026-11-27).
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -shared -fPIC %S/Inputs/library-data-lib.c -o %t.dir/libdata.so
