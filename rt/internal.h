@@ -124,7 +124,6 @@ struct dipc_thread {
   uintptr_t lent_fs;
   /* not touched by assembly */
   uintptr_t own_lo, own_hi; /* the thread's own stack */
-  uintptr_t ssp_base;       /* its shadow stack's top, empty (sfi.h) */
   uint32_t index, live;
   int32_t tid;
   /* Time-outs: the kernel timer + 1 (0: none), and the outermost call
@@ -209,7 +208,7 @@ static inline uintptr_t *dipc_slot_word(struct dipc_thread *st,
 }
 
 /* Entering a KCS entry e: keep the caller's shadow-stack top in it,
- * which is then the floor (below); leaving: give it back. */
+ * which is then the floor (sfi_cfi.c); leaving: give it back. */
 static inline void dipc_shadow_stack_save(struct dipc_thread *st,
                                           struct dipc_kcs_entry *e) {
   e->ssp = *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET);
@@ -217,14 +216,6 @@ static inline void dipc_shadow_stack_save(struct dipc_thread *st,
 static inline void dipc_shadow_stack_restore(struct dipc_thread *st,
                                              const struct dipc_kcs_entry *e) {
   *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = e->ssp;
-}
-
-/* The shadow stack's floor: the entries at or above it are the callers'
- * across the newest proxy or signal marker (the top it kept), which the
- * code running now may not drop; with no KCS entry, the empty top. Kept
- * nowhere else: the proxies' time is mostly their stores. */
-static inline uintptr_t dipc_shadow_stack_floor(const struct dipc_thread *st) {
-  return st->kcs_top > st->kcs_base ? st->kcs_top[-1].ssp : st->ssp_base;
 }
 
 #define DIPC_OFFSET_IS(type, field, off)                                       \
@@ -311,6 +302,10 @@ DIPC_HIDDEN extern uintptr_t dipc_unsafe_lo;
 #error "layout.h: the unsafe and shadow stack regions must fit their area"
 #endif
 DIPC_HIDDEN extern uintptr_t dipc_shadow_lo;
+/* The top of thread slot i's shadow stack (empty: nothing pushed). */
+static inline uintptr_t dipc_shadow_top(unsigned i) {
+  return dipc_shadow_lo + ((uintptr_t)i + 1) * RT_SHADOW_STRIDE;
+}
 /* The same tables for gate.S. */
 DIPC_HIDDEN extern uint32_t *dipc_pkru_rw_table, *dipc_valid_table;
 /* init.c: brings up every part (the constructor); the top layer. */

@@ -49,11 +49,20 @@ static uintptr_t *slot_word(unsigned gs_offset) {
  * longjmp, an exception or a signal handler's siglongjmp left without
  * returning; they go with it. The return address must be the one pushed:
  * a frame whose return address was overwritten does not return. */
+/* The shadow stack's floor: the entries at or above it are the callers'
+ * across the newest proxy or signal marker (the top it kept), which the
+ * code running now may not drop; with no KCS entry, the empty top. Kept
+ * nowhere else: the proxies' time is mostly their stores. */
+static uintptr_t floor_of(const struct dipc_thread *st) {
+  return st->kcs_top > st->kcs_base ? st->kcs_top[-1].ssp
+                                    : dipc_shadow_top(st->index);
+}
+
 DIPC_HIDDEN int dipc_sfi_ret_ok(void **slot);
 int dipc_sfi_ret_ok(void **slot) {
   uintptr_t *top = slot_word(DIPC_SFI_SSP_GS_OFFSET);
   const struct dipc_thread *st = dipc_current_thread();
-  uintptr_t floor = st ? dipc_shadow_stack_floor(st) : 0;
+  uintptr_t floor = st ? floor_of(st) : 0;
   for (uintptr_t s = *top; s < floor; s += 16) {
     const uintptr_t *e = (const uintptr_t *)s;
     if (e[1] != (uintptr_t)slot)

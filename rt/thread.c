@@ -255,9 +255,6 @@ int dipc_thread_unsafe_holds(const struct dipc_thread *st, uintptr_t lo,
 static uintptr_t shadow_lo(unsigned i) {
   return dipc_shadow_lo + (uintptr_t)i * RT_SHADOW_STRIDE + RT_SHADOW_GUARD;
 }
-static uintptr_t shadow_top(unsigned i) {
-  return dipc_shadow_lo + ((uintptr_t)i + 1) * RT_SHADOW_STRIDE;
-}
 
 static uintptr_t *public_usp(struct dipc_thread *st) {
   return (uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET);
@@ -432,7 +429,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
                               PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot map the shadow-stack words");
     DIPC_CHECK(dipc_tag_pages((void *)shadow_lo(i),
-                              shadow_top(i) - shadow_lo(i),
+                              dipc_shadow_top(i) - shadow_lo(i),
                               PROT_READ | PROT_WRITE, RT_PKEY_STACK) == 0,
                "cannot map the shadow stack");
     slot_mapped[i] = 1;
@@ -458,8 +455,7 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   st->stack_lo = st->own_lo;
   st->stack_hi = st->own_hi;
   *public_usp(st) = unsafe_top(i);
-  st->ssp_base = shadow_top(i);
-  *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = st->ssp_base;
+  *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = dipc_shadow_top(i);
   drop_rseq();
   st->tid = (pid_t)syscall(SYS_gettid);
   st->index = i;
