@@ -202,7 +202,7 @@ bool Instrumenter::addAccess(Instruction &I, Value *Ptr, uint64_t Size,
                              unsigned Right, Align A) {
   if (!allowedAddressSpace(I, Ptr))
     return false;
-  if (Ptr->getType()->getPointerAddressSpace() != 0 || Size == 0)
+  if (Size == 0)
     return true;
   Accesses.push_back({&I, Ptr, Size, nullptr, Right, A.value()});
   return true;
@@ -346,8 +346,6 @@ bool Instrumenter::addRange(Instruction &I, Value *Ptr, Value *Len,
     return addAccess(I, Ptr, C->getZExtValue(), Right);
   if (!allowedAddressSpace(I, Ptr))
     return false;
-  if (Ptr->getType()->getPointerAddressSpace() != 0)
-    return true;
   RunTime.push_back({&I, Ptr, 0, Len, Right, 1});
   return true;
 }

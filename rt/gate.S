@@ -942,8 +942,6 @@ dipc_tpl_\name\()_begin:
 .if !\sfi
         push rcx                        /* caller's rcx, rdx at R-8, R-16 */
         push rdx
-.endif
-.if !\sfi
         xor ecx, ecx
         xor eax, eax
         PKRU_SITE rdpkru
