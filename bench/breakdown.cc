@@ -105,8 +105,8 @@ void Part(benchmark::State &state, const Parts &(*parts)(), Call Parts::*part) {
 // rt/layout.h's offsets the model's state needs set (the rest stay 0).
 constexpr std::size_t kStSelf = ST_SELF, kStFsbase = ST_FSBASE,
                       kStKcsTop = ST_KCS_TOP, kStKcsLimit = ST_KCS_LIMIT,
-                      kStKcsBase = ST_KCS_BASE, kStStackLo = ST_STACK_LO,
-                      kStStackHi = ST_STACK_HI, kStDstacks = ST_DSTACKS,
+                      kStKcsBase = ST_KCS_BASE, kStBaseLo = ST_BASE_LO,
+                      kStBaseHi = ST_BASE_HI, kStDstacks = ST_DSTACKS,
                       kDsLo = DS_LO, kDsHi = DS_HI, kDsCur = DS_CUR,
                       kDsSize = DS_SIZE, kKcsEntries = 16,
                       kKcsEntrySize = K_SIZE, kKcsOff = RT_KCS_OFF,
@@ -133,8 +133,8 @@ void SetUpLadder() {
   put(state, kStKcsBase, reinterpret_cast<std::uintptr_t>(kcs));
   put(state, kStKcsLimit,
       reinterpret_cast<std::uintptr_t>(kcs + kKcsEntries * kKcsEntrySize));
-  put(state, kStStackLo, 0); // the caller's stack: anywhere
-  put(state, kStStackHi, ~std::uint64_t{0});
+  put(state, kStBaseLo, 0); // the caller's stack: anywhere
+  put(state, kStBaseHi, ~std::uint64_t{0});
   put(state, kStDstacks, reinterpret_cast<std::uintptr_t>(dstacks));
   const auto stack = reinterpret_cast<std::uintptr_t>(callee_stack);
   put(dstacks + kDsSize, kDsLo, stack);

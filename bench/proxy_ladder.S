@@ -52,9 +52,13 @@
         mov rax, fs:[0]
         cmp rax, [r10 + ST_FSBASE]
         jne 90f
-        cmp rsp, [r10 + ST_STACK_LO]
+        mov rax, [r10 + ST_CUR_DS]      /* the stack in use */
+        lea r11, [r10 + ST_BASE_LO - DS_LO]
+        test rax, rax
+        cmovz rax, r11
+        cmp rsp, [rax + DS_LO]
         jb 90f
-        cmp rsp, [r10 + ST_STACK_HI]
+        cmp rsp, [rax + DS_HI]
         jae 90f
 .endif
 .if \level >= 2
@@ -121,10 +125,6 @@
 8:      mov [rax + K_RECOVERY], rcx
         lea rcx, [rip + \name]
         mov [rax + K_PROXY], rcx
-        mov rcx, [r10 + ST_STACK_LO]
-        mov [rax + K_STACK_LO], rcx
-        mov rcx, [r10 + ST_STACK_HI]
-        mov [rax + K_STACK_HI], rcx
         mov rcx, [r10 + ST_DCS_BASE]
         mov [rax + K_DCS_BASE], rcx
         mov rcx, [rip + bench_ladder_zero] /* PH_ARGBYTES */
@@ -164,10 +164,6 @@
         cmp r11, [rdx + DS_LO]
         jb 90f
         mov [r10 + ST_CUR_DS], rdx
-        mov rcx, [rdx + DS_LO]
-        mov [r10 + ST_STACK_LO], rcx
-        mov rcx, [rdx + DS_HI]
-        mov [r10 + ST_STACK_HI], rcx
         mov rcx, [rip + bench_ladder_zero] /* PH_ARGQWORDS */
         test rcx, rcx
         jz 5f
@@ -251,11 +247,7 @@
         cmp rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET]
         je 33f
         mov [r10 + DIPC_SFI_SSP_GS_OFFSET], rcx
-33:     mov rcx, [rax + K_STACK_LO]
-        mov [r10 + ST_STACK_LO], rcx
-        mov rcx, [rax + K_STACK_HI]
-        mov [r10 + ST_STACK_HI], rcx
-        mov rdx, [rax + K_CUR_DS]
+33:     mov rdx, [rax + K_CUR_DS]
         mov [r10 + ST_CUR_DS], rdx
         test rdx, rdx
         jz 3f

@@ -55,9 +55,10 @@ long dipc_dispatch(unsigned op, struct dipc_gate_args *user,
                  : sizeof a.base;
   /* The gate let through a block at or above rsp on the stack in use, or
    * one in the unsafe-stack region: there it must be this thread's. */
-  uintptr_t lo = (uintptr_t)user, hi = lo + n;
+  uintptr_t lo = (uintptr_t)user, hi = lo + n, stack_lo, stack_hi;
+  dipc_stack_in_use(st, &stack_lo, &stack_hi);
   int ok = dipc_in_unsafe_region(lo) ? dipc_thread_unsafe_holds(st, lo, hi)
-                                     : hi > lo && hi <= st->stack_hi;
+                                     : hi > lo && hi <= stack_hi;
   if (!ok || op >= OP_COUNT)
     return -DIPC_EINVAL;
   memcpy(&a, user, n);

@@ -66,6 +66,17 @@
 779:
 .endm
 
+/* \reg = the bounds (DS_LO, DS_HI) of a stack, st in r10: the callee
+ * stack \ds (the word ST_CUR_DS for the stack in use, K_CUR_DS for a KCS
+ * entry's caller's), else the base stack, whose words are laid out as a
+ * dstack's (layout.h). Clobbers \tmp. */
+.macro STACK_BOUNDS reg, tmp, ds=[r10+ST_CUR_DS]
+        mov \reg, \ds
+        lea \tmp, [r10 + ST_BASE_LO - DS_LO]
+        test \reg, \reg
+        cmovz \reg, \tmp
+.endm
+
 /* r10 = this thread's state, created on first use; clobbers rax, r11.
  * \ret names the return address the helper sees (the API gate's: there
  * ebx holds the op, which dipc_thread_lazy_create reads). */
@@ -316,13 +327,14 @@
         mov rbp, rsi
         ENTER_TRUSTED \pku, 90f
         LOAD_THREAD \pku, \name\()_thread_ret
-        cmp rsp, [r10 + ST_STACK_LO]
+        STACK_BOUNDS rax, r11
+        cmp rsp, [rax + DS_LO]
         jb 92f
-        cmp rsp, [r10 + ST_STACK_HI]
+        cmp rsp, [rax + DS_HI]
         jae 92f
         cmp rbp, rsp                    /* the argument block: on the */
         jb 3f                           /* caller's stack, or on the */
-        cmp rbp, [r10 + ST_STACK_HI]    /* unsafe stacks (a local of */
+        cmp rbp, [rax + DS_HI]          /* unsafe stacks (a local of */
         jb 4f                           /* -fdipc code passed on) */
 3:      cmp rbp, [DIPC_VECTOR_UNSAFE_LO]
         jb 98f
@@ -964,9 +976,10 @@ dipc_tpl_\name\()_begin:
         je 2f
 1:      lea r11, [rip + 2f]
         jmp [rip + 80f]
-2:      cmp rsp, [r10 + ST_STACK_LO]    /* P2: the thread's own stack */
+2:      STACK_BOUNDS rax, r11           /* P2: rsp in the stack in use */
+        cmp rsp, [rax + DS_LO]
         jb 92f
-        cmp rsp, [r10 + ST_STACK_HI]
+        cmp rsp, [rax + DS_HI]
         jae 92f
         mov r11d, [r10 + ST_CUR_DOM]    /* CODOMs: the caller's APL must */
         and r11d, RT_MAX_DOMAINS - 1    /* allow calling the proxy's domain */
@@ -1010,10 +1023,6 @@ dipc_tpl_\name\()_begin:
 8:      mov [rax + K_RECOVERY], \t1
         movabs \t1, PH_SELF
         mov [rax + K_PROXY], \t1
-        mov \t1, [r10 + ST_STACK_LO]
-        mov [rax + K_STACK_LO], \t1
-        mov \t1, [r10 + ST_STACK_HI]
-        mov [rax + K_STACK_HI], \t1
         mov \t1, [r10 + ST_DCS_BASE]    /* and ST_DCS_TOP */
         mov [rax + K_DCS_BASE], \t1     /* and K_DCS_TOP */
         movabs \t1, PH_ARGBYTES         /* flags: bytes 2-3 the stack- */
@@ -1053,17 +1062,15 @@ dipc_tpl_\name\()_begin:
         cmp r11, [\t2 + DS_LO]          /* the copy stays above the guard */
         jb 92f
         mov [r10 + ST_CUR_DS], \t2
-        mov \t1, [\t2 + DS_LO]
-        mov [r10 + ST_STACK_LO], \t1
-        mov \t1, [\t2 + DS_HI]
-        mov [r10 + ST_STACK_HI], \t1
         movabs \t1, PH_ARGQWORDS        /* copy the stack arguments */
         test \t1, \t1
         jz 5f
-        movabs \t2, PH_ARGBYTES         /* the area from R + 8 up lies */
-        lea \t2, [rsp + \fr + 8 + \t2] /* in the caller's stack (P2 */
-        cmp \t2, [rax + K_STACK_HI]     /* checked R) */
+        STACK_BOUNDS \t1, \t2, [rax+K_CUR_DS] /* the area from R + 8 up */
+        movabs \t2, PH_ARGBYTES         /* lies in the caller's stack (P2 */
+        lea \t2, [rsp + \fr + 8 + \t2] /* checked R) */
+        cmp \t2, [\t1 + DS_HI]
         ja 92f
+        movabs \t1, PH_ARGQWORDS
 6:      mov \t2, [rsp + \fr + \t1 * 8]
         mov [r11 + \t1 * 8 - 8], \t2
         dec \t1
@@ -1155,11 +1162,7 @@ dipc_tpl_\name\()_begin:
         cmp rcx, [r10 + DIPC_SFI_SSP_GS_OFFSET]
         je 33f
         mov [r10 + DIPC_SFI_SSP_GS_OFFSET], rcx
-33:     mov rcx, [rax + K_STACK_LO]
-        mov [r10 + ST_STACK_LO], rcx
-        mov rcx, [rax + K_STACK_HI]
-        mov [r10 + ST_STACK_HI], rcx
-        mov rdx, [rax + K_CUR_DS]
+33:     mov rdx, [rax + K_CUR_DS]
         mov [r10 + ST_CUR_DS], rdx
         test rdx, rdx
         jz 3f

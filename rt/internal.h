@@ -80,7 +80,7 @@ struct dipc_kcs_entry {
   uint32_t saved_pkru;          /* caller's PKRU at the call */
   uint32_t flags;               /* K_FLAG_* (layout.h) */
   uintptr_t proxy;              /* proxy that pushed the entry */
-  uintptr_t stack_lo, stack_hi; /* caller's stack bounds */
+  uintptr_t base_lo, base_hi;   /* signal markers: the base stack */
   struct dipc_dstack *cur_ds;   /* caller's callee stack, if on one */
   uintptr_t ds_saved;           /* its DS_CUR before the call */
   uintptr_t callee_rsp;         /* rsp expected on the return path */
@@ -107,7 +107,7 @@ struct dipc_thread {
   uintptr_t fsbase;
   struct dipc_kcs_entry *kcs_top, *kcs_limit, *kcs_base;
   uint32_t cur_dom, cur_pkru;
-  uintptr_t stack_lo, stack_hi;
+  uintptr_t base_lo, base_hi; /* own stack, or a signal handler's */
   struct dipc_dstack *cur_ds;
   struct dipc_dstack *dstacks;
   void **recovery;
@@ -218,6 +218,40 @@ static inline void dipc_shadow_stack_restore(struct dipc_thread *st,
   *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = e->ssp;
 }
 
+/* [lo, hi): the stack st runs on, the callee stack it is on or else its
+ * base stack. Derived, never copied: a proxy saves and restores cur_ds
+ * alone, and only signal markers change the base (timeout.c). */
+static inline void dipc_stack_in_use(const struct dipc_thread *st,
+                                     uintptr_t *lo, uintptr_t *hi) {
+  *lo = st->cur_ds ? st->cur_ds->lo : st->base_lo;
+  *hi = st->cur_ds ? st->cur_ds->hi : st->base_hi;
+}
+
+static inline int dipc_kcs_is_mark(const struct dipc_kcs_entry *e) {
+  return e->proxy == K_SIGNAL_MARK;
+}
+
+/* The entry below e on the KCS (a marker has a free slot below it). */
+static inline struct dipc_kcs_entry *
+dipc_kcs_below(const struct dipc_kcs_entry *e) {
+  return (struct dipc_kcs_entry *)(dipc_kcs_is_mark(e) ? e - 2 : e - 1);
+}
+
+/* One step of a walk down st's KCS, base[] starting as st->base_lo/hi:
+ * [lo, hi) becomes the stack e's caller called from, its callee stack or
+ * else the base stack of its time (a signal marker keeps the one below
+ * its handler's). */
+static inline void dipc_kcs_walk_stack(const struct dipc_kcs_entry *e,
+                                       uintptr_t base[2], uintptr_t *lo,
+                                       uintptr_t *hi) {
+  if (dipc_kcs_is_mark(e)) {
+    base[0] = e->base_lo;
+    base[1] = e->base_hi;
+  }
+  *lo = e->cur_ds ? e->cur_ds->lo : base[0];
+  *hi = e->cur_ds ? e->cur_ds->hi : base[1];
+}
+
 #define DIPC_OFFSET_IS(type, field, off)                                       \
   _Static_assert(offsetof(type, field) == (off), #type "." #field)
 DIPC_OFFSET_IS(struct dipc_thread, self, ST_SELF);
@@ -227,8 +261,8 @@ DIPC_OFFSET_IS(struct dipc_thread, kcs_limit, ST_KCS_LIMIT);
 DIPC_OFFSET_IS(struct dipc_thread, kcs_base, ST_KCS_BASE);
 DIPC_OFFSET_IS(struct dipc_thread, cur_dom, ST_CUR_DOM);
 DIPC_OFFSET_IS(struct dipc_thread, cur_pkru, ST_CUR_PKRU);
-DIPC_OFFSET_IS(struct dipc_thread, stack_lo, ST_STACK_LO);
-DIPC_OFFSET_IS(struct dipc_thread, stack_hi, ST_STACK_HI);
+DIPC_OFFSET_IS(struct dipc_thread, base_lo, ST_BASE_LO);
+DIPC_OFFSET_IS(struct dipc_thread, base_hi, ST_BASE_HI);
 DIPC_OFFSET_IS(struct dipc_thread, cur_ds, ST_CUR_DS);
 DIPC_OFFSET_IS(struct dipc_thread, dstacks, ST_DSTACKS);
 DIPC_OFFSET_IS(struct dipc_thread, recovery, ST_RECOVERY);
@@ -255,8 +289,8 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, recovery, K_RECOVERY);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, saved_pkru, K_SAVED_PKRU);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, dcs_base, K_DCS_BASE);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, proxy, K_PROXY);
-DIPC_OFFSET_IS(struct dipc_kcs_entry, stack_lo, K_STACK_LO);
-DIPC_OFFSET_IS(struct dipc_kcs_entry, stack_hi, K_STACK_HI);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, base_lo, K_BASE_LO);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, base_hi, K_BASE_HI);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, cur_ds, K_CUR_DS);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, ds_saved, K_DS_SAVED);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, callee_rsp, K_CALLEE_RSP);
@@ -814,7 +848,13 @@ DIPC_HIDDEN int dipc_resume_caller(struct dipc_thread *st,
                                    struct dipc_kcs_entry *e, void *uc,
                                    int code);
 /* 1 if e's setjmp buffer lies on the stack its caller called from. */
-DIPC_HIDDEN int dipc_recovery_buffer_ok(const struct dipc_kcs_entry *e);
+DIPC_HIDDEN int dipc_recovery_buffer_ok(const struct dipc_thread *st,
+                                        const struct dipc_kcs_entry *e);
+/* [lo, hi): the stack e's caller called from (e on st's KCS, or just
+ * popped from its top). */
+DIPC_HIDDEN void dipc_kcs_caller_stack(const struct dipc_thread *st,
+                                       const struct dipc_kcs_entry *e,
+                                       uintptr_t *lo, uintptr_t *hi);
 
 /* ---- timeout.c: time-outs and jumps out of calls ----------------------- */
 DIPC_HIDDEN long dipc_op_set_call_timeout(struct dipc_thread *st,

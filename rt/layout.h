@@ -130,9 +130,9 @@
 #define ST_KCS_BASE 32
 #define ST_CUR_DOM 40  /* u32 */
 #define ST_CUR_PKRU 44 /* u32: image of ST_CUR_DOM the thread runs with */
-#define ST_STACK_LO 48 /* bounds of the stack in use */
-#define ST_STACK_HI 56
-#define ST_CUR_DS 64   /* struct dipc_dstack in use, 0 = own stack */
+#define ST_BASE_LO 48 /* the base stack: the thread's own, or the */
+#define ST_BASE_HI 56 /* handler's while a signal handler runs */
+#define ST_CUR_DS 64  /* struct dipc_dstack in use, 0 = the base stack */
 #define ST_DSTACKS 72  /* struct dipc_dstack[RT_MAX_DOMAINS] */
 #define ST_RECOVERY 80 /* armed setjmp buffer for the next KCS entry */
 #define ST_TRUSTED_SP 88
@@ -151,6 +151,11 @@
 #define DS_HI 8
 #define DS_CUR 16
 #define DS_SIZE 32
+/* The stack in use is ST_CUR_DS's, else the base stack: read through one
+ * pointer, the base bounds at r10 + ST_BASE_LO - DS_LO (gate.S). */
+#if ST_BASE_HI - ST_BASE_LO != DS_HI - DS_LO
+#error "layout.h: the base stack's bounds are laid out as a dstack's"
+#endif
 
 /* struct dipc_kcs_entry */
 #define K_CALLER_DOM 0 /* u32 */
@@ -161,8 +166,8 @@
 #define K_SAVED_PKRU 32 /* u32 */
 #define K_FLAGS 36      /* u32 */
 #define K_PROXY 40
-#define K_STACK_LO 48
-#define K_STACK_HI 56
+#define K_BASE_LO 48 /* signal markers only: the base stack the */
+#define K_BASE_HI 56 /* interrupted code had */
 #define K_CUR_DS 64
 #define K_DS_SAVED 72
 #define K_CALLEE_RSP 80

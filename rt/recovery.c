@@ -177,18 +177,32 @@ DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
  * its words to the resumed caller. */
 /* Where a try-style recovery puts the caller's return address (see above):
  * inside the caller's stack, as a pushed return address always is. */
-static uintptr_t *return_slot(const struct dipc_kcs_entry *e) {
+static uintptr_t *return_slot(const struct dipc_thread *st,
+                              const struct dipc_kcs_entry *e) {
+  uintptr_t lo, hi;
+  dipc_kcs_caller_stack(st, e, &lo, &hi);
   uintptr_t at = e->caller_rsp + (e->flags >> K_FLAG_ARGBYTES_SHIFT);
-  return at >= e->caller_rsp && at + 8 <= e->stack_hi ? (uintptr_t *)at
-                                                     : NULL;
+  return at >= e->caller_rsp && at + 8 <= hi ? (uintptr_t *)at : NULL;
 }
 
-int dipc_recovery_buffer_ok(const struct dipc_kcs_entry *e) {
+void dipc_kcs_caller_stack(const struct dipc_thread *st,
+                           const struct dipc_kcs_entry *e, uintptr_t *lo,
+                           uintptr_t *hi) {
+  uintptr_t base[2] = {st->base_lo, st->base_hi};
+  const struct dipc_kcs_entry *x = st->kcs_top - 1;
+  for (; x > e; x = dipc_kcs_below(x))
+    dipc_kcs_walk_stack(x, base, lo, hi);
+  dipc_kcs_walk_stack(e, base, lo, hi);
+}
+
+int dipc_recovery_buffer_ok(const struct dipc_thread *st,
+                            const struct dipc_kcs_entry *e) {
   uintptr_t b = (uintptr_t)e->recovery;
   if (!b)
-    return return_slot(e) != NULL;
-  return b == RT_RECOVERY_RETURN0 ||
-         (b >= e->stack_lo && b <= e->stack_hi - 3 * sizeof(void *));
+    return return_slot(st, e) != NULL;
+  uintptr_t lo, hi;
+  dipc_kcs_caller_stack(st, e, &lo, &hi);
+  return b == RT_RECOVERY_RETURN0 || (b >= lo && b <= hi - 3 * sizeof(void *));
 }
 
 int dipc_context_usable(struct dipc_thread *st, void *ucv) {
@@ -219,8 +233,6 @@ int dipc_context_usable(struct dipc_thread *st, void *ucv) {
 void dipc_kcs_pop(struct dipc_thread *st) {
   struct dipc_kcs_entry *e = st->kcs_top - 1;
   st->kcs_top = e;
-  st->stack_lo = e->stack_lo;
-  st->stack_hi = e->stack_hi;
   st->cur_ds = e->cur_ds;
   if (e->cur_ds)
     e->cur_ds->cur = e->ds_saved;
@@ -236,7 +248,7 @@ void dipc_kcs_pop(struct dipc_thread *st) {
 int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
                        void *ucv, int code) {
   ucontext_t *uc = ucv;
-  if (!dipc_recovery_buffer_ok(e))
+  if (!dipc_recovery_buffer_ok(st, e))
     return 0;
   dipc_lock();
   dipc_domain_make_resident(e->caller_dom);
@@ -287,7 +299,7 @@ int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
     struct _Unwind_Exception *x = &fault_exceptions[st->index];
     memset(x, 0, sizeof *x);
     memcpy(&x->exception_class, "DIPCFLT", 8);
-    uintptr_t *ret_slot = return_slot(e);
+    uintptr_t *ret_slot = return_slot(st, e);
     *ret_slot = e->ret;
     r[REG_RSP] = (greg_t)ret_slot;
     r[REG_RIP] = (greg_t)__dipc_raise_trampoline;
@@ -311,7 +323,7 @@ static int recover_callee(struct dipc_thread *st, ucontext_t *uc) {
     return 0;
   struct dipc_kcs_entry *e = st->kcs_top - 1;
   if (st->cur_dom != e->callee_dom || e->proxy == K_SIGNAL_MARK ||
-      !dipc_recovery_buffer_ok(e))
+      !dipc_recovery_buffer_ok(st, e))
     return 0;
   dipc_lock();
   dipc_dstack_report_overflow(st, uc);

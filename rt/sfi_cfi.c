@@ -274,8 +274,9 @@ void dipc_sfi_cfi_refuse(uint32_t kind, const void *where) {
 enum { JMP_RBP = 1, JMP_RSP = 6, JMP_PC = 7 };
 
 static int same_stack(const struct dipc_thread *st, uintptr_t a, uintptr_t b) {
-  return a >= st->stack_lo && a < st->stack_hi && b >= st->stack_lo &&
-         b < st->stack_hi;
+  uintptr_t lo, hi;
+  dipc_stack_in_use(st, &lo, &hi);
+  return a >= lo && a < hi && b >= lo && b < hi;
 }
 
 /* Drops r: its buffer word first, so a check a signal handler makes

@@ -452,8 +452,8 @@ struct dipc_thread *dipc_thread_lazy_create(uintptr_t user_rsp, uintptr_t ret,
   st->dstacks = (void *)((char *)st + DSTACKS_OFF);
   st->trusted_sp = (uintptr_t)st + TRUSTED_TOP;
   find_own_stack(user_rsp, &st->own_lo, &st->own_hi);
-  st->stack_lo = st->own_lo;
-  st->stack_hi = st->own_hi;
+  st->base_lo = st->own_lo;
+  st->base_hi = st->own_hi;
   *public_usp(st) = unsafe_top(i);
   *dipc_slot_word(st, DIPC_SFI_SSP_GS_OFFSET) = dipc_shadow_top(i);
   drop_rseq();

@@ -26,10 +26,6 @@
 
 #define RED_ZONE 128
 
-static int is_mark(const struct dipc_kcs_entry *e) {
-  return e->proxy == K_SIGNAL_MARK;
-}
-
 /* ---- signal frames ------------------------------------------------------ */
 
 /* [lo, hi): the alternate stack the handler runs on (the kernel saved its
@@ -95,8 +91,8 @@ static int signal_enter(struct dipc_thread *st, ucontext_t *uc) {
   m->ret = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
   m->recovery = st->recovery; /* armed by the interrupted code */
   st->recovery = NULL;
-  m->stack_lo = st->stack_lo;
-  m->stack_hi = st->stack_hi;
+  m->base_lo = st->base_lo;
+  m->base_hi = st->base_hi;
   m->usp = *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET);
   dipc_shadow_stack_save(st, m);
   m->dcs_base = st->dcs_base;
@@ -115,8 +111,8 @@ static int signal_enter(struct dipc_thread *st, ucontext_t *uc) {
       ds->cur = below & ~(uintptr_t)15;
   }
   st->cur_ds = NULL;
-  st->stack_lo = lo;
-  st->stack_hi = hi;
+  st->base_lo = lo;
+  st->base_hi = hi;
   dipc_set_cur_dom(st, 0);
   st->kcs_top = m + 1;
   dipc_lock();
@@ -132,8 +128,8 @@ static void signal_pop(struct dipc_thread *st) {
   if (m->cur_ds)
     m->cur_ds->cur = m->ds_saved;
   st->cur_ds = m->cur_ds;
-  st->stack_lo = m->stack_lo;
-  st->stack_hi = m->stack_hi;
+  st->base_lo = m->base_lo;
+  st->base_hi = m->base_hi;
   *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET) = m->usp;
   dipc_shadow_stack_restore(st, m);
   st->dcs_base = m->dcs_base;
@@ -150,7 +146,7 @@ int dipc_signal_leave(struct dipc_thread *st, ucontext_t *uc) {
     return 0;
   frame_work_begin(st);
   struct dipc_kcs_entry *m = st->kcs_top - 1;
-  DIPC_CHECK(st->kcs_top - st->kcs_base >= 2 && is_mark(m) &&
+  DIPC_CHECK(st->kcs_top - st->kcs_base >= 2 && dipc_kcs_is_mark(m) &&
                  m->caller_rsp == (uintptr_t)uc->uc_mcontext.gregs[REG_RSP],
              "a signal handler returned inside a cross-domain call it made");
   signal_pop(st);
@@ -165,11 +161,6 @@ int dipc_signal_leave(struct dipc_thread *st, ucontext_t *uc) {
 
 static int trusted(uint32_t dom) {
   return dom == 0 || dipc_apl_get(dom, 0) >= DIPC_PERM_WRITE;
-}
-
-/* The entry below e on the KCS (a marker has a free slot below it). */
-static struct dipc_kcs_entry *below(struct dipc_kcs_entry *e) {
-  return is_mark(e) ? e - 2 : e - 1;
 }
 
 /* A jump (longjmp family) to a frame whose stack pointer is sp: pops the
@@ -188,18 +179,20 @@ static struct dipc_kcs_entry *below(struct dipc_kcs_entry *e) {
  * operation). */
 long dipc_op_unwind_jump(struct dipc_thread *st, uintptr_t sp) {
   struct dipc_kcs_entry *e = st->kcs_top - 1, *last = NULL;
-  uintptr_t lo = st->stack_lo, hi = st->stack_hi;
+  uintptr_t lo, hi, elo, ehi, base[2] = {st->base_lo, st->base_hi};
+  dipc_stack_in_use(st, &lo, &hi);
   uint32_t dom = st->cur_dom;
   int into_itself = 1; /* every entry left: cur_dom calling itself */
   while (e >= st->kcs_base) {
-    int same = e->stack_lo == lo && e->stack_hi == hi;
+    dipc_kcs_walk_stack(e, base, &elo, &ehi);
+    int same = elo == lo && ehi == hi;
     if (sp >= lo && sp < hi && (!same || sp < e->caller_rsp))
       break;
     last = e;
-    into_itself &= !is_mark(e) && e->caller_dom == st->cur_dom &&
+    into_itself &= !dipc_kcs_is_mark(e) && e->caller_dom == st->cur_dom &&
                    e->callee_dom == st->cur_dom;
-    lo = e->stack_lo, hi = e->stack_hi, dom = e->caller_dom;
-    e = below(e);
+    lo = elo, hi = ehi, dom = e->caller_dom;
+    e = dipc_kcs_below(e);
   }
   if (!last)
     return sp >= lo && sp < hi ? 0 : -DIPC_EINVAL;
@@ -208,7 +201,7 @@ long dipc_op_unwind_jump(struct dipc_thread *st, uintptr_t sp) {
   if (sp < lo || sp >= hi || (dom != 0 && !into_itself))
     return -DIPC_EINVAL;
   while (st->kcs_top - 1 >= last) {
-    if (is_mark(st->kcs_top - 1))
+    if (dipc_kcs_is_mark(st->kcs_top - 1))
       signal_pop(st);
     else
       dipc_kcs_pop(st);
@@ -320,10 +313,10 @@ int dipc_timeout_tick(struct dipc_thread *st, ucontext_t *uc) {
       !dipc_context_usable(st, uc))
     return 0;
   for (struct dipc_kcs_entry *e = st->kcs_top - 1; e >= st->kcs_base; e--)
-    if (is_mark(e))
+    if (dipc_kcs_is_mark(e))
       return 0;
   struct dipc_kcs_entry *outer = st->kcs_base;
-  if (!dipc_recovery_buffer_ok(outer))
+  if (!dipc_recovery_buffer_ok(st, outer))
     return 0;
   dipc_lock();
   while (st->kcs_top > st->kcs_base)
