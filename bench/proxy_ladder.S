@@ -125,12 +125,6 @@
 8:      mov [rax + K_RECOVERY], rcx
         lea rcx, [rip + \name]
         mov [rax + K_PROXY], rcx
-        mov rcx, [r10 + ST_DCS_BASE]
-        mov [rax + K_DCS_BASE], rcx
-        mov rcx, [rip + bench_ladder_zero] /* PH_ARGBYTES */
-        shl ecx, K_FLAG_ARGBYTES_SHIFT
-        or ecx, K_FLAG_SPLIT
-        mov [rax + K_FLAGS], ecx
         mov [rax + K_RBX], rbx
         mov [rax + K_RBP], rbp
         mov [rax + K_R12], r12
@@ -253,11 +247,7 @@
         jz 3f
         mov rcx, [rax + K_DS_SAVED]
         mov [rdx + DS_CUR], rcx
-3:      mov ecx, [rax + K_DCS_BASE]
-        cmp ecx, [r10 + ST_DCS_BASE]
-        je 34f
-        mov [r10 + ST_DCS_BASE], ecx
-34:
+3:
         mov r11d, [rax + K_CALLER_DOM]
   .if \level >= 5
         mov [r10 + ST_CUR_DOM], r11d

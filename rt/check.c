@@ -1,11 +1,29 @@
 /* check.c - fail-stop reporting: dipc_fatal for C invariants and
  * dipc_gate_panic for violations detected by gates and proxies. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+/* abort(), which stops the process: the loader's handler takes a SIGABRT
+ * in a callee for a crash of the callee and resumes its caller, so the
+ * default action comes back first (the system call itself: the loader's
+ * sigaction is the program's; libc's, since check.c uses no part of the
+ * runtime). A violation is never recovered from. */
+static __attribute__((noreturn)) void stop_process(void) {
+  struct {
+    void *handler;
+    unsigned long flags;
+    void *restorer;
+    uint64_t mask;
+  } dfl = {SIG_DFL, 0, NULL, 0};
+  syscall(SYS_rt_sigaction, SIGABRT, &dfl, NULL, sizeof dfl.mask);
+  abort();
+}
 
 void dipc_fatal(const char *file, int line, const char *fmt, ...) {
   va_list ap;
@@ -14,7 +32,7 @@ void dipc_fatal(const char *file, int line, const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
-  abort();
+  stop_process();
 }
 
 /* Reached from assembly with PKRU 0 on the panic stack. */
@@ -34,5 +52,5 @@ void dipc_gate_panic(int reason) {
   };
   const char *msg = reason > 0 && reason <= PANIC_XRSTOR ? what[reason] : "?";
   fprintf(stderr, "dipc: security violation: %s\n", msg);
-  abort();
+  stop_process();
 }

@@ -1023,12 +1023,10 @@ dipc_tpl_\name\()_begin:
 8:      mov [rax + K_RECOVERY], \t1
         movabs \t1, PH_SELF
         mov [rax + K_PROXY], \t1
-        mov \t1, [r10 + ST_DCS_BASE]    /* and ST_DCS_TOP */
-        mov [rax + K_DCS_BASE], \t1     /* and K_DCS_TOP */
-        movabs \t1, PH_ARGBYTES         /* flags: bytes 2-3 the stack- */
-        shl \t1d, K_FLAG_ARGBYTES_SHIFT /* argument area (recovery.c) */
-        or \t1d, (\split * K_FLAG_SPLIT) | (\dcs * K_FLAG_DCS)
-        mov [rax + K_FLAGS], \t1d
+.if \dcs                                /* the DCS bounds: only a proxy */
+        mov \t1, [r10 + ST_DCS_BASE]    /* that moves them keeps them */
+        mov [rax + K_DCS_BASE], \t1     /* (and ST_DCS_TOP, K_DCS_TOP) */
+.endif
         mov \t1, [r10 + DIPC_USP_GS_OFFSET] /* caller's unsafe stack pointer */
         mov [rax + K_USP], \t1
         mov \t1, [r10 + DIPC_SFI_SSP_GS_OFFSET] /* the callee's shadow- */
@@ -1147,6 +1145,10 @@ dipc_tpl_\name\()_begin:
         cmp rsp, [rax + K_CALLEE_RSP]
         jne 94f
         mov [r10 + ST_KCS_TOP], rax
+        cmp qword ptr [r10 + ST_RECOVERY], 0 /* a buffer the callee armed */
+        je 30f                          /* for no call dies with it: the */
+        mov qword ptr [r10 + ST_RECOVERY], 0 /* caller's next call would */
+30:                                     /* take it */
         /* dipc_errno = 0 after a normal return: the caller stubs count on
          * it (they do not clear it: a store fewer per call) */
         /* Words a callee seldom changes are written back only when it
@@ -1172,12 +1174,6 @@ dipc_tpl_\name\()_begin:
 .if \dcs
         mov rcx, [rax + K_DCS_BASE]     /* and K_DCS_TOP */
         mov [r10 + ST_DCS_BASE], rcx
-.else
-        mov ecx, [rax + K_DCS_BASE]
-        cmp ecx, [r10 + ST_DCS_BASE]
-        je 34f
-        mov [r10 + ST_DCS_BASE], ecx
-34:
 .endif
         mov r11d, [rax + K_CALLER_DOM]
         mov [r10 + ST_CUR_DOM], r11d

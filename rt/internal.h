@@ -78,13 +78,13 @@ struct dipc_kcs_entry {
   uintptr_t caller_rsp;         /* R: where the return address was */
   void **recovery;              /* armed __builtin_setjmp buffer or NULL */
   uint32_t saved_pkru;          /* caller's PKRU at the call */
-  uint32_t flags;               /* K_FLAG_* (layout.h) */
+  uint32_t pad;
   uintptr_t proxy;              /* proxy that pushed the entry */
   uintptr_t base_lo, base_hi;   /* signal markers: the base stack */
   struct dipc_dstack *cur_ds;   /* caller's callee stack, if on one */
   uintptr_t ds_saved;           /* its DS_CUR before the call */
   uintptr_t callee_rsp;         /* rsp expected on the return path */
-  uint32_t dcs_base, dcs_top;   /* caller's DCS bounds (one qword) */
+  uint32_t dcs_base, dcs_top;   /* caller's DCS bounds, if K_FLAG_DCS */
   uintptr_t rbx, rbp, r12, r13, r14, r15; /* caller's callee-saved regs */
   uintptr_t usp;                          /* caller's unsafe stack pointer */
   uintptr_t ssp; /* caller's shadow-stack top (dipc/sfi.h) */
@@ -231,6 +231,13 @@ static inline int dipc_kcs_is_mark(const struct dipc_kcs_entry *e) {
   return e->proxy == K_SIGNAL_MARK;
 }
 
+/* K_FLAG_* of the proxy (or signal marker) that pushed e (layout.h). */
+static inline uint32_t dipc_kcs_flags(const struct dipc_kcs_entry *e) {
+  if (dipc_kcs_is_mark(e))
+    return K_FLAG_DCS;
+  return *(const uint32_t *)(e->proxy + P_FLAGS);
+}
+
 /* The entry below e on the KCS (a marker has a free slot below it). */
 static inline struct dipc_kcs_entry *
 dipc_kcs_below(const struct dipc_kcs_entry *e) {
@@ -295,7 +302,6 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, cur_ds, K_CUR_DS);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, ds_saved, K_DS_SAVED);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, callee_rsp, K_CALLEE_RSP);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, dcs_top, K_DCS_TOP);
-DIPC_OFFSET_IS(struct dipc_kcs_entry, flags, K_FLAGS);
 _Static_assert(K_DCS_TOP == K_DCS_BASE + 4 && ST_DCS_TOP == ST_DCS_BASE + 4,
                "the proxies copy the DCS bounds as one qword");
 DIPC_OFFSET_IS(struct dipc_kcs_entry, rbx, K_RBX);

@@ -164,14 +164,13 @@
 #define K_CALLER_RSP 16
 #define K_RECOVERY 24
 #define K_SAVED_PKRU 32 /* u32 */
-#define K_FLAGS 36      /* u32 */
 #define K_PROXY 40
 #define K_BASE_LO 48 /* signal markers only: the base stack the */
 #define K_BASE_HI 56 /* interrupted code had */
 #define K_CUR_DS 64
 #define K_DS_SAVED 72
 #define K_CALLEE_RSP 80
-#define K_DCS_BASE 88 /* u32, K_DCS_TOP after it */
+#define K_DCS_BASE 88 /* u32, K_DCS_TOP after it (K_FLAG_DCS only) */
 #define K_DCS_TOP 92  /* u32 */
 #define K_RBX 96     /* caller's callee-saved registers: the return */
 #define K_RBP 104    /* path and fault recovery restore them */
@@ -182,10 +181,12 @@
 #define K_USP 144 /* caller's unsafe stack pointer (public page) */
 #define K_SSP 152   /* caller's shadow-stack top (dipc/sfi.h) */
 #define K_SIZE 160
-/* Bits of K_FLAGS: the proxy switched to a callee stack; it moved the DCS
- * base (the return restores dcs_top too); bits 16-31 hold the bytes of the
- * caller's stack-argument area, rounded to 16. */
-#define K_FLAG_SPLIT 1
+/* A proxy's flags, fixed when it is made: a u32 at its address
+ * (K_PROXY) + P_FLAGS, before its call magic, so that no call stores
+ * them. Bits: it moved the DCS base (its return restores dcs_top too);
+ * 16-31 the bytes of the caller's stack-argument area, rounded to 16. A
+ * signal marker's are K_FLAG_DCS. */
+#define P_FLAGS (-8)
 #define K_FLAG_DCS 2
 #define K_FLAG_ARGBYTES_SHIFT 16
 

@@ -122,7 +122,9 @@ void dipc_proxy_init(void) {
   };
   for (int t = 0; t < 8; t++) {
     size_t n = (size_t)(range[t][1] - range[t][0]);
-    DIPC_CHECK(n <= TEMPLATE_MAX, "proxy template %d is %zu bytes", t, n);
+    /* The next proxy's flags follow it (P_FLAGS). */
+    DIPC_CHECK(n <= TEMPLATE_MAX + P_FLAGS, "proxy template %d is %zu bytes",
+               t, n);
     template_size[t] = n;
     /* Checked on every CPU, so that a PKU machine catches an unrecorded
      * site too: with the sites NOPed, no PKRU instruction may remain. */
@@ -194,6 +196,9 @@ int dipc_proxy_generate_ex(uint32_t dom, const uint8_t *callers, int return0,
     uint32_t magic = dipc_sfi_call_magic();
     memcpy(p - sizeof magic, &magic, sizeof magic);
     uint32_t bytes = callee[i].signature.stack_bytes;
+    uint32_t flags = ((bytes + 15u) & ~15u) << K_FLAG_ARGBYTES_SHIFT |
+                     (t & 2 ? K_FLAG_DCS : 0);
+    memcpy(p + P_FLAGS, &flags, sizeof flags);
     memcpy(p, templates[t], n);
     struct {
       uint64_t ph, value;
@@ -208,7 +213,7 @@ int dipc_proxy_generate_ex(uint32_t dom, const uint8_t *callers, int return0,
         {PH_TLO, dipc_threads_lo, 1},
         {PH_THI, dipc_threads_hi, 1},
         {PH_DSOFF, (uint64_t)dom * DS_SIZE, t & 1},
-        {PH_ARGBYTES, (bytes + 15u) & ~15u, 1},
+        {PH_ARGBYTES, (bytes + 15u) & ~15u, t & 1},
         {PH_ARGQWORDS, bytes / 8, t & 1},
         {PH_RW_BASE, (uint64_t)dipc_machine.pkru_rw, !sfi},
         {PH_VALID_BASE, (uint64_t)dipc_machine.valid, !sfi},
@@ -251,12 +256,14 @@ unsigned dipc_proxy_forget(uintptr_t lo, uintptr_t hi) {
       continue;
     /* Still the runtime's and still proxy pages (recovery.c), but no
      * longer executable: a call through a proxy kept from before faults
-     * on the proxy instead of jumping to whatever is mapped there next. */
+     * on the proxy instead of jumping to whatever is mapped there next.
+     * Readable, by the runtime alone: a KCS entry of such a call still
+     * has its flags there (P_FLAGS). */
     void *at = (void *)p->lo;
     size_t len = p->hi - p->lo;
     DIPC_CHECK((dipc_machine.backend != DIPC_BACKEND_MPK
-                    ? dipc_sys_mprotect(at, len, PROT_NONE)
-                    : dipc_sys_pkey_mprotect(at, len, PROT_NONE,
+                    ? dipc_sys_mprotect(at, len, PROT_READ)
+                    : dipc_sys_pkey_mprotect(at, len, PROT_READ,
                                              RT_PKEY_RUNTIME)) == 0,
                "cannot retire proxy pages");
     p->callee_lo = UINTPTR_MAX; /* an empty span: retired once */

@@ -181,7 +181,7 @@ static uintptr_t *return_slot(const struct dipc_thread *st,
                               const struct dipc_kcs_entry *e) {
   uintptr_t lo, hi;
   dipc_kcs_caller_stack(st, e, &lo, &hi);
-  uintptr_t at = e->caller_rsp + (e->flags >> K_FLAG_ARGBYTES_SHIFT);
+  uintptr_t at = e->caller_rsp + (dipc_kcs_flags(e) >> K_FLAG_ARGBYTES_SHIFT);
   return at >= e->caller_rsp && at + 8 <= hi ? (uintptr_t *)at : NULL;
 }
 
@@ -233,14 +233,18 @@ int dipc_context_usable(struct dipc_thread *st, void *ucv) {
 void dipc_kcs_pop(struct dipc_thread *st) {
   struct dipc_kcs_entry *e = st->kcs_top - 1;
   st->kcs_top = e;
+  st->recovery = NULL; /* one the callee armed for no call (gate.S) */
   st->cur_ds = e->cur_ds;
   if (e->cur_ds)
     e->cur_ds->cur = e->ds_saved;
   *(uintptr_t *)((char *)st + DIPC_USP_GS_OFFSET) = e->usp;
   dipc_shadow_stack_restore(st, e);
-  st->dcs_base = e->dcs_base;
-  if (e->flags & K_FLAG_DCS)
+  /* Entries above e are gone, so the DCS base is back where e's call
+   * found it unless e's proxy moved it (only such keep it). */
+  if (dipc_kcs_flags(e) & K_FLAG_DCS) {
+    st->dcs_base = e->dcs_base;
     st->dcs_top = e->dcs_top;
+  }
   dipc_set_cur_dom(st, e->caller_dom);
   dipc_scratch_unwind(st, UINT32_MAX);
 }

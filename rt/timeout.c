@@ -97,7 +97,6 @@ static int signal_enter(struct dipc_thread *st, ucontext_t *uc) {
   dipc_shadow_stack_save(st, m);
   m->dcs_base = st->dcs_base;
   m->dcs_top = st->dcs_top;
-  m->flags = K_FLAG_DCS;
   m->cur_ds = st->cur_ds;
   if (st->cur_ds) {
     /* The handler's calls into this callee stack's domain go below the
