@@ -35,8 +35,10 @@
 #include "Diagnostics.h"
 #include "OwnAsm.h"
 #include "SfiChecks.h"
+#include "StubAsm.h"
 #include "dipc/abi.h"
 #include "dipc/sfi.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -72,9 +74,10 @@ private:
 
   bool admissible(Function &F);
   bool inFrame(Value *Ptr, uint64_t Size) const;
-  bool mayChangeReturnAddress(Function &F) const;
+  bool mayChangeReturnAddress(Function &F, CallBase **Stub = nullptr) const;
+  CallBase *wrapperStub(Function &F) const;
   void shadowStack(Function &F);
-  void checkTarget(Instruction &Before, Value *Target);
+  void checkTarget(Instruction &Before, Value *Target, bool ProxyOnly);
   void lowerIndirectBr(IndirectBrInst &IB);
   bool boundTableLoad(IndirectBrInst &IB,
                       const SmallPtrSetImpl<BasicBlock *> &Dests,
@@ -162,6 +165,22 @@ static bool match0(const Value *V) {
   return C && C->isZero();
 }
 
+// A call of one of the runtime vector's functions (a load from a fixed
+// address the runtime maps read-only, as the caller stubs'
+// __dipc_setjmp_arm and dipc.h's dipc_errno): the runtime's, not the
+// program's, pointers.
+static bool isVectorCall(const CallBase &CB) {
+  const Value *Callee = CB.getCalledOperand()->stripPointerCasts();
+  if (const auto *LI = dyn_cast<LoadInst>(Callee))
+    if (const auto *CE = dyn_cast<ConstantExpr>(LI->getPointerOperand());
+        CE && CE->getOpcode() == Instruction::IntToPtr)
+      if (const auto *Addr = dyn_cast<ConstantInt>(CE->getOperand(0));
+          Addr && Addr->getZExtValue() >= DIPC_VECTOR_ADDR &&
+          Addr->getZExtValue() < DIPC_VECTOR_ADDR + 4096)
+        return true;
+  return false;
+}
+
 static uint64_t storeSize(const DataLayout &DL, Type *Ty) {
   return DL.getTypeStoreSize(Ty).getFixedValue();
 }
@@ -169,9 +188,26 @@ static uint64_t storeSize(const DataLayout &DL, Type *Ty) {
 // Whether F may change a return address on the stack, its own or another
 // frame's: it calls a function (the checks' slow path excepted: runtime
 // code that never writes the stack it was called on), runs asm, or writes
-// memory outside its own frame.
-bool ControlFlow::mayChangeReturnAddress(Function &F) const {
+// memory outside its own frame. With Stub: but for one caller stub, which
+// it sets, and the runtime's other calls a stub brings (the vector's arm,
+// the try-style landing pad's report, setjmp into a buffer of the frame).
+bool ControlFlow::mayChangeReturnAddress(Function &F, CallBase **Stub) const {
   for (Instruction &I : instructions(F)) {
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && Stub) {
+      if (stubCallTarget(*CB)) {
+        if (*Stub)
+          return true;
+        *Stub = CB;
+        continue;
+      }
+      const Function *Callee = CB->getCalledFunction();
+      if (isVectorCall(*CB) ||
+          (Callee && Callee->getName() == "__dipc_fault_landed"))
+        continue;
+      if (Callee && Callee->getIntrinsicID() == Intrinsic::eh_sjlj_setjmp &&
+          inFrame(CB->getArgOperand(0), 5 * 8))
+        continue;
+    }
     if (auto *SI = dyn_cast<StoreInst>(&I)) {
       if (!inFrame(SI->getPointerOperand(),
                    storeSize(DL, SI->getValueOperand()->getType())))
@@ -212,6 +248,7 @@ bool ControlFlow::mayChangeReturnAddress(Function &F) const {
         case Intrinsic::prefetch:
         case Intrinsic::pseudoprobe:
         case Intrinsic::vaend:
+        case Intrinsic::stacksave: // reads rsp (a caller stub's operand)
           continue;
         case Intrinsic::vastart:
           if (inFrame(II->getArgOperand(0), VaListSize))
@@ -240,6 +277,22 @@ bool ControlFlow::mayChangeReturnAddress(Function &F) const {
     }
   }
   return false;
+}
+
+// A wrapper's caller stub (dipc/sfi.h), or null: F returns, its one call
+// that could change a return address is that stub, and it runs at most
+// once a call of F (no cycle), so that the slot's address it passes is
+// computed right before it, never kept across another call.
+CallBase *ControlFlow::wrapperStub(Function &F) const {
+  CallBase *Stub = nullptr;
+  if (none_of(F, [](BasicBlock &BB) {
+        return isa<ReturnInst>(BB.getTerminator());
+      }) ||
+      mayChangeReturnAddress(F, &Stub) || !Stub)
+    return nullptr;
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Back;
+  FindFunctionBackedges(F, Back);
+  return Back.empty() ? Stub : nullptr;
 }
 
 // The push at entry (after the static allocas: before any other code) and
@@ -334,7 +387,12 @@ void ControlFlow::callSlowPath(IRBuilder<> &B, StringRef Name, Value *Arg) {
 
 // The target's 4 bytes before it against the magic: r = -MAGIC + [t - 4]
 // is zero exactly when they hold it (ZF, read as a flag output).
-void ControlFlow::checkTarget(Instruction &Before, Value *Target) {
+// ProxyOnly (a wrapper's stub): the target must also lie in the runtime's
+// arena, its proxies and import guards (dipc/sfi.h); anything else, a
+// function of the caller's own domain its import slot was rewritten to
+// included, is a control-flow fault.
+void ControlFlow::checkTarget(Instruction &Before, Value *Target,
+                              bool ProxyOnly) {
   IRBuilder<> B(&Before);
   Type *PtrTy = B.getPtrTy();
   std::string Text;
@@ -350,11 +408,29 @@ void ControlFlow::checkTarget(Instruction &Before, Value *Target) {
   markOwnAsm(*Check);
   Value *Bad = B.CreateICmpNE(B.CreateExtractValue(Check, 0), B.getInt8(0),
                               "dipc.cfi.bad");
+  if (ProxyOnly)
+    Bad = B.CreateOr(
+        Bad,
+        B.CreateICmpUGE(B.CreateSub(B.CreatePtrToInt(Target, B.getInt64Ty()),
+                                    B.getInt64(DIPC_RUNTIME_ARENA_ADDR)),
+                        B.getInt64(DIPC_RUNTIME_ARENA_SIZE)),
+        "dipc.cfi.bad");
   Instruction *Slow = SplitBlockAndInsertIfThen(
-      Bad, &Before, /*Unreachable=*/false,
+      Bad, &Before, /*Unreachable=*/ProxyOnly, // the fault never returns
       MDBuilder(Ctx).createUnlikelyBranchWeights());
   Slow->getParent()->setName("dipc.cfi.call.slow");
   B.SetInsertPoint(Slow);
+  if (ProxyOnly) {
+    CallInst *Fail = B.CreateCall(
+        runtimeFn(DIPC_SFI_CFI_FAIL_FN,
+                  FunctionType::get(B.getVoidTy(), {B.getInt32Ty(), PtrTy},
+                                    false),
+                  true),
+        {B.getInt32(DIPC_SFI_CFI_CALL), Target});
+    Fail->setDoesNotReturn();
+    Fail->setTailCallKind(CallInst::TCK_NoTail);
+    return;
+  }
   callSlowPath(B, DIPC_SFI_CHECK_CALL_FN, Target);
   if (auto *CB = dyn_cast<CallBase>(&Before); CB && !CB->isInlineAsm())
     checkPointerArguments(B, *CB);
@@ -501,17 +577,7 @@ static bool isIndirectCall(const CallBase &CB) {
   if (isa<Function>(Callee) || isa<GlobalAlias>(Callee) ||
       isa<GlobalIFunc>(Callee))
     return false;
-  // The runtime vector's functions (a load from a fixed address the
-  // runtime maps read-only, as the caller stubs' __dipc_setjmp_arm and
-  // dipc.h's dipc_errno): the runtime's, not the program's, pointers.
-  if (const auto *LI = dyn_cast<LoadInst>(Callee))
-    if (const auto *CE = dyn_cast<ConstantExpr>(LI->getPointerOperand());
-        CE && CE->getOpcode() == Instruction::IntToPtr)
-      if (const auto *Addr = dyn_cast<ConstantInt>(CE->getOperand(0));
-          Addr && Addr->getZExtValue() >= DIPC_VECTOR_ADDR &&
-          Addr->getZExtValue() < DIPC_VECTOR_ADDR + 4096)
-        return false;
-  return true;
+  return !isVectorCall(CB);
 }
 
 bool ControlFlow::run(Function &F) {
@@ -536,6 +602,11 @@ bool ControlFlow::run(Function &F) {
   F.addFnAttr(DoneAttr);
   if (F.hasFnAttribute(Attribute::Naked))
     return true; // the passes' own stubs: asm only
+  // A wrapper's stub hands its proxy the return slot instead of the
+  // function pushing a shadow-stack entry (dipc/sfi.h).
+  CallBase *Wrapped = wrapperStub(F);
+  if (Wrapped)
+    Wrapped = passReturnSlot(*Wrapped);
   SmallVector<std::pair<Instruction *, Value *>, 8> Targets;
   SmallVector<IndirectBrInst *, 2> Branches;
   for (Instruction &I : instructions(F))
@@ -547,9 +618,10 @@ bool ControlFlow::run(Function &F) {
       Targets.push_back({CB, Proxy});
     else if (auto *IB = dyn_cast<IndirectBrInst>(&I))
       Branches.push_back(IB);
-  shadowStack(F);
+  if (!Wrapped)
+    shadowStack(F);
   for (auto [Before, Target] : Targets)
-    checkTarget(*Before, Target);
+    checkTarget(*Before, Target, Before == Wrapped);
   for (IndirectBrInst *IB : Branches)
     lowerIndirectBr(*IB);
   return true;

@@ -23,10 +23,13 @@
 #include "StubAsm.h"
 #include "dipc.h"
 #include "dipc/abi.h"
+#include "dipc/sfi.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
 
@@ -191,8 +194,8 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
     // (rt/recovery.c), where the landing pad expects it.
     std::string Mov = HasAVX ? "vmovups " : "movups ";
     Text += "subq $$" + N + ", %rsp\n\tmovl $$" + N + ", %eax\n1:\n\t" + Mov +
-            "-16(%r10,%rax), %xmm15\n\t" + Mov +
-            "%xmm15, -16(%rsp,%rax)\n\tsubl $$16, %eax\n\tjnz 1b\n\t";
+            "-16(%r10,%rax), %xmm14\n\t" + Mov +
+            "%xmm14, -16(%rsp,%rax)\n\tsubl $$16, %eax\n\tjnz 1b\n\t";
   }
   if (Confidential) {
     // Everything the callee could read except its arguments, rsp and the
@@ -241,6 +244,56 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
                      join(Constraints, ","), /*hasSideEffects=*/true,
                      /*isAlignStack=*/true, InlineAsm::AD_ATT, CanUnwind);
   return Call;
+}
+
+CallBase *passReturnSlot(CallBase &Stub) {
+  auto *IA = cast<InlineAsm>(Stub.getCalledOperand());
+  std::string Text = IA->getAsmString();
+  // xmm15 carries the slot, so confidentiality does not zero it here: the
+  // proxy does, before the callee runs.
+  for (bool AVX : {false, true})
+    if (size_t At = Text.find(zeroXMM(15, AVX)); At != std::string::npos)
+      Text.erase(At, zeroXMM(15, AVX).size());
+  // Keyed here, in the asm: a key applied in IR would give the register
+  // allocator a value it may spill rather than recompute from rsp.
+  size_t Call = Text.rfind("call *$");
+  assert(Call != std::string::npos && "not a caller stub's asm");
+  Text.insert(Call, "movq %xmm15, %rax\n\txorq $$" +
+                        std::to_string(DIPC_SFI_RET_SLOT_KEY) +
+                        ", %rax\n\tmovq %rax, %xmm15\n\t");
+  // The input goes after the others, before the clobbers.
+  std::string Constraints = IA->getConstraintString();
+  Constraints.insert(Constraints.find(",~{"), ",{xmm15}");
+
+  IRBuilder<> B(&Stub);
+  Value *Slot = B.CreatePtrToInt(
+      B.CreateIntrinsic(Intrinsic::addressofreturnaddress, {B.getPtrTy()}, {},
+                        nullptr, "dipc.ret.slot"),
+      B.getInt64Ty());
+  SmallVector<Value *, 12> Args(Stub.args());
+  Args.push_back(Slot);
+  SmallVector<Type *, 12> InTypes(IA->getFunctionType()->params());
+  InTypes.push_back(B.getInt64Ty());
+  auto *NewIA = InlineAsm::get(
+      FunctionType::get(IA->getFunctionType()->getReturnType(), InTypes,
+                        false),
+      Text, Constraints, IA->hasSideEffects(), IA->isAlignStack(),
+      IA->getDialect(), IA->canThrow());
+  SmallVector<OperandBundleDef, 1> Bundles;
+  Stub.getOperandBundlesAsDefs(Bundles);
+  CallBase *New;
+  if (auto *II = dyn_cast<InvokeInst>(&Stub))
+    New = InvokeInst::Create(NewIA, II->getNormalDest(), II->getUnwindDest(),
+                             Args, Bundles, "", &Stub);
+  else
+    New = CallInst::Create(NewIA, Args, Bundles, "", &Stub);
+  New->setAttributes(Stub.getAttributes());
+  New->setCallingConv(Stub.getCallingConv());
+  New->copyMetadata(Stub);
+  New->takeName(&Stub);
+  Stub.replaceAllUsesWith(New);
+  Stub.eraseFromParent();
+  return New;
 }
 
 std::pair<Value *, Value *> splitFaultFlag(IRBuilder<> &B, Value *AsmResult) {

@@ -38,6 +38,11 @@ ProxyCall buildProxyCall(llvm::IRBuilder<> &B, const CallShape &Shape,
                          bool HasAVX, llvm::StringRef EntryName,
                          bool FaultFlag = false);
 
+// A wrapper's stub under -fdipc-sfi (dipc/sfi.h): Stub, a caller stub's
+// asm call, rebuilt to pass its proxy the address of the function's
+// return-address slot in xmm15, keyed; returns the new call.
+llvm::CallBase *passReturnSlot(llvm::CallBase &Stub);
+
 // A FaultFlag call's value split into the results (as unpackResults
 // wants them; nullptr for none) and the flag.
 std::pair<llvm::Value *, llvm::Value *>

@@ -1004,6 +1004,22 @@ dipc_tpl_\name\()_begin:
         mov [rax + K_R15], r15
 .if !\sfi
         mov [rax + K_SAVED_PKRU], ecx
+.else
+        movq \t1, xmm15                 /* a wrapper's return slot, keyed */
+        xor \t1, DIPC_SFI_RET_SLOT_KEY  /* (dipc/sfi.h): its word is kept */
+        lea r11, [rsp + 8]              /* if it lies above R in the */
+        cmp \t1, r11                    /* caller's stack */
+        jb 37f
+        STACK_BOUNDS \t2, r11
+        mov r11, [\t2 + DS_HI]
+        sub r11, 8
+        cmp \t1, r11
+        ja 37f
+        mov r11, [\t1]
+        mov [rax + K_RET_SLOT_VAL], r11
+        jmp 38f
+37:     xor \t1d, \t1d
+38:     mov [rax + K_RET_SLOT], \t1
 .endif
         mov \t1d, [r10 + ST_CUR_DOM]    /* caller and callee domain: */
         movabs \t2, PH_DOM              /* one store (the proxy's time */
@@ -1090,7 +1106,8 @@ dipc_tpl_\name\()_begin:
 .if \sfi
         mov rsp, [rax + K_CALLEE_RSP]
         xor ebx, ebx                    /* the callee learns no runtime */
-        xor ebp, ebp                    /* address */
+        xor ebp, ebp                    /* address, nor the caller's */
+        xorps xmm15, xmm15              /* return slot */
 .else
 17:     movabs rdx, PH_RW_D             /* publish the image, then check */
         mov ecx, [rdx]                  /* it is current (PUBLISH_CURRENT) */
@@ -1210,7 +1227,14 @@ dipc_tpl_\name\()_begin:
         mov [rsp], r8
 35:
 .if \sfi
-        xor ecx, ecx
+        mov rcx, [rax + K_RET_SLOT]     /* a wrapper's return (dipc/sfi.h) */
+        test rcx, rcx                   /* as it was at the call, whatever */
+        jz 36f                          /* was written there meanwhile */
+        mov rdx, [rax + K_RET_SLOT_VAL]
+        cmp [rcx], rdx
+        je 36f
+        mov [rcx], rdx
+36:     xor ecx, ecx
 .else
         mov r9d, r11d
         and r9d, RT_MAX_DOMAINS - 1

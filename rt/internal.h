@@ -80,7 +80,14 @@ struct dipc_kcs_entry {
   uint32_t saved_pkru;          /* caller's PKRU at the call */
   uint32_t pad;
   uintptr_t proxy;              /* proxy that pushed the entry */
-  uintptr_t base_lo, base_hi;   /* signal markers: the base stack */
+  union {
+    struct {
+      uintptr_t base_lo, base_hi; /* signal markers: the base stack */
+    };
+    struct {
+      uintptr_t *ret_slot, ret_slot_val; /* `sfi` proxies (dipc/sfi.h) */
+    };
+  };
   struct dipc_dstack *cur_ds;   /* caller's callee stack, if on one */
   uintptr_t ds_saved;           /* its DS_CUR before the call */
   uintptr_t callee_rsp;         /* rsp expected on the return path */
@@ -298,6 +305,8 @@ DIPC_OFFSET_IS(struct dipc_kcs_entry, dcs_base, K_DCS_BASE);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, proxy, K_PROXY);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, base_lo, K_BASE_LO);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, base_hi, K_BASE_HI);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, ret_slot, K_RET_SLOT);
+DIPC_OFFSET_IS(struct dipc_kcs_entry, ret_slot_val, K_RET_SLOT_VAL);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, cur_ds, K_CUR_DS);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, ds_saved, K_DS_SAVED);
 DIPC_OFFSET_IS(struct dipc_kcs_entry, callee_rsp, K_CALLEE_RSP);

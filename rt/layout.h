@@ -31,8 +31,8 @@
 #define RT_WINDOW_LO 0x20000000
 #define RT_THREADS_ADDR 0x20000000 /* RT_MAX_THREADS * RT_THREAD_STRIDE */
 #define RT_THREADS_END 0x60000000
-#define RT_ARENA_ADDR 0x68000000
-#define RT_ARENA_SIZE 0x08000000
+#define RT_ARENA_ADDR DIPC_RUNTIME_ARENA_ADDR /* dipc/sfi.h: wrappers check */
+#define RT_ARENA_SIZE DIPC_RUNTIME_ARENA_SIZE
 /* Two scratch areas where the runtime checks memory that others could
  * swap for another mapping anywhere else (exec.c, backend.c). */
 #define RT_SCRATCH_A 0x70000000
@@ -167,6 +167,8 @@
 #define K_PROXY 40
 #define K_BASE_LO 48 /* signal markers only: the base stack the */
 #define K_BASE_HI 56 /* interrupted code had */
+#define K_RET_SLOT 48     /* `sfi` proxies only: a wrapper's return slot */
+#define K_RET_SLOT_VAL 56 /* (or 0) and its word at the call (sfi.h) */
 #define K_CUR_DS 64
 #define K_DS_SAVED 72
 #define K_CALLEE_RSP 80

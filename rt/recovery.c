@@ -309,6 +309,10 @@ int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
     r[REG_RIP] = (greg_t)__dipc_raise_trampoline;
     r[REG_RDI] = (greg_t)x;
   }
+  /* A wrapper's return slot, which the callee may have had written before
+   * it faulted: as the proxy's return would (dipc/sfi.h). */
+  if (dipc_machine.backend == DIPC_BACKEND_SFI && e->ret_slot)
+    *e->ret_slot = e->ret_slot_val;
   dipc_domain_heaps_release(st->index + 1);
   /* A callee running with another process's TCB (dipc_lent_fs): the
    * caller gets its own back (under sfi and none the loader already did). */

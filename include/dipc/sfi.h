@@ -139,6 +139,21 @@
 #define DIPC_SFI_CHECK_CALL_FN "__dipc_sfi_check_call"
 /* _Noreturn void __dipc_sfi_cfi_fail(uint32_t kind, const void *where) */
 #define DIPC_SFI_CFI_FAIL_FN "__dipc_sfi_cfi_fail"
+/* Wrappers: a function whose one call is a caller stub (and whose other
+ * calls are the runtime's), run at most once (no loop), gets no
+ * shadow-stack entry. Its stub puts the address of the function's
+ * return-address slot, XORed with DIPC_SFI_RET_SLOT_KEY (sign-extended:
+ * no stack address of a program looks like a keyed one), in xmm15, and
+ * calls only a target in the runtime's arena (its proxies and import
+ * guards, [DIPC_RUNTIME_ARENA_ADDR, + DIPC_RUNTIME_ARENA_SIZE)); any other
+ * is a control-flow fault. The `sfi` proxy keeps the slot's word in its
+ * KCS entry when the slot lies above the return address it was called
+ * with, in the caller's stack, and puts it back on return (as fault
+ * recovery does): what the callee, or code the callee ran meanwhile,
+ * wrote there never becomes the wrapper's return. */
+#define DIPC_SFI_RET_SLOT_KEY (-0x5af03c1f)
+#define DIPC_RUNTIME_ARENA_ADDR 0x68000000
+#define DIPC_RUNTIME_ARENA_SIZE 0x08000000
 #define DIPC_SFI_CFI_RETURN 1
 #define DIPC_SFI_CFI_CALL 2
 #define DIPC_SFI_CFI_BRANCH 3
