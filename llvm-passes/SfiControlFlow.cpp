@@ -390,7 +390,7 @@ void ControlFlow::callSlowPath(IRBuilder<> &B, StringRef Name, Value *Arg) {
 // ProxyOnly (a wrapper's stub): the target must also lie in the runtime's
 // arena, its proxies and import guards (dipc/sfi.h); anything else, a
 // function of the caller's own domain its import slot was rewritten to
-// included, is a control-flow fault.
+// included, is a control-flow fault (its slow path returns under `none`).
 void ControlFlow::checkTarget(Instruction &Before, Value *Target,
                               bool ProxyOnly) {
   IRBuilder<> B(&Before);
@@ -416,19 +416,12 @@ void ControlFlow::checkTarget(Instruction &Before, Value *Target,
                         B.getInt64(DIPC_RUNTIME_ARENA_SIZE)),
         "dipc.cfi.bad");
   Instruction *Slow = SplitBlockAndInsertIfThen(
-      Bad, &Before, /*Unreachable=*/ProxyOnly, // the fault never returns
+      Bad, &Before, /*Unreachable=*/false,
       MDBuilder(Ctx).createUnlikelyBranchWeights());
   Slow->getParent()->setName("dipc.cfi.call.slow");
   B.SetInsertPoint(Slow);
   if (ProxyOnly) {
-    CallInst *Fail = B.CreateCall(
-        runtimeFn(DIPC_SFI_CFI_FAIL_FN,
-                  FunctionType::get(B.getVoidTy(), {B.getInt32Ty(), PtrTy},
-                                    false),
-                  true),
-        {B.getInt32(DIPC_SFI_CFI_CALL), Target});
-    Fail->setDoesNotReturn();
-    Fail->setTailCallKind(CallInst::TCK_NoTail);
+    callSlowPath(B, DIPC_SFI_CHECK_PROXY_CALL_FN, Target);
     return;
   }
   callSlowPath(B, DIPC_SFI_CHECK_CALL_FN, Target);

@@ -221,6 +221,13 @@ static void report_sfi(void) {
                  "call\n",
                  (void *)addr, owner, domain_name(running));
     break;
+  case DIPC_SFI_CFI_PROXY:
+    n = snprintf(line, sizeof line,
+                 "dipc: sfi fault: call to %p (%s) refused in the running "
+                 "domain (%s): a wrapper's import slot must lead to a "
+                 "proxy, which keeps its return address\n",
+                 (void *)addr, owner, domain_name(running));
+    break;
   case DIPC_SFI_CFI_BRANCH:
     n = snprintf(line, sizeof line,
                  "dipc: sfi fault: indirect branch to %p refused in the "

@@ -82,6 +82,7 @@ __dipc_sfi_trap:
         CFI_SLOW __dipc_sfi_ret_slow, dipc_sfi_ret_ok
         CFI_SLOW __dipc_sfi_check_call, dipc_sfi_call_ok
         CFI_SLOW __dipc_sfi_check_callback, dipc_sfi_callback_ok
+        CFI_SLOW __dipc_sfi_check_proxy_call, dipc_sfi_proxy_call_ok
 
 /* const uintptr_t *__dipc_sfi_jump_take(const void *buf): the checked
  * context of a longjmp (sfi_cfi.c), or the fault, with the caller's

@@ -229,6 +229,13 @@ int dipc_sfi_call_ok(const void *target) {
          refuse(DIPC_SFI_CFI_CALL, (uintptr_t)target, 0);
 }
 
+/* A wrapper's stub found its target outside the runtime's proxies
+ * (dipc/sfi.h): the proxy that keeps the wrapper's return is missing. */
+DIPC_HIDDEN int dipc_sfi_proxy_call_ok(const void *target);
+int dipc_sfi_proxy_call_ok(const void *target) {
+  return !enforced() || refuse(DIPC_SFI_CFI_PROXY, (uintptr_t)target, 0);
+}
+
 /* The 4 bytes before `at` are DIPC_SFI_CALL_MAGIC; read by the kernel, so
  * that an unreadable address is a no, not a fault in the runtime (`sfi`
  * only: it has no system-call filter). */

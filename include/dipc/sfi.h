@@ -145,8 +145,10 @@
  * return-address slot, XORed with DIPC_SFI_RET_SLOT_KEY (sign-extended:
  * no stack address of a program looks like a keyed one), in xmm15, and
  * calls only a target in the runtime's arena (its proxies and import
- * guards, [DIPC_RUNTIME_ARENA_ADDR, + DIPC_RUNTIME_ARENA_SIZE)); any other
- * is a control-flow fault. The `sfi` proxy keeps the slot's word in its
+ * guards, [DIPC_RUNTIME_ARENA_ADDR, + DIPC_RUNTIME_ARENA_SIZE)) with the
+ * call magic; for any other it calls DIPC_SFI_CHECK_PROXY_CALL_FN(target),
+ * which reports a control-flow fault of kind DIPC_SFI_CFI_PROXY (and
+ * returns under `none`). The `sfi` proxy keeps the slot's word in its
  * KCS entry when the slot lies above the return address it was called
  * with, in the caller's stack, and puts it back on return (as fault
  * recovery does): what the callee, or code the callee ran meanwhile,
@@ -154,6 +156,8 @@
 #define DIPC_SFI_RET_SLOT_KEY (-0x5af03c1f)
 #define DIPC_RUNTIME_ARENA_ADDR 0x68000000
 #define DIPC_RUNTIME_ARENA_SIZE 0x08000000
+/* void __dipc_sfi_check_proxy_call(const void *target) */
+#define DIPC_SFI_CHECK_PROXY_CALL_FN "__dipc_sfi_check_proxy_call"
 #define DIPC_SFI_CFI_RETURN 1
 #define DIPC_SFI_CFI_CALL 2
 #define DIPC_SFI_CFI_BRANCH 3
@@ -168,6 +172,7 @@
  * kind. A forged or altered buffer would resume anywhere, past any check,
  * with any registers. */
 #define DIPC_SFI_CFI_JUMP 4
+#define DIPC_SFI_CFI_PROXY 5 /* a wrapper's stub, above */
 #define DIPC_SFI_JMP_WORDS 8
 
 /* A unit compiled with -fdipc-sfi lists, in a note of this owner and
