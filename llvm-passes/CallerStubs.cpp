@@ -21,6 +21,7 @@
 #include "dipc.h"
 #include "dipc/abi.h"
 #include "dipc/metadata.h"
+#include "dipc/sfi.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -271,7 +272,7 @@ void CallerStubBuilder::emitInlineStub(CallInst *CI, Import &Imp) {
         StructType::get(PointerType::get(Ctx, 0), I32), 1, "dipc.lpad");
     LP->setCleanup(true);
     FunctionCallee Landed = M.getOrInsertFunction(
-        "__dipc_fault_landed", Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
+        DIPC_FAULT_LANDED_FN, Type::getVoidTy(Ctx), PointerType::get(Ctx, 0));
     B.CreateCall(Landed, {B.CreateExtractValue(LP, 0)});
   }
   // dipc_errno: the runtime's recovery set it (DIPC_EFAULT or

@@ -811,7 +811,7 @@ static cl::opt<bool> SlowPathPreserveMost(
     cl::desc("Call __dipc_sfi_check through a preserve_most wrapper"));
 
 static constexpr StringLiteral PreserveMostWrapper =
-    "__dipc_sfi_check_preserve_most";
+    DIPC_SFI_PRESERVE_MOST_WRAPPER;
 
 static FunctionType *slowPathType(LLVMContext &Ctx) {
   return FunctionType::get(Type::getVoidTy(Ctx),
@@ -820,7 +820,8 @@ static FunctionType *slowPathType(LLVMContext &Ctx) {
                            false);
 }
 
-// One per linked object (a comdat), naked: never instrumented. preserve_most
+// One per module (internal: no other unit's function of that name can
+// stand in for it, dipc/sfi.h), naked: never instrumented. preserve_most
 // keeps every general register but r11; the wrapper saves the other
 // caller-saved ones (the vector registers are the caller's to save) and
 // keeps the stack 16-aligned at the call (8 pushes + 8 bytes).
@@ -829,11 +830,10 @@ static Function *preserveMostWrapper(Module &M) {
     return W;
   LLVMContext &Ctx = M.getContext();
   Function *W =
-      Function::Create(slowPathType(Ctx), GlobalValue::LinkOnceODRLinkage,
+      Function::Create(slowPathType(Ctx), GlobalValue::InternalLinkage,
                        PreserveMostWrapper, M);
-  W->setVisibility(GlobalValue::HiddenVisibility);
-  W->setComdat(M.getOrInsertComdat(PreserveMostWrapper));
   W->setCallingConv(CallingConv::PreserveMost);
+  W->addFnAttr(DIPC_SFI_OWN_FUNCTION_ATTR);
   W->addFnAttr(Attribute::Naked);
   W->addFnAttr(Attribute::NoInline);
   auto *BB = BasicBlock::Create(Ctx, "", W);

@@ -125,6 +125,10 @@ bool ControlFlow::admissible(Function &F) {
                 Loc);
     return false;
   };
+  if (!F.hasFnAttribute(DIPC_SFI_OWN_FUNCTION_ATTR) &&
+      dipc_sfi_is_runtime_name(F.getName().str().c_str()))
+    return Refuse("its name is one of the runtime's functions, which the "
+                  "checks call (dipc/sfi.h): they would call it instead");
   if (F.hasPrefixData())
     return Refuse("it already has prefix data");
   if (F.hasPrologueData())
@@ -202,7 +206,7 @@ bool ControlFlow::mayChangeReturnAddress(Function &F, CallBase **Stub) const {
       }
       const Function *Callee = CB->getCalledFunction();
       if (isVectorCall(*CB) ||
-          (Callee && Callee->getName() == "__dipc_fault_landed"))
+          (Callee && Callee->getName() == DIPC_FAULT_LANDED_FN))
         continue;
       if (Callee && Callee->getIntrinsicID() == Intrinsic::eh_sjlj_setjmp &&
           inFrame(CB->getArgOperand(0), 5 * 8))
@@ -269,7 +273,7 @@ bool ControlFlow::mayChangeReturnAddress(Function &F, CallBase **Stub) const {
       }
       if (const Function *Callee = CB->getCalledFunction();
           Callee && (Callee->getName() == DIPC_SFI_CHECK_FN ||
-                     Callee->getName() == "__dipc_sfi_check_preserve_most"))
+                     Callee->getName() == DIPC_SFI_PRESERVE_MOST_WRAPPER))
         continue;
       return true;
     } else if (I.mayWriteToMemory() && !isa<FenceInst>(I)) {

@@ -392,13 +392,17 @@ static int sfi_library_ok(const char *file, char *path, size_t size) {
   } else {
     snprintf(err, sizeof err, "its file cannot be found to check it");
   }
-  if (status > 0 && v.sfi_units == v.units && !v.sfi_magic_stray)
+  if (status > 0 && v.sfi_units == v.units && !v.sfi_magic_stray &&
+      !v.sfi_runtime_name)
     return 1;
   if (status == 0)
     snprintf(err, sizeof err, "it has no dIPC records, so no checks");
   else if (status > 0 && v.sfi_units < v.units)
     snprintf(err, sizeof err, "%u of its %u units were compiled without "
              "-fdipc-sfi", v.units - v.sfi_units, v.units);
+  else if (status > 0 && v.sfi_runtime_name)
+    snprintf(err, sizeof err, "it defines '%s', a name of the runtime's",
+             v.sfi_runtime_name_at);
   else if (status > 0)
     snprintf(err, sizeof err, DIPC_SFI_MAGIC_STRAY_FMT,
              (unsigned long long)v.sfi_magic_at);

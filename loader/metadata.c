@@ -83,6 +83,13 @@ int metadata_read(const struct dl_phdr_info *info, struct object_metadata *out,
              v.units - v.sfi_units, v.units);
     return -1;
   }
+  if (!strcmp(dipc_backend(), "sfi") && v.sfi_runtime_name) {
+    snprintf(err, errlen,
+             "it defines a function '%s' under a name of the runtime's, "
+             "which its sfi checks would call instead of the runtime's",
+             v.sfi_runtime_name_at);
+    return -1;
+  }
   if (!strcmp(dipc_backend(), "sfi") && v.sfi_magic_stray) {
     snprintf(err, errlen, DIPC_SFI_MAGIC_STRAY_FMT,
              (unsigned long long)v.sfi_magic_at);

@@ -4,6 +4,7 @@
 #include "validate.h"
 #include "elf_image.h"
 #include "sfi_magic.h"
+#include "sfi_names.h"
 
 #include <dipc/metadata.h>
 #include <dipc/note.h>
@@ -871,12 +872,16 @@ static int check_unit_seal(void *ctx, const char *name, uint32_t type,
 }
 
 /* -fdipc-sfi code: where the call magic sits other than right before a
- * function (out->sfi_magic_stray), which the loader refuses under sfi. */
+ * function (out->sfi_magic_stray), and a function under a runtime name
+ * (out->sfi_runtime_name), which the loader refuses under sfi. */
 static int check_sfi_magic(struct validator *v) {
   int r = dipc_sfi_magic_stray(v->img, &v->out->sfi_magic_at);
   if (r < 0)
     return fail(v, "no memory to look for the sfi call magic in its code");
   v->out->sfi_magic_stray = r;
+  v->out->sfi_runtime_name = dipc_sfi_runtime_name_defined(
+      v->img, v->out->sfi_runtime_name_at,
+      sizeof v->out->sfi_runtime_name_at);
   return 1;
 }
 

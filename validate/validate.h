@@ -61,6 +61,10 @@ struct dipc_validated {
    * site at sfi_magic_at. */
   int sfi_magic_stray;
   uint64_t sfi_magic_at;
+  /* With -fdipc-sfi units: 1 if a function of the object is defined under
+   * one of the runtime's names (sfi_names.h), that name. */
+  int sfi_runtime_name;
+  char sfi_runtime_name_at[64];
 };
 
 /* The loader's words for a stray magic (dipc_validated.sfi_magic_stray),

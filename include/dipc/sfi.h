@@ -158,6 +158,29 @@
 #define DIPC_RUNTIME_ARENA_SIZE 0x08000000
 /* void __dipc_sfi_check_proxy_call(const void *target) */
 #define DIPC_SFI_CHECK_PROXY_CALL_FN "__dipc_sfi_check_proxy_call"
+/* The runtime's functions that -fdipc-sfi code calls are named
+ * "__dipc_sfi_..." or DIPC_FAULT_LANDED_FN. An instrumented object must
+ * define none of them (the compiler refuses such a definition, the loader
+ * such an object under `sfi`): its checks would call its own. */
+#define DIPC_SFI_RUNTIME_PREFIX "__dipc_sfi_"
+/* But the passes' own: a module-local wrapper of the slow path (a
+ * measurement switch, off by default), marked with this attribute. */
+#define DIPC_SFI_PRESERVE_MOST_WRAPPER "__dipc_sfi_check_preserve_most"
+#define DIPC_SFI_OWN_FUNCTION_ATTR "dipc-sfi-own-function"
+#define DIPC_FAULT_LANDED_FN "__dipc_fault_landed"
+#ifndef __ASSEMBLER__
+static inline int dipc_sfi_is_runtime_name(const char *name) {
+  const char *p = DIPC_SFI_RUNTIME_PREFIX, *n = name;
+  while (*p && *n == *p)
+    ++p, ++n;
+  if (!*p)
+    return 1;
+  p = DIPC_FAULT_LANDED_FN, n = name;
+  while (*p && *n == *p)
+    ++p, ++n;
+  return !*p && !*n;
+}
+#endif
 #define DIPC_SFI_CFI_RETURN 1
 #define DIPC_SFI_CFI_CALL 2
 #define DIPC_SFI_CFI_BRANCH 3

@@ -18,10 +18,10 @@
 ; RUN: opt -load-pass-plugin=%pass-plugin -passes=dipc-sfi,verify -dipc-sfi-preserve-most -S %s | FileCheck %s --check-prefix=PM
 ; PM-LABEL: define i32 @load(
 ; PM: call preserve_mostcc void @__dipc_sfi_check_preserve_most(i64 %dipc.sfi.addr, i64 4, i32 0)
-; PM: define linkonce_odr hidden preserve_mostcc void @__dipc_sfi_check_preserve_most(i64 %0, i64 %1, i32 %2) [[WRAPPER:#[0-9]+]] comdat {
+; PM: define internal preserve_mostcc void @__dipc_sfi_check_preserve_most(i64 %0, i64 %1, i32 %2) [[WRAPPER:#[0-9]+]] {
 ; PM-NEXT: call void asm sideeffect "pushq %rax{{.*}}pushq %r10\0A\09subq $$8, %rsp\0A\09callq __dipc_sfi_check@PLT\0A\09addq $$8, %rsp\0A\09popq %r10{{.*}}popq %rax\0A\09retq", ""() [[OWN:#[0-9]+]]
 ; PM-NEXT: unreachable
-; PM: attributes [[WRAPPER]] = { naked noinline }
+; PM: attributes [[WRAPPER]] = { naked noinline "dipc-sfi-own-function" }
 ; PM: attributes [[OWN]] = { "dipc-asm" }
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
