@@ -193,8 +193,7 @@ static uint64_t storeSize(const DataLayout &DL, Type *Ty) {
 // frame's: it calls a function (the checks' slow path excepted: runtime
 // code that never writes the stack it was called on), runs asm, or writes
 // memory outside its own frame. With Stub: but for one caller stub, which
-// it sets, and the runtime's other calls a stub brings (the vector's arm,
-// the try-style landing pad's report, setjmp into a buffer of the frame).
+// it sets, and the try-style landing pad's report of the runtime.
 bool ControlFlow::mayChangeReturnAddress(Function &F, CallBase **Stub) const {
   for (Instruction &I : instructions(F)) {
     if (auto *CB = dyn_cast<CallBase>(&I); CB && Stub) {
@@ -204,12 +203,12 @@ bool ControlFlow::mayChangeReturnAddress(Function &F, CallBase **Stub) const {
         *Stub = CB;
         continue;
       }
+      // The try-style landing pad's report, after the stub. Not a
+      // setjmp-style stub's arm and setjmp before it: across them the word
+      // the wrapper read at entry would wait in its frame, where another
+      // thread could rewrite it.
       const Function *Callee = CB->getCalledFunction();
-      if (isVectorCall(*CB) ||
-          (Callee && Callee->getName() == DIPC_FAULT_LANDED_FN))
-        continue;
-      if (Callee && Callee->getIntrinsicID() == Intrinsic::eh_sjlj_setjmp &&
-          inFrame(CB->getArgOperand(0), 5 * 8))
+      if (Callee && Callee->getName() == DIPC_FAULT_LANDED_FN)
         continue;
     }
     if (auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -283,16 +282,36 @@ bool ControlFlow::mayChangeReturnAddress(Function &F, CallBase **Stub) const {
   return false;
 }
 
-// A wrapper's caller stub (dipc/sfi.h), or null: F returns, its one call
-// that could change a return address is that stub, and it runs at most
-// once a call of F (no cycle), so that the slot's address it passes is
-// computed right before it, never kept across another call.
+// Whether F only forwards: besides its calls and stores (judged by
+// mayChangeReturnAddress), no instruction that computes (arithmetic) or
+// reads memory of its own, so that the code around its stub is a few
+// instructions: the times before the proxy and after its return, when
+// another thread of the domain could rewrite the return address, stay as
+// short as a shadow stack's check (attack round 28 won races on wrappers
+// with long code around the call), and the return address it read at
+// entry stays in a register until the stub.
+static bool forwardsOnly(Function &F) {
+  for (Instruction &I : instructions(F)) {
+    if (isa<BinaryOperator>(I) || isa<UnaryOperator>(I) || isa<FCmpInst>(I) ||
+        isa<VAArgInst>(I) || isa<AtomicRMWInst>(I) ||
+        isa<AtomicCmpXchgInst>(I) || isa<FenceInst>(I))
+      return false;
+    if (auto *LI = dyn_cast<LoadInst>(&I); LI && !LI->getMetadata(SfiOwnAccessMD))
+      return false;
+  }
+  return true;
+}
+
+// A wrapper's caller stub (dipc/sfi.h), or null: F returns, only forwards,
+// its one call that could change a return address is that stub, and it
+// runs at most once a call of F (no cycle): what the stub passes was
+// computed at F's entry, with no other call in between.
 CallBase *ControlFlow::wrapperStub(Function &F) const {
   CallBase *Stub = nullptr;
   if (none_of(F, [](BasicBlock &BB) {
         return isa<ReturnInst>(BB.getTerminator());
       }) ||
-      mayChangeReturnAddress(F, &Stub) || !Stub)
+      !forwardsOnly(F) || mayChangeReturnAddress(F, &Stub) || !Stub)
     return nullptr;
   SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> Back;
   FindFunctionBackedges(F, Back);

@@ -21,6 +21,7 @@
 // x86-64 cannot name safely: it calls the runtime vector's scrub routine,
 // which libdipc picks for the CPU at start (dipc/abi.h).
 #include "StubAsm.h"
+#include "SfiChecks.h"
 #include "dipc.h"
 #include "dipc/abi.h"
 #include "dipc/sfi.h"
@@ -194,8 +195,8 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
     // (rt/recovery.c), where the landing pad expects it.
     std::string Mov = HasAVX ? "vmovups " : "movups ";
     Text += "subq $$" + N + ", %rsp\n\tmovl $$" + N + ", %eax\n1:\n\t" + Mov +
-            "-16(%r10,%rax), %xmm14\n\t" + Mov +
-            "%xmm14, -16(%rsp,%rax)\n\tsubl $$16, %eax\n\tjnz 1b\n\t";
+            "-16(%r10,%rax), %xmm13\n\t" + Mov +
+            "%xmm13, -16(%rsp,%rax)\n\tsubl $$16, %eax\n\tjnz 1b\n\t";
   }
   if (Confidential) {
     // Everything the callee could read except its arguments, rsp and the
@@ -249,11 +250,12 @@ ProxyCall buildProxyCall(IRBuilder<> &B, const CallShape &Shape,
 CallBase *passReturnSlot(CallBase &Stub) {
   auto *IA = cast<InlineAsm>(Stub.getCalledOperand());
   std::string Text = IA->getAsmString();
-  // xmm15 carries the slot, so confidentiality does not zero it here: the
-  // proxy does, before the callee runs.
-  for (bool AVX : {false, true})
-    if (size_t At = Text.find(zeroXMM(15, AVX)); At != std::string::npos)
-      Text.erase(At, zeroXMM(15, AVX).size());
+  // xmm15 and xmm14 carry the slot and its word, so confidentiality does
+  // not zero them here: the proxy does, before the callee runs.
+  for (unsigned X : {14u, 15u})
+    for (bool AVX : {false, true})
+      if (size_t At = Text.find(zeroXMM(X, AVX)); At != std::string::npos)
+        Text.erase(At, zeroXMM(X, AVX).size());
   // Keyed here, in the asm: a key applied in IR would give the register
   // allocator a value it may spill rather than recompute from rsp.
   size_t Call = Text.rfind("call *$");
@@ -261,18 +263,30 @@ CallBase *passReturnSlot(CallBase &Stub) {
   Text.insert(Call, "movq %xmm15, %rax\n\txorq $$" +
                         std::to_string(DIPC_SFI_RET_SLOT_KEY) +
                         ", %rax\n\tmovq %rax, %xmm15\n\t");
-  // The input goes after the others, before the clobbers.
+  // The inputs go after the others, before the clobbers.
   std::string Constraints = IA->getConstraintString();
-  Constraints.insert(Constraints.find(",~{"), ",{xmm15}");
+  Constraints.insert(Constraints.find(",~{"), ",{xmm15},{xmm14}");
 
+  // The word is read first thing, as a shadow stack's push reads it: the
+  // proxy keeps what the caller's call left there, not what another
+  // thread may have written since.
+  Function &F = *Stub.getFunction();
+  BasicBlock::iterator At = F.getEntryBlock().getFirstInsertionPt();
+  while (isa<AllocaInst>(*At) && cast<AllocaInst>(*At).isStaticAlloca())
+    ++At;
+  IRBuilder<> EB(&F.getEntryBlock(), At);
+  Value *SlotPtr = EB.CreateIntrinsic(Intrinsic::addressofreturnaddress,
+                                      {EB.getPtrTy()}, {}, nullptr,
+                                      "dipc.ret.slot");
+  LoadInst *Word = EB.CreateAlignedLoad(EB.getInt64Ty(), SlotPtr, Align(8),
+                                        /*isVolatile=*/true, "dipc.ret.word");
+  Word->setMetadata(SfiOwnAccessMD, MDNode::get(F.getContext(), {}));
   IRBuilder<> B(&Stub);
-  Value *Slot = B.CreatePtrToInt(
-      B.CreateIntrinsic(Intrinsic::addressofreturnaddress, {B.getPtrTy()}, {},
-                        nullptr, "dipc.ret.slot"),
-      B.getInt64Ty());
   SmallVector<Value *, 12> Args(Stub.args());
-  Args.push_back(Slot);
+  Args.push_back(B.CreatePtrToInt(SlotPtr, B.getInt64Ty()));
+  Args.push_back(Word);
   SmallVector<Type *, 12> InTypes(IA->getFunctionType()->params());
+  InTypes.push_back(B.getInt64Ty());
   InTypes.push_back(B.getInt64Ty());
   auto *NewIA = InlineAsm::get(
       FunctionType::get(IA->getFunctionType()->getReturnType(), InTypes,

@@ -40,7 +40,8 @@ ProxyCall buildProxyCall(llvm::IRBuilder<> &B, const CallShape &Shape,
 
 // A wrapper's stub under -fdipc-sfi (dipc/sfi.h): Stub, a caller stub's
 // asm call, rebuilt to pass its proxy the address of the function's
-// return-address slot in xmm15, keyed; returns the new call.
+// return-address slot in xmm15, keyed, and the word the function found
+// there at entry in xmm14; returns the new call.
 llvm::CallBase *passReturnSlot(llvm::CallBase &Stub);
 
 // A FaultFlag call's value split into the results (as unpackResults

@@ -1015,7 +1015,7 @@ dipc_tpl_\name\()_begin:
         sub r11, 8
         cmp \t1, r11
         ja 37f
-        mov r11, [\t1]
+        movq r11, xmm14                 /* the word it found there at entry */
         mov [rax + K_RET_SLOT_VAL], r11
         jmp 38f
 37:     xor \t1d, \t1d
@@ -1108,6 +1108,7 @@ dipc_tpl_\name\()_begin:
         xor ebx, ebx                    /* the callee learns no runtime */
         xor ebp, ebp                    /* address, nor the caller's */
         xorps xmm15, xmm15              /* return slot */
+        xorps xmm14, xmm14
 .else
 17:     movabs rdx, PH_RW_D             /* publish the image, then check */
         mov ecx, [rdx]                  /* it is current (PUBLISH_CURRENT) */
@@ -1227,14 +1228,7 @@ dipc_tpl_\name\()_begin:
         mov [rsp], r8
 35:
 .if \sfi
-        mov rcx, [rax + K_RET_SLOT]     /* a wrapper's return (dipc/sfi.h) */
-        test rcx, rcx                   /* as it was at the call, whatever */
-        jz 36f                          /* was written there meanwhile */
-        mov rdx, [rax + K_RET_SLOT_VAL]
-        cmp [rcx], rdx
-        je 36f
-        mov [rcx], rdx
-36:     xor ecx, ecx
+        xor ecx, ecx
 .else
         mov r9d, r11d
         and r9d, RT_MAX_DOMAINS - 1
@@ -1245,14 +1239,24 @@ dipc_tpl_\name\()_begin:
         cmp eax, [r9 * 4 + RT_RO_TABLE_ADDR]
         jne 97f
 .endif
+.if \sfi
+        mov r8, [rax + K_RET_SLOT]      /* a wrapper's return (dipc/sfi.h) */
+        mov r9, [rax + K_RET_SLOT_VAL]
+.endif
         mov rax, rdi
         mov rdx, rsi
         xor edi, edi
         xor esi, esi
-        xor r8d, r8d
-        xor r9d, r9d
         xor r10d, r10d
         xor r11d, r11d
+.if \sfi
+        test r8, r8                     /* back as it was at the call, */
+        jz 36f                          /* whatever was written there: */
+        mov [r8], r9                    /* last, so that the wrapper's */
+36:                                     /* ret follows within a few */
+.endif                                  /* instructions */
+        xor r8d, r8d
+        xor r9d, r9d
         ret
 .if !\sfi
         /* The image changed between publication and WRPKRU (a concurrent

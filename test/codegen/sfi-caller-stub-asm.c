@@ -3,7 +3,8 @@
 // arm entry are not checked (no __dipc_sfi_check, no tag lookup). A
 // wrapper (one cross-domain call, no loop: dipc/sfi.h) pushes no
 // shadow-stack entry: its stub hands the proxy the address of its
-// return-address slot, keyed, in %xmm15, and calls only a target that
+// return-address slot, keyed, in %xmm15 and the word it read there at
+// entry (8(%rsp) after its one push) in %xmm14, and calls only a target that
 // has the call magic and lies in the runtime's arena (else
 // __dipc_sfi_check_proxy_call, preserve_most like every control-flow slow
 // path, so nothing is saved for it: the one push keeps the stack
@@ -22,18 +23,20 @@ int callee_increment(int x) __dom("stub_callee") __entry;
 // CHECK: # %bb.0:
 // CHECK-NEXT: pushq %rax
 // CHECK-NOT: pushq
+// CHECK: movq 8(%rsp), %{{[a-z0-9]+}}
 // CHECK-NOT: %gs:256000
 // CHECK-NOT: __dipc_sfi_check@PLT
 // CHECK: movq __dipc_slot.default.00.callee_increment(%rip), %r11
 // CHECK: #APP
-// CHECK-NEXT: movl $870490176, %e[[SUM:[a-z0-9]+]]
-// CHECK-NEXT: addl -4(%r11), %e[[SUM]]
+// CHECK-NEXT: movl $870490176, %[[SUM:[a-z0-9]+]]
+// CHECK-NEXT: addl -4(%r11), %[[SUM]]
 // CHECK-NEXT: #NO_APP
 // CHECK-NEXT: jne .LBB0_[[FAIL:[0-9]+]]
 // CHECK: leaq -1744830464(%r11), %[[OFF:[a-z0-9]+]]
 // CHECK-NEXT: cmpq $134217728, %[[OFF]]
 // CHECK-NEXT: jae .LBB0_[[FAIL]]
 // CHECK: movq %{{[a-z0-9]+}}, %xmm15
+// CHECK-NEXT: movq %{{[a-z0-9]+}}, %xmm14
 // CHECK-NOT: callq
 // CHECK: #APP
 // CHECK-NEXT: # dipc caller stub: callee_increment
@@ -53,15 +56,16 @@ int callee_increment(int x) __dom("stub_callee") __entry;
 // CHECK-NOT: __dipc_sfi_check_call
 // CHECK-NOT: __dipc_sfi_ret_slow
 // CHECK: .Lfunc_end0:
+// Setjmp-style, the stub's arm and setjmp come first, across which the
+// word read at entry would wait in the frame: no wrapper, a shadow stack.
 // SETJMP-LABEL: low_call:
 // SETJMP-NOT: __dipc_sfi_check@PLT
-// SETJMP-NOT: %gs:256000
+// SETJMP: %gs:256000
 // SETJMP: callq *2146439168
 // SETJMP-NOT: __dipc_sfi_check@PLT
 // SETJMP: # dipc caller stub: callee_increment
-// SETJMP-NEXT: movq %xmm15, %rax
+// SETJMP-NEXT: callq *%r11
 // SETJMP-NOT: __dipc_sfi_check@PLT
-// SETJMP-NOT: %gs:256000
 // SETJMP: .Lfunc_end0:
 int low_call(int x) { return callee_increment(x); }
 

@@ -15,8 +15,8 @@
 // each time. The asm check says the wrapper is one (no shadow stack, the
 // slot in xmm15). A plain unit names the import slot (Inputs/).
 // RUN: %clang -O2 -c %S/Inputs/wrapper-import-slot.c -o %t.slot.o
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -fno-omit-frame-pointer %s %t.slot.o -o %t.sfi
-// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -fno-omit-frame-pointer -S -o - %s | FileCheck %s --check-prefix=ASM
+// RUN: %dipc-clang -fdipc -fdipc-sfi -fdipc-recovery=try -O2 -fno-omit-frame-pointer %s %t.slot.o -o %t.sfi
+// RUN: %dipc-clang -fdipc -fdipc-sfi -fdipc-recovery=try -O2 -fno-omit-frame-pointer -S -o - %s | FileCheck %s --check-prefix=ASM
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi callee 2>&1 | FileCheck %s --check-prefix=KEPT
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi crash 2>&1 | FileCheck %s --check-prefix=RECOVERED
 // RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t.sfi slot 2>&1 | FileCheck %s --check-prefix=REFUSED
