@@ -139,20 +139,25 @@
 #define DIPC_SFI_CHECK_CALL_FN "__dipc_sfi_check_call"
 /* _Noreturn void __dipc_sfi_cfi_fail(uint32_t kind, const void *where) */
 #define DIPC_SFI_CFI_FAIL_FN "__dipc_sfi_cfi_fail"
-/* Wrappers: a function whose one call is a caller stub (and whose other
- * calls are the runtime's), run at most once (no loop), gets no
- * shadow-stack entry. Its stub puts the address of the function's
- * return-address slot, XORed with DIPC_SFI_RET_SLOT_KEY (sign-extended:
- * no stack address of a program looks like a keyed one), in xmm15, and
+/* Wrappers: a function that only forwards (no arithmetic, no loads of its
+ * own) to one caller stub (try-style: no call before it), with no loop,
+ * gets no shadow-stack entry. It reads its return address at entry, as a
+ * shadow stack's push does; its stub puts that word in xmm14 and the
+ * address of the return-address slot, XORed with DIPC_SFI_RET_SLOT_KEY
+ * (sign-extended: no stack address of a program looks like a keyed one),
+ * in xmm15, and
  * calls only a target in the runtime's arena (its proxies and import
  * guards, [DIPC_RUNTIME_ARENA_ADDR, + DIPC_RUNTIME_ARENA_SIZE)) with the
  * call magic; for any other it calls DIPC_SFI_CHECK_PROXY_CALL_FN(target),
  * which reports a control-flow fault of kind DIPC_SFI_CFI_PROXY (and
- * returns under `none`). The `sfi` proxy keeps the slot's word in its
- * KCS entry when the slot lies above the return address it was called
- * with, in the caller's stack, and puts it back on return (as fault
- * recovery does): what the callee, or code the callee ran meanwhile,
- * wrote there never becomes the wrapper's return. */
+ * returns under `none`). The `sfi` proxy keeps the slot and the word in
+ * its KCS entry when the slot lies above the return address it was
+ * called with, in the caller's stack, and writes the word back as its
+ * last store before it returns (as fault recovery does): what the callee,
+ * or code the callee ran meanwhile, wrote there never becomes the
+ * wrapper's return. Another thread of the domain writing the slot right
+ * before the wrapper's entry read or its ret is the race a shadow stack
+ * has too (its push and its check). */
 #define DIPC_SFI_RET_SLOT_KEY (-0x5af03c1f)
 #define DIPC_RUNTIME_ARENA_ADDR 0x68000000
 #define DIPC_RUNTIME_ARENA_SIZE 0x08000000
