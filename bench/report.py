@@ -274,7 +274,8 @@ BREAKDOWN_STEPS = [
     ("Proxy: checks, KCS push and pop, stack and domain switch, return",
      "breakdown/{policy}/proxy"),
     ("Caller stub (saving and zeroing registers under High; under `sfi` "
-     "the calling function's shadow stack and its call check)",
+     "the calling function's shadow stack, or a wrapper's return handed "
+     "to the proxy, and its call check)",
      "dipc/{policy}"),
 ]
 
