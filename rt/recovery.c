@@ -172,9 +172,6 @@ static int context_ok(const ucontext_t *uc) {
 
 DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
 
-/* A setjmp buffer lies in the caller's frame, on the stack it called from;
- * one armed elsewhere (runtime state, another domain's data) would hand
- * its words to the resumed caller. */
 /* Where a try-style recovery puts the caller's return address (see above):
  * inside the caller's stack, as a pushed return address always is. */
 static uintptr_t *return_slot(const struct dipc_thread *st,
@@ -195,6 +192,9 @@ void dipc_kcs_caller_stack(const struct dipc_thread *st,
   dipc_kcs_walk_stack(e, base, lo, hi);
 }
 
+/* A setjmp buffer lies in the caller's frame, on the stack it called from;
+ * one armed elsewhere (runtime state, another domain's data) would hand
+ * its words to the resumed caller. */
 int dipc_recovery_buffer_ok(const struct dipc_thread *st,
                             const struct dipc_kcs_entry *e) {
   uintptr_t b = (uintptr_t)e->recovery;
