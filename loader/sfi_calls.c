@@ -49,6 +49,7 @@ static const char *const no_memory[] = {
     "usleep", "sched_yield", "pthread_self", "rand", "srand", "random",
     "srandom", "clock", "raise", "kill", "close", "dup",
     "dup2", "socket", "ftruncate", "fsync", "difftime", "localeconv",
+    "getauxval",
     /* <ctype.h> as C++ calls it (C has macros): toupper and tolower
      * index their tables only for -128..255 (the class functions do not:
      * sfi_misc.c) */

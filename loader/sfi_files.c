@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -145,6 +146,14 @@ SFI_EXPORT int utimes(const char *path, const struct timeval times[2]) {
       SFI_READ(times, 2 * sizeof *times);
   }
   return NEXT(utimes)(path, times);
+}
+
+/* An anonymous file's name, read as a path (what it holds is the
+ * caller's to map: mmap's interceptor keeps it from being code). */
+SFI_EXPORT int memfd_create(const char *name, unsigned flags) {
+  if (SFI_CHECKED())
+    PATH(name);
+  return NEXT(memfd_create)(name, flags);
 }
 
 /* The record-lock commands read and write a struct flock, the owner and

@@ -5,15 +5,21 @@
 // and stores b's proxy in a's slot: through the table's own read-only
 // mapping (faults with any backend), then through the runtime's writable
 // alias (runtime key). Under mpk both faults return 0 with DIPC_EFAULT and
-// a's pointer still calls a. Negative control: with --backend=none the
-// write through the alias lands and a's pointer calls b.
-// REQUIRES: pku
+// a's pointer still calls a. Under sfi (-fdipc-sfi) the same: the
+// read-only mapping faults on its page protection, and the check refuses
+// the alias, tagged runtime memory, to every domain. Negative
+// control: with --backend=none (either binary) the write through the
+// alias lands and a's pointer calls b.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
 // CHECK: before: a's pointer gives 2
 // CHECK-NEXT: write through the read-only table: 0 errno 14; a's pointer gives 2
 // MPK-NEXT: write through the runtime's alias: 0 errno 14; a's pointer gives 2
+// SFI-NEXT: write through the runtime's alias: 0 errno 14; a's pointer gives 2
 // NONE-NEXT: write through the runtime's alias: 1 errno 0; a's pointer gives 1001
 #include <dipc.h>
 #include <stdio.h>

@@ -5,17 +5,28 @@
 // the seccomp filter refuses process_vm_readv and process_vm_writev
 // (EPERM) and a Landlock rule set denies opening the process's
 // /proc/PID/mem (EACCES); the direct read that follows faults and main
-// gets DIPC_EFAULT. Control: `none`.
-// REQUIRES: pku
+// gets DIPC_EFAULT. Under sfi (-fdipc-sfi) the same Landlock rule denies
+// the open, and the loader refuses process_vm_readv (EPERM, with a line);
+// the direct read is refused by the check. Control: `none`, either binary.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t mem 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-MEM
-// RUN: %dipc-bin-dir/dipc-run %t vm 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-VM
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t mem 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-MEM %}
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t vm 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-VM %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi mem 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-MEM
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi vm 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-VM
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t mem 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t vm 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi mem 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi vm 2>&1 | FileCheck %s --check-prefix=STOLEN
 // MPK-MEM: open /proc/self/mem: Permission denied
 // MPK-VM: process_vm_readv: Operation not permitted
+// SFI-VM: dipc: sfi: process_vm_readv refused to the running domain (it would undo the isolation)
+// SFI-VM-NEXT: process_vm_readv: Operation not permitted
+// SFI-MEM: open /proc/self/mem: Permission denied
 // MPK: attack returned 0, dipc_errno 14
 // MPK-NEXT: nothing stolen
+// SFI: attack returned 0, dipc_errno 14
+// SFI-NEXT: nothing stolen
 // STOLEN: stole 'vault-secret-42'
 #define _GNU_SOURCE
 #include "Inputs/vault.h"

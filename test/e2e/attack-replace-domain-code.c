@@ -5,15 +5,24 @@
 // runtime makes no memory executable where a domain's pages are: the mmap
 // fails with EACCES (the vault's page is gone: its next call faults and
 // main gets DIPC_EFAULT, nothing stolen), and a re-key of the page would
-// see other bytes than those it was given. Control: `none`.
-// REQUIRES: pku
+// see other bytes than those it was given. Under sfi (-fdipc-sfi) the
+// loader refuses every executable mapping to instrumented code (EPERM):
+// the vault's page stays as it was and its next call works. Control:
+// `none`, for both builds.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=STOLEN
 // MPK: dipc: refusing to make {{.*}} executable: it is a domain's memory
 // MPK: mmap over the vault's code: Permission denied
 // MPK: vault called again: dipc_errno 14
 // MPK-NEXT: the replaced code stole ''
+// SFI-DAG: dipc: sfi: executable mmap refused to the running domain
+// SFI-DAG: mmap over the vault's code: Operation not permitted
+// SFI: vault called again: dipc_errno 0
+// SFI-NEXT: the replaced code stole ''
 // STOLEN: mmap over the vault's code: ok
 // STOLEN: the replaced code stole 'vault-secret-42'
 #define _GNU_SOURCE

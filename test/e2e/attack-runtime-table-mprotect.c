@@ -10,19 +10,33 @@
 // addresses (tables, thread states, runtime memory) with EPERM, and traps
 // madvise(MADV_REMOVE) for the runtime, which refuses it there with EACCES
 // (mmcall.c); the read that follows faults and main gets DIPC_EFAULT.
-// Control: `none`.
-// REQUIRES: pku
+// Under sfi (-fdipc-sfi), where the checks use the rights matrix, not
+// these images, the loader refuses both calls on memory the domain may
+// not write (EPERM, with a line), and the check refuses the read.
+// Control: `none`, either binary.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t mprotect 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-MPROTECT
-// RUN: %dipc-bin-dir/dipc-run %t remove 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-REMOVE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t mprotect 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-MPROTECT %}
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t remove 2>&1 | FileCheck %s --check-prefixes=MPK,MPK-REMOVE %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi mprotect 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-MPROTECT
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi remove 2>&1 | FileCheck %s --check-prefixes=SFI,SFI-REMOVE
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t mprotect 2>&1 | FileCheck %s --check-prefix=STOLEN
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t remove 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi mprotect 2>&1 | FileCheck %s --check-prefix=STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi remove 2>&1 | FileCheck %s --check-prefix=STOLEN
 // MPK-NOT: evil read 'vault
 // MPK-MPROTECT: mprotect: -1 (Operation not permitted)
 // MPK-REMOVE: dipc: refusing madvise of {{.*}}: it is the runtime's memory
 // MPK-REMOVE-NEXT: madvise: -1 (Permission denied)
 // MPK: attack returned 0, dipc_errno 14
 // MPK-NEXT: nothing stolen
+// SFI-NOT: evil read 'vault
+// SFI-MPROTECT: dipc: sfi: mprotect of memory the domain may not write refused to the running domain (it would undo the isolation)
+// SFI-MPROTECT-NEXT: mprotect: -1 (Operation not permitted)
+// SFI-REMOVE: dipc: sfi: madvise of memory the domain may not write refused to the running domain (it would undo the isolation)
+// SFI-REMOVE-NEXT: madvise: -1 (Operation not permitted)
+// SFI: attack returned 0, dipc_errno 14
+// SFI-NEXT: nothing stolen
 // STOLEN: evil read 'vault-secret-42'
 #define _GNU_SOURCE
 #include "Inputs/vault.h"

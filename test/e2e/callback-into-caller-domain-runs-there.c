@@ -2,16 +2,22 @@
 // passes its entry to lib, lib calls it back. Under mpk the callback reads
 // app's private data but faults on lib's (a pointer lib hands it), so lib's
 // call of the pointer yields 0 with dipc_errno == DIPC_EFAULT, and app's
-// and main's calls then return normally. Negative control: with
-// --backend=none the callback reads lib's data too. Before anycall stubs,
+// and main's calls then return normally; the same holds under sfi
+// (-fdipc-sfi), with the same output. Negative control: with
+// --backend=none the callback reads lib's data too (mpk and sfi builds). Before anycall stubs,
 // app's own entry's address was the raw function, which ran in lib's domain
 // when lib called it: it read lib's data and faulted on app's.
-// REQUIRES: pku
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O0 -fdipc-recovery=try %s -o %t.try0
-// RUN: %dipc-bin-dir/dipc-run %t.try0 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 -fdipc-recovery=try %s -o %t.sfi.try0
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t.try0 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi.try0 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi.try0 2>&1 | FileCheck %s --check-prefix=NONE
 // MPK: app's data: 1100 (value * 100 + lib's errno), main's errno 0
 // MPK-NEXT: lib's data: 14 (value * 100 + lib's errno), main's errno 0
 // NONE: app's data: 1100 (value * 100 + lib's errno), main's errno 0

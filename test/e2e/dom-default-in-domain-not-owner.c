@@ -5,14 +5,16 @@
 // dom_remap of the default domain's pages (the victim's page, its thread's
 // runtime state) is refused (EPERM: remap needs owner on both domains) and
 // main still reads the victim: nothing moved. The refusals are the API's
-// own checks and hold under `none` too (the same output); the negative
-// control is the runtime before the check, which gave mallory an owner
-// handle: the remap moved the victim's page into mallory's domain and
-// main's next read of it faulted under mpk.
-// REQUIRES: pku
+// own checks and hold under sfi (-fdipc-sfi build) and under `none` too
+// (the same output); the negative control is the runtime before the check,
+// which gave mallory an owner handle: the remap moved the victim's page
+// into mallory's domain and main's next read of it faulted under mpk.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s
 // CHECK: main: dom_default() permission 4
 // CHECK-NEXT: mallory: dom_default() permission 2
 // CHECK-NEXT: nobody: dom_default() permission 0

@@ -1,20 +1,31 @@
 // A library compiled with -fdipc-domain=lib is a domain: its unannotated
 // global and static data are lib's, its entry works from the default
 // domain, and the default domain reading the library's global directly
-// faults under mpk. Negative control: `--backend=none` prints the secret.
-// REQUIRES: pku
+// faults under mpk and under sfi (program and library built with
+// -fdipc-sfi: an sfi fault naming domain lib, and SIGSEGV). Negative
+// control: `--backend=none` prints the secret (mpk and sfi builds).
 // RUN: %dipc-clang -fdipc -fdipc-domain=lib -O2 -c %S/Inputs/whole-unit-lib.c -o %t.lib.o
 // RUN: %dipc-clang -fdipc -O2 %s %t.lib.o -o %t
-// RUN: not --crash %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -fdipc-domain=lib -O2 -c %S/Inputs/whole-unit-lib.c -o %t.sfi.lib.o
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s %t.sfi.lib.o -o %t.sfi
+// RUN: %if pku %{ not --crash %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK %}
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefixes=CHECK,STOLEN
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,STOLEN
 // RUN: %dipc-clang -fdipc -fdipc-domain=lib -fdipc-recovery=try -O0 -c %S/Inputs/whole-unit-lib.c -o %t.lib0.o
 // RUN: %dipc-clang -fdipc -fdipc-recovery=try -O0 %s %t.lib0.o -o %t.O0
-// RUN: not --crash %dipc-bin-dir/dipc-run %t.O0 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -fdipc-domain=lib -fdipc-recovery=try -O0 -c %S/Inputs/whole-unit-lib.c -o %t.sfi.lib0.o
+// RUN: %dipc-clang -fdipc -fdipc-sfi -fdipc-recovery=try -O0 %s %t.sfi.lib0.o -o %t.sfi.O0
+// RUN: %if pku %{ not --crash %dipc-bin-dir/dipc-run %t.O0 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK %}
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=sfi %t.sfi.O0 2>&1 | FileCheck %s --check-prefixes=CHECK,SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi.O0 2>&1 | FileCheck %s --check-prefixes=CHECK,STOLEN
 // RUN: %dipc-readelf %t | FileCheck %s --check-prefix=RECORDS
 // CHECK: calls 12 13
 // CHECK-NEXT: reading
 // MPK-NEXT: dipc: protection-key fault: access to 0x{{[0-9a-f]+}} (key {{[0-9]+}}, domain lib) denied to the running domain
 // MPK-NOT: stole
+// SFI-NEXT: dipc: sfi fault: read of {{[0-9]+}} bytes at 0x{{[0-9a-f]+}} (domain lib) denied to the running domain (default)
+// SFI-NOT: stole
 // STOLEN-NEXT: stole 'lib-secret-42'
 // RECORDS: domain lib
 // RECORDS-NEXT: text dipc_text_lib

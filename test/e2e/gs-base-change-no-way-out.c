@@ -10,18 +10,29 @@
 // state and stops the process as a security violation. Before the check
 // the gate gave the thread a fresh state in the default domain and
 // mallory, now with the default domain's rights, overwrote the victim
-// under mpk and exited with status 77.
-// REQUIRES: pku
+// under mpk and exited with status 77. Under sfi (-fdipc-sfi) the loader
+// refuses mallory's syscall(2) (EPERM, the arch_prctl never runs), so gs
+// stays, mallory's write faults and main gets DIPC_EFAULT, the victim
+// intact; the same binary under `none` reaches the runtime's check.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t gs 2>&1 | FileCheck %s --check-prefix=MPK
-// RUN: %dipc-bin-dir/dipc-run %t fs 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t gs 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t fs 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi gs 2>&1 | FileCheck %s --check-prefix=SFI
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi fs 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: not --crash %dipc-bin-dir/dipc-run --backend=none %t gs 2>&1 | FileCheck %s
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=none %t.sfi gs 2>&1 | FileCheck %s
+// RUN: not --crash %dipc-bin-dir/dipc-run --backend=none %t.sfi fs 2>&1 | FileCheck %s
 // CHECK: mallory runs in domain {{[1-9]}}
 // CHECK-NEXT: dipc: security violation: a thread with runtime state asked for another (its gs or fs base was changed)
 // CHECK-NOT: victim
 // MPK: mallory runs in domain {{[1-9]}}
 // MPK-NOT: security violation
 // MPK: victim 42, dipc_errno 14
+// SFI: mallory runs in domain {{[1-9]}}
+// SFI-NEXT: dipc: sfi: syscall(2) refused to the running domain (it would undo the isolation)
+// SFI-NOT: security violation
+// SFI: victim 42, dipc_errno 14
 #include <asm/prctl.h>
 #include <dipc.h>
 #include <dipc/rt.h>

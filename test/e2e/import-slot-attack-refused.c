@@ -10,11 +10,18 @@
 // hold under `none` too; what `none` lets through is mallory's direct
 // write (no keys: the negative control). Before the check the runtime
 // stored its guard address into the victim and raised mallory's grant to
-// write, and mallory's write succeeded under mpk.
-// REQUIRES: pku
+// write, and mallory's write succeeded under mpk. Under sfi (-fdipc-sfi)
+// libdipc's data is the runtime's, which no domain may read (main
+// included): with `mallory-reads` mallory reads the table's address itself,
+// that read faults (DIPC_EFAULT to main), the victim slot is refused as
+// under mpk and mallory's write to the victim faults. The same binary
+// under `none` is the control.
 // RUN: %dipc-clang -fdipc -O2 -I%S/../rt/Inputs %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -I%S/../rt/Inputs %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi mallory-reads 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi mallory-reads 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
 // CHECK: dummy imports: ok
 // CHECK-NEXT: slot on the default domain's victim: error 1
 // CHECK-NEXT: slot on mallory's permission-table entry: error 1
@@ -23,11 +30,18 @@
 // MPK-NEXT: victim 42
 // NONE-NEXT: mallory writes the victim: dipc_errno 0
 // NONE-NEXT: victim 2989
+// SFI: dummy imports: ok
+// SFI-NEXT: slot on the default domain's victim: error 1
+// SFI-NEXT: slot on mallory's permission-table entry: faulted, dipc_errno 14
+// SFI-NEXT: victim 42
+// SFI-NEXT: mallory writes the victim: dipc_errno 14
+// SFI-NEXT: victim 42
 #define _GNU_SOURCE
 #include <dipc.h>
 #include <dipc/rt.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "rt-symbol.h"
@@ -62,23 +76,37 @@ long mallory_register(void **slot, uint8_t *apl) __dom("mallory") __entry
   return dipc_import_register(own, slot, &no_args, 0, "attack");
 }
 
+/* The same on its permission-table entry, with the table's address read by
+ * mallory itself (under sfi libdipc's data is the runtime's: main may not
+ * read it either). */
+long mallory_register_at(uint8_t *const *apl) __dom("mallory") __entry
+    __perm("default", read) {
+  return mallory_register(NULL, *(uint8_t *const volatile *)apl);
+}
+
 long mallory_write(long *p) __dom("mallory") __entry {
   *(volatile long *)p = 0xbad;
   return 1;
 }
 
 static void show(const char *what, long r) {
-  printf("%s: %s %ld\n", what, r < 0 ? "error" : "accepted", r < 0 ? -r : r);
+  int err = dipc_errno;
+  printf("%s: %s %ld\n", what,
+         r < 0 ? "error" : err ? "faulted, dipc_errno" : "accepted",
+         r < 0 ? -r : err ? err : r);
 }
 
-int main(void) {
-  /* The permission table: runtime state, its address in libdipc's data. */
-  uint8_t *apl = *(uint8_t **)rt_symbol("apl");
+int main(int argc, char **argv) {
+  /* The permission table: runtime state, its address in libdipc's data.
+   * `mallory-reads`: mallory reads it, main does not. */
+  int mallory_reads = argc > 1 && !strcmp(argv[1], "mallory-reads");
+  uint8_t **apl = rt_symbol("apl");
   long r = mallory_register((void **)&victim, NULL);
   printf("dummy imports: %s\n",
          r != -1000 && dipc_errno == 0 ? "ok" : "failed");
   show("slot on the default domain's victim", r);
-  show("slot on mallory's permission-table entry", mallory_register(NULL, apl));
+  show("slot on mallory's permission-table entry",
+       mallory_reads ? mallory_register_at(apl) : mallory_register(NULL, *apl));
   printf("victim %ld\n", victim);
   mallory_write(&victim);
   printf("mallory writes the victim: dipc_errno %d\n", dipc_errno);

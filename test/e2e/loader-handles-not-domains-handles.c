@@ -9,17 +9,27 @@
 // DIPC_EFAULT. The refusal is the API's own check and holds under `none`
 // too, where mallory's direct write goes through (no keys: the negative
 // control). Before the check the grant succeeded and mallory overwrote
-// the victim under mpk.
-// REQUIRES: pku
+// the victim under mpk. Under sfi (-fdipc-sfi) the loader's data is the
+// runtime's, which no domain may read (main included): with
+// `mallory-reads` mallory reads the table's count itself, that read faults
+// and main sees DIPC_EFAULT, mallory finds no handle, and its write to the
+// victim faults too. The same binary under `none` is the control.
 // RUN: %dipc-clang -fdipc -O2 -I%S/../rt/Inputs %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -I%S/../rt/Inputs %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi mallory-reads 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi mallory-reads 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
 // CHECK: mallory found the loader's handles: 2
 // CHECK-NEXT: mallory grants itself the default domain: error 9
 // MPK-NEXT: mallory writes the victim: dipc_errno 14
 // MPK-NEXT: victim 42
 // NONE-NEXT: mallory writes the victim: dipc_errno 0
 // NONE-NEXT: victim 2989
+// SFI: mallory found the loader's handles: 0
+// SFI-NEXT: mallory grants itself the default domain: faulted, dipc_errno 14
+// SFI-NEXT: mallory writes the victim: dipc_errno 14
+// SFI-NEXT: victim 42
 #define _GNU_SOURCE
 #include <dipc.h>
 #include <dipc/rt.h>
@@ -54,6 +64,14 @@ long mallory_steal(const struct loader_domain *table, unsigned count)
   return grant_create(mine, def);
 }
 
+/* The same, with the count read by mallory itself (under sfi the loader's
+ * data is the runtime's: main may not read it either). */
+long mallory_steal_at(const struct loader_domain *table,
+                      const unsigned *count) __dom("mallory") __entry
+    __perm("default", read) {
+  return mallory_steal(table, *(const volatile unsigned *)count);
+}
+
 long mallory_found(void) __dom("mallory") __entry { return found; }
 
 long mallory_write(long *p) __dom("mallory") __entry {
@@ -61,14 +79,19 @@ long mallory_write(long *p) __dom("mallory") __entry {
   return 1;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
   void *loader = dlsym(RTLD_DEFAULT, "__dipc_loader_version");
   const struct loader_domain *table = symbol_in(loader, "domains");
-  unsigned count = *(const unsigned *)symbol_in(loader, "num_domains");
-  long r = mallory_steal(table, count);
+  const unsigned *count = symbol_in(loader, "num_domains");
+  /* `mallory-reads`: mallory reads the count, main does not */
+  long r = argc > 1 && !strcmp(argv[1], "mallory-reads")
+               ? mallory_steal_at(table, count)
+               : mallory_steal(table, *count);
+  int err = dipc_errno;
   printf("mallory found the loader's handles: %ld\n", mallory_found());
   printf("mallory grants itself the default domain: %s %ld\n",
-         r < 0 ? "error" : "granted", r < 0 ? -r : r);
+         r < 0 ? "error" : err ? "faulted, dipc_errno" : "granted",
+         r < 0 ? -r : err ? err : r);
   mallory_write(&victim);
   printf("mallory writes the victim: dipc_errno %d\n", dipc_errno);
   printf("victim %ld\n", victim);

@@ -5,14 +5,19 @@
 // keeps its own rights: reading the default domain's secret afterwards
 // still faults under mpk, and its caller sees DIPC_EFAULT; a forged
 // context recovers nothing. Control: with `--backend=none` the read
-// succeeds.
-// REQUIRES: pku
+// succeeds. Under sfi (-fdipc-sfi) the same: with or without a context,
+// the domain's read of the secret still faults and its caller sees
+// DIPC_EFAULT.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t forged 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t forged 2>&1 | FileCheck %s --check-prefix=MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi forged 2>&1 | FileCheck %s --check-prefix=MPK
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi forged 2>&1 | FileCheck %s --check-prefixes=NONE,NONE-FORGED
 // MPK: without context: returned 0, faulted 1
 // MPK-NEXT: with a forged context: returned 0, faulted 1
 // NONE: without context: returned 4242, faulted 0
+// NONE-FORGED-NEXT: with a forged context: returned 4242, faulted 0
 #include <dipc.h>
 #include <stdio.h>
 #include <string.h>

@@ -9,15 +9,23 @@
 //    ASLR is no protection boundary): under mpk it finds the return address
 //    (it may read that stack) but the write faults, the call returns
 //    DIPC_EFAULT and the caller returns to main as if nothing happened.
+//    Under sfi (the -fdipc-sfi twin) the same: the compiled-in check
+//    refuses the access to the caller's stack, and it prints the MPK lines.
 // Negative controls: under `--backend=none` the write of step 2 lands and
-// victim returns into pwned; without -fdipc step 1 already finds it.
-// REQUIRES: pku
+// victim returns into pwned, for both binaries; without -fdipc step 1
+// already finds it.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK %}
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O0 %s -o %t.o0
-// RUN: %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK %}
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.o0.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %clang -I%dipc-include -O2 %s -o %t.plain && %t.plain | FileCheck %s --check-prefix=PLAIN
 // MPK: from the lent buffer: 0 (dipc_errno {{0|14}})
 // MPK-NEXT: from the caller's stack pointer: 0 (dipc_errno 14)
@@ -30,6 +38,13 @@
 #include <dipc.h>
 #include <stdio.h>
 #include <unistd.h>
+
+/* The stack pointer of its caller at the call: its own frame address plus
+ * the return address and saved frame pointer (no inline assembly, which
+ * -fdipc-sfi refuses). */
+__attribute__((noinline)) static long stack_pointer(void) {
+  return (long)__builtin_frame_address(0) + 16;
+}
 
 void pwned(void);
 
@@ -59,8 +74,7 @@ __attribute__((noinline)) static int victim(void)
   char row[64] = "row";
   long r = from_buffer(row, ret);
   printf("from the lent buffer: %ld (dipc_errno %d)\n", r, dipc_errno);
-  long sp;
-  __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+  long sp = stack_pointer();
   r = from_stack_pointer(sp, ret);
   printf("from the caller's stack pointer: %ld (dipc_errno %d)\n", r,
          dipc_errno);

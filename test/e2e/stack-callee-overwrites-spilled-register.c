@@ -4,24 +4,38 @@
 // (at -O0 it is a stack slot anyway), and the callee-saved registers
 // victim's prologue pushed sit there too. The callee `evil` (it may read
 // the default domain, not write it) scans up from its caller's stack
-// pointer and overwrites every saved copy of the value. Under mpk the write
-// faults: the call returns DIPC_EFAULT and victim's value, hence its result,
-// is intact; a caller without any stack property is protected the same way
+// pointer and overwrites every saved copy of the value. Under mpk, and
+// under sfi (the -fdipc-sfi twin: the compiled-in check refuses the write
+// to the caller's stack), the write faults: the call returns DIPC_EFAULT
+// and victim's value, hence its result, is intact (both print the MPK
+// lines); a caller without any stack property is protected the same way
 // (default stack isolation). Negative control: `--backend=none` lets the
-// write land and victim returns the forged value.
-// REQUIRES: pku
+// write land and victim returns the forged value, for both binaries.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK %}
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O0 %s -o %t.o0
-// RUN: %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK %}
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.o0.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // MPK: stack_integrity: evil returned 0 (dipc_errno 14); victim kept 5afe5afe5afe5afe
 // MPK-NEXT: no stack property: evil returned 0 (dipc_errno 14); victim kept 5afe5afe5afe5afe
 // NONE: stack_integrity: evil returned 1 (dipc_errno 0); victim kept bad0bad0bad0bad0
 // NONE-NEXT: no stack property: evil returned 1 (dipc_errno 0); victim kept bad0bad0bad0bad0
 #include <dipc.h>
 #include <stdio.h>
+
+/* The stack pointer of its caller at the call: its own frame address plus
+ * the return address and saved frame pointer (no inline assembly, which
+ * -fdipc-sfi refuses). */
+__attribute__((noinline)) static long stack_pointer(void) {
+  return (long)__builtin_frame_address(0) + 16;
+}
 
 #define SAVED 0x5afe5afe5afe5afeL
 #define FORGED ((long)0xbad0bad0bad0bad0UL)
@@ -42,8 +56,7 @@ long evil(long sp) __dom("evil") __entry __perm("default", read) {
 #define VICTIM(name, policy)                                                   \
   __attribute__((noinline)) static long name(const char *what) policy {      \
     long keep = seed; /* live across the call: saved on victim's stack */    \
-    long sp;                                                                   \
-    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));                              \
+    long sp = stack_pointer();                                                 \
     long r = evil(sp);                                                         \
     printf("%s: evil returned %ld (dipc_errno %d); ", what, r, dipc_errno);    \
     return keep;                                                               \

@@ -5,19 +5,33 @@
 // what follows into the buffer vault lends it. vault runs on a stack of
 // its own domain, under vault's key: under mpk spy's read faults, the call
 // returns DIPC_EFAULT and the lent buffer stays empty; a grant to the
-// default domain does not reach vault's stack. Negative control:
-// `--backend=none` hands the PIN over.
-// REQUIRES: pku
+// default domain does not reach vault's stack. Under sfi (the -fdipc-sfi
+// twin) the compiled-in check refuses the read the same way (the MPK
+// line). Negative control: `--backend=none` hands the PIN over, for both
+// binaries.
 // RUN: %dipc-clang -fdipc -O2 %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefix=MPK %}
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: %dipc-clang -fdipc -O0 %s -o %t.o0
-// RUN: %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t.o0 2>&1 | FileCheck %s --check-prefix=MPK %}
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O0 %s -o %t.o0.sfi
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=MPK
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.o0.sfi 2>&1 | FileCheck %s --check-prefix=NONE
 // MPK: spy returned 0 (dipc_errno 14), saw ''; vault's PIN intact
 // NONE: spy returned 1 (dipc_errno 0), saw 'vault-0000-31337'; vault's PIN intact
 #include <dipc.h>
 #include <stdio.h>
+
+/* The stack pointer of its caller at the call: its own frame address plus
+ * the return address and saved frame pointer (no inline assembly, which
+ * -fdipc-sfi refuses). */
+__attribute__((noinline)) static long stack_pointer(void) __dom("vault") {
+  return (long)__builtin_frame_address(0) + 16;
+}
 
 long spy(long sp, char *out) __dom("spy") __entry __perm("default", read) {
   volatile const char *p = (volatile const char *)sp;
@@ -43,8 +57,7 @@ long vault_check(char *report) __dom("vault") __entry {
   char seen[17];
   for (int i = 0; i < 17; ++i)
     seen[i] = 0;
-  long sp;
-  __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+  long sp = stack_pointer();
   long r = spy(sp, seen);
   long err = dipc_errno;
   int intact = 1;

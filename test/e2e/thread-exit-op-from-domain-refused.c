@@ -12,16 +12,26 @@
 // domain, its write to the victim faults under mpk and main sees
 // DIPC_EFAULT; the victim keeps its value. The refusal holds under `none`
 // too; there mallory's write goes through (no keys: the negative control).
-// REQUIRES: pku
+// Under sfi (-fdipc-sfi) mallory does not reach the gate at all: its
+// indirect call to dipc_gate (no call magic, not an exported function) is
+// refused like a denied access, so the call returns nothing and main sees
+// DIPC_EFAULT; mallory's write to the victim faults as well.
 // RUN: %dipc-clang -fdipc -O2 -I%S/../rt/Inputs %s -o %t
-// RUN: %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK
+// RUN: %dipc-clang -fdipc -fdipc-sfi -O2 -I%S/../rt/Inputs %s -o %t.sfi
+// RUN: %if pku %{ %dipc-bin-dir/dipc-run %t 2>&1 | FileCheck %s --check-prefixes=CHECK,MPK %}
+// RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi 2>&1 | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=none %t 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
+// RUN: %dipc-bin-dir/dipc-run --backend=none %t.sfi 2>&1 | FileCheck %s --check-prefixes=CHECK,NONE
 // CHECK: mallory runs in domain [[DOM:[1-9][0-9]*]]
 // CHECK-NEXT: thread exit: error 1, then in domain [[DOM]]
 // MPK-NEXT: mallory writes the victim: dipc_errno 14
 // MPK-NEXT: victim 42
 // NONE-NEXT: mallory writes the victim: dipc_errno 0
 // NONE-NEXT: victim 2989
+// SFI: mallory runs in domain {{[1-9][0-9]*}}
+// SFI-NEXT: thread exit: error 0, then in domain -1, dipc_errno 14
+// SFI-NEXT: mallory writes the victim: dipc_errno 14
+// SFI-NEXT: victim 42
 #define _GNU_SOURCE
 #include <dipc.h>
 #include <dipc/rt.h>
@@ -62,7 +72,8 @@ int main(void) {
   printf("mallory runs in domain %ld\n", mallory_where(dipc_current_domain));
   long after = -1;
   long r = mallory_exit(gate, dipc_current_domain, &after);
-  printf("thread exit: error %ld, then in domain %ld\n", -r, after);
+  printf("thread exit: error %ld, then in domain %ld, dipc_errno %d\n", -r,
+         after, dipc_errno);
   mallory_write(&victim);
   printf("mallory writes the victim: dipc_errno %d\n", dipc_errno);
   printf("victim %ld\n", victim);
