@@ -173,11 +173,9 @@ static int context_ok(const ucontext_t *uc) {
 DIPC_HIDDEN int dipc_recover(struct dipc_thread *st, ucontext_t *uc);
 
 /* Where a try-style recovery puts the caller's return address (see above):
- * inside the caller's stack, as a pushed return address always is. */
-static uintptr_t *return_slot(const struct dipc_thread *st,
-                              const struct dipc_kcs_entry *e) {
-  uintptr_t lo, hi;
-  dipc_kcs_caller_stack(st, e, &lo, &hi);
+ * inside the caller's stack (top hi), as a pushed return address always
+ * is. */
+static uintptr_t *return_slot(const struct dipc_kcs_entry *e, uintptr_t hi) {
   uintptr_t at = e->caller_rsp + (dipc_kcs_flags(e) >> K_FLAG_ARGBYTES_SHIFT);
   return at >= e->caller_rsp && at + 8 <= hi ? (uintptr_t *)at : NULL;
 }
@@ -192,17 +190,22 @@ void dipc_kcs_caller_stack(const struct dipc_thread *st,
   dipc_kcs_walk_stack(e, base, lo, hi);
 }
 
-/* A setjmp buffer lies in the caller's frame, on the stack it called from;
- * one armed elsewhere (runtime state, another domain's data) would hand
- * its words to the resumed caller. */
-int dipc_recovery_buffer_ok(const struct dipc_thread *st,
-                            const struct dipc_kcs_entry *e) {
+/* A setjmp buffer lies in the caller's frame, on the stack it called from
+ * ([lo, hi)); one armed elsewhere (runtime state, another domain's data)
+ * would hand its words to the resumed caller. */
+static int buffer_in(const struct dipc_kcs_entry *e, uintptr_t lo,
+                     uintptr_t hi) {
   uintptr_t b = (uintptr_t)e->recovery;
   if (!b)
-    return return_slot(st, e) != NULL;
+    return return_slot(e, hi) != NULL;
+  return b == RT_RECOVERY_RETURN0 || (b >= lo && b <= hi - 3 * sizeof(void *));
+}
+
+int dipc_recovery_buffer_ok(const struct dipc_thread *st,
+                            const struct dipc_kcs_entry *e) {
   uintptr_t lo, hi;
   dipc_kcs_caller_stack(st, e, &lo, &hi);
-  return b == RT_RECOVERY_RETURN0 || (b >= lo && b <= hi - 3 * sizeof(void *));
+  return buffer_in(e, lo, hi);
 }
 
 int dipc_context_usable(struct dipc_thread *st, void *ucv) {
@@ -252,7 +255,9 @@ void dipc_kcs_pop(struct dipc_thread *st) {
 int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
                        void *ucv, int code) {
   ucontext_t *uc = ucv;
-  if (!dipc_recovery_buffer_ok(st, e))
+  uintptr_t lo, hi;
+  dipc_kcs_caller_stack(st, e, &lo, &hi);
+  if (!buffer_in(e, lo, hi))
     return 0;
   dipc_lock();
   dipc_domain_make_resident(e->caller_dom);
@@ -303,7 +308,7 @@ int dipc_resume_caller(struct dipc_thread *st, struct dipc_kcs_entry *e,
     struct _Unwind_Exception *x = &fault_exceptions[st->index];
     memset(x, 0, sizeof *x);
     memcpy(&x->exception_class, "DIPCFLT", 8);
-    uintptr_t *ret_slot = return_slot(st, e);
+    uintptr_t *ret_slot = return_slot(e, hi);
     *ret_slot = e->ret;
     r[REG_RSP] = (greg_t)ret_slot;
     r[REG_RIP] = (greg_t)__dipc_raise_trampoline;

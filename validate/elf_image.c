@@ -163,6 +163,44 @@ int dipc_elf_notes(const struct dipc_elf_image *img,
   return 0;
 }
 
+/* The string at off of section sh, or NULL unless sh is a string table
+ * inside the file and a NUL ends the string within it. */
+static const char *string_at(const struct dipc_elf_image *img,
+                             const Elf64_Shdr *sh, uint32_t off) {
+  if (sh->sh_type != SHT_STRTAB ||
+      !within(sh->sh_offset, sh->sh_size, img->size) || off >= sh->sh_size)
+    return NULL;
+  const char *s = (const char *)img->file + sh->sh_offset + off;
+  return memchr(s, 0, sh->sh_size - off) ? s : NULL;
+}
+
+int dipc_elf_symbols(const struct dipc_elf_image *img,
+                     int (*fn)(void *ctx, const Elf64_Sym *sym,
+                               const char *name),
+                     void *ctx) {
+  for (unsigned i = 0; img->sh && i < img->shnum; ++i) {
+    const Elf64_Shdr *sh = &img->sh[i];
+    if ((sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM) ||
+        sh->sh_entsize != sizeof(Elf64_Sym) ||
+        !within(sh->sh_offset, sh->sh_size, img->size))
+      continue;
+    const Elf64_Shdr *strings =
+        sh->sh_link < img->shnum ? &img->sh[sh->sh_link] : NULL;
+    const uint8_t *table = img->file + sh->sh_offset;
+    for (size_t j = 0; j < sh->sh_size / sizeof(Elf64_Sym); ++j) {
+      Elf64_Sym sym; /* copied out: a file need not align its table */
+      memcpy(&sym, table + j * sizeof sym, sizeof sym);
+      if (sym.st_shndx == SHN_UNDEF)
+        continue;
+      int r = fn(ctx, &sym,
+                 strings ? string_at(img, strings, sym.st_name) : NULL);
+      if (r)
+        return r;
+    }
+  }
+  return 0;
+}
+
 /* The value of the dynamic tag `tag`, or 0. */
 static uint64_t dynamic_value(const struct dipc_elf_image *img, int64_t tag) {
   for (unsigned i = 0; i < img->eh->e_phnum; ++i) {

@@ -59,6 +59,15 @@ int dipc_elf_notes(const struct dipc_elf_image *img,
                              const uint8_t *desc, uint32_t descsz),
                    void *ctx, char *err, size_t errlen);
 
+/* Calls fn for every defined symbol (st_shndx not SHN_UNDEF) of the
+ * file's symbol tables (.symtab and .dynsym) that lie inside the file,
+ * with its name: NULL unless a NUL-terminated string of the table's
+ * string table. Stops at the first nonzero result and returns it. */
+int dipc_elf_symbols(const struct dipc_elf_image *img,
+                     int (*fn)(void *ctx, const Elf64_Sym *sym,
+                               const char *name),
+                     void *ctx);
+
 /* The name of the symbol a dynamic relocation (DT_RELA) at `where`
  * refers to: NULL if no such relocation, or it names no symbol. */
 const char *dipc_elf_reloc_symbol(const struct dipc_elf_image *img,

@@ -46,27 +46,18 @@ static size_t collect(const struct dipc_elf_image *img, uint64_t *at,
   return n;
 }
 
-/* Marks the sites a function symbol of section sh starts at. */
-static void mark(const struct dipc_elf_image *img, const Elf64_Shdr *sh,
-                 struct sites *s) {
-  if ((sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM) ||
-      sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_offset > img->size ||
-      sh->sh_size > img->size - sh->sh_offset)
-    return;
-  /* Copied out: a file need not align its symbol table. */
-  const uint8_t *table = img->file + sh->sh_offset;
-  for (size_t i = 0; i < sh->sh_size / sizeof(Elf64_Sym); ++i) {
-    Elf64_Sym sym;
-    memcpy(&sym, table + i * sizeof sym, sizeof sym);
-    unsigned type = ELF64_ST_TYPE(sym.st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-        sym.st_shndx == SHN_UNDEF)
-      continue;
-    uint64_t *hit = bsearch(&sym.st_value, s->at, s->n, sizeof *s->at,
-                            by_address);
-    if (hit)
-      s->start[hit - s->at] = 1;
-  }
+/* Marks the site a function symbol starts at. */
+static int mark(void *ctx, const Elf64_Sym *sym, const char *name) {
+  (void)name;
+  struct sites *s = ctx;
+  unsigned type = ELF64_ST_TYPE(sym->st_info);
+  if (type != STT_FUNC && type != STT_GNU_IFUNC)
+    return 0;
+  uint64_t *hit =
+      bsearch(&sym->st_value, s->at, s->n, sizeof *s->at, by_address);
+  if (hit)
+    s->start[hit - s->at] = 1;
+  return 0;
 }
 
 int dipc_sfi_magic_stray(const struct dipc_elf_image *img, uint64_t *stray) {
@@ -81,8 +72,7 @@ int dipc_sfi_magic_stray(const struct dipc_elf_image *img, uint64_t *stray) {
   struct sites s = {m, n, n, (uint8_t *)m + n * sizeof(uint64_t)};
   collect(img, s.at, n);
   qsort(s.at, n, sizeof *s.at, by_address);
-  for (unsigned i = 0; img->sh && i < img->shnum; ++i)
-    mark(img, &img->sh[i], &s);
+  dipc_elf_symbols(img, mark, &s);
   int found = 0;
   for (size_t i = 0; i < n && !found; ++i)
     if (!s.start[i]) {

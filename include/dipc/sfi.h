@@ -174,16 +174,11 @@
 #define DIPC_SFI_OWN_FUNCTION_ATTR "dipc-sfi-own-function"
 #define DIPC_FAULT_LANDED_FN "__dipc_fault_landed"
 #ifndef __ASSEMBLER__
+#include <string.h>
 static inline int dipc_sfi_is_runtime_name(const char *name) {
-  const char *p = DIPC_SFI_RUNTIME_PREFIX, *n = name;
-  while (*p && *n == *p)
-    ++p, ++n;
-  if (!*p)
-    return 1;
-  p = DIPC_FAULT_LANDED_FN, n = name;
-  while (*p && *n == *p)
-    ++p, ++n;
-  return !*p && !*n;
+  return strncmp(name, DIPC_SFI_RUNTIME_PREFIX,
+                 sizeof DIPC_SFI_RUNTIME_PREFIX - 1) == 0 ||
+         strcmp(name, DIPC_FAULT_LANDED_FN) == 0;
 }
 #endif
 #define DIPC_SFI_CFI_RETURN 1
