@@ -13,6 +13,7 @@
 #include "xproc.h"
 
 #include <dipc/rt.h>
+#include <dipc/sfi.h>
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -101,9 +102,14 @@ static int run_program_handler(int sig, const struct sigaction *act,
     program_action[sig].sa_flags &= ~SA_SIGINFO;
   }
   int keep = uc && sfi_code_checks((const void *)act->sa_handler);
-  if (keep && __dipc_sfi_context_keep(uc) != 0) {
-    say("dipc: sfi: too many signal handlers nested on this thread to keep "
-        "what they interrupted: this one does not run\n");
+  int kept = keep ? __dipc_sfi_context_keep(uc) : 0;
+  if (kept != 0) {
+    say(kept == -2 ? "dipc: sfi: too many signal handlers nested on this "
+                     "thread to keep what they interrupted: this one does "
+                     "not run\n"
+                   : "dipc: sfi: a signal came to a thread without runtime "
+                     "state, which could not keep what it interrupted: its "
+                     "handler does not run\n");
     return 1;
   }
   /* On this stack, with the interrupted call's state kept aside: the
@@ -135,7 +141,22 @@ static int run_program_handler(int sig, const struct sigaction *act,
  * program's handler can use the thread's stack as well as its TLS. */
 static void forward_to_program(int sig, siginfo_t *info, void *uc) {
   struct sigaction act = program_action[sig];
-  if (run_program_handler(sig, &act, program_run[sig], info, uc) ||
+  /* An access the sfi check refused faulted on the trap page: the
+   * program's handler gets the address the access named, as it would
+   * get a protection fault's. */
+  siginfo_t own = *info;
+  uintptr_t at, expected;
+  uint64_t size;
+  int write;
+  uint32_t running, tag, kind;
+  if (sig == SIGSEGV && (uintptr_t)info->si_addr == DIPC_SFI_TRAP_ADDR &&
+      __dipc_sfi_fault_info(&at, &size, &write, &running, &tag, &kind,
+                            &expected) &&
+      kind == 0) {
+    own.si_addr = (void *)at;
+    own.si_code = SEGV_ACCERR;
+  }
+  if (run_program_handler(sig, &act, program_run[sig], &own, uc) ||
       act.sa_handler == SIG_IGN)
     return;
   /* Default action: uninstall ourselves and let the faulting instruction

@@ -10,6 +10,7 @@
 #include "sfi_intercept.h"
 #include "stream_memory.h"
 #include "threads.h"
+#include "../rt/stateless_signals.h"
 
 #include <dipc/rt.h>
 #include <dipc/sfi.h>
@@ -28,9 +29,13 @@ static thread_setup_fn setup_thread;
 
 void threads_set_setup(thread_setup_fn setup) { setup_thread = setup; }
 
+/* A new thread starts with its signals blocked (create, below; which:
+ * rt/stateless_signals.h) and takes the mask it would have had once it is
+ * set up (setup_thread). */
 struct start {
   void *(*routine)(void *);
   void *arg;
+  sigset_t mask;
 };
 
 /* The default domain's new threads' starts: in the loader's image, which
@@ -41,12 +46,14 @@ struct start {
 #define STARTS 4096
 static struct start starts[STARTS];
 
-static struct start *start_take(void *(*routine)(void *), void *arg) {
+static struct start *start_take(void *(*routine)(void *), void *arg,
+                                const sigset_t *mask) {
   for (unsigned i = 0; i < STARTS; i++) {
     void *(*none)(void *) = NULL;
     if (__atomic_compare_exchange_n(&starts[i].routine, &none, routine, 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
       starts[i].arg = arg;
+      starts[i].mask = *mask;
       return &starts[i];
     }
   }
@@ -57,31 +64,38 @@ static void start_give(struct start *s) {
   __atomic_store_n(&s->routine, NULL, __ATOMIC_RELEASE);
 }
 
+/* The thread's set-up, then the signal mask it was created with; 0, or
+ * -1 (said) with every signal still blocked. Set up before anything else:
+ * the thread's first free or malloc may make it an arena, whose trimming
+ * munmap traps to the runtime under mpk, which would give the thread a
+ * state outside its reserved slot. */
+static int set_up(const sigset_t *mask) {
+  if (setup_thread && setup_thread() != 0) {
+    fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
+    return -1;
+  }
+  pthread_sigmask(SIG_SETMASK, mask, NULL);
+  return 0;
+}
+
 static void *start_thread(void *p) {
   struct start start = *(struct start *)p;
   start_give(p);
-  /* Set up before anything else: the thread's first free or malloc may
-   * make it an arena, whose trimming munmap traps to the runtime under
-   * mpk, which would give the thread a state outside its reserved slot. */
-  int failed = setup_thread && setup_thread() != 0;
-  if (failed) {
-    fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
-    return NULL;
-  }
-  return start.routine(start.arg);
+  return set_up(&start.mask) == 0 ? start.routine(start.arg) : NULL;
 }
 
-/* A thread a named domain created: arg is the runtime's start ticket. The
- * thread starts as the default domain (its stack, TCB and this code are
- * the default domain's) and calls the routine through the proxy into the
- * creator's domain; a fault there returns NULL (dipc_errno says why) and
- * the thread ends here, as the default domain. */
-static void *start_in_domain(void *ticket) {
-  int failed = setup_thread && setup_thread() != 0;
+/* A thread a named domain created: its start's arg is the runtime's start
+ * ticket. The thread starts as the default domain (its stack, TCB and this
+ * code are the default domain's) and calls the routine through the proxy
+ * into the creator's domain; a fault there returns NULL (dipc_errno says
+ * why) and the thread ends here, as the default domain. */
+static void *start_in_domain(void *p) {
+  struct start start = *(struct start *)p;
+  start_give(p);
   void *proxy = NULL, *arg = NULL;
-  if (!failed)
-    failed = dipc_thread_adopt((long)ticket, &proxy, &arg) != 0;
-  if (failed) {
+  if (set_up(&start.mask) != 0)
+    return NULL;
+  if (dipc_thread_adopt((long)start.arg, &proxy, &arg) != 0) {
     fputs("dipc-loader: cannot set up a new thread; stopping it\n", stderr);
     return NULL;
   }
@@ -212,6 +226,28 @@ static int in_window(pthread_create_fn real, pthread_t *thread,
   LIBC_STATE(int, real(thread, attr, routine, arg));
 }
 
+/* glibc's pthread_create from a thread with its signals blocked, which
+ * the new thread inherits (see struct start), unless attr names a mask of
+ * its own: glibc then starts the thread with that one (a window left
+ * open), and the thread keeps it. */
+static int create_blocked(pthread_create_fn real, pthread_t *thread,
+                          const pthread_attr_t *attr,
+                          void *(*start_fn)(void *), void *(*routine)(void *),
+                          void *arg) {
+  sigset_t blocked, old;
+  dipc_stateless_signals(&blocked);
+  pthread_sigmask(SIG_BLOCK, &blocked, &old);
+  sigset_t mask = old;
+  if (attr && pthread_attr_getsigmask_np(attr, &mask) != 0)
+    mask = old;
+  struct start *start = start_take(routine, arg, &mask);
+  int err = start ? in_window(real, thread, attr, start_fn, start) : EAGAIN;
+  if (err && start)
+    start_give(start);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return err;
+}
+
 /* pthread_create's work (below), with the attributes to hand glibc. */
 static int create(pthread_t *thread, const pthread_attr_t *attr,
                   void *(*routine)(void *), void *arg) {
@@ -236,23 +272,20 @@ static int create(pthread_t *thread, const pthread_attr_t *attr,
     return ticket == -DIPC_ENOSPC ? EAGAIN : EINVAL;
   }
   if (ticket > 0) {
-    int err = in_window(real, thread, attr, start_in_domain, (void *)ticket);
+    /* (the start's routine only marks its slot taken) */
+    int err = create_blocked(real, thread, attr, start_in_domain,
+                             start_in_domain, (void *)ticket);
     if (err) {
       dipc_thread_spawn_drop(ticket);
       dipc_thread_unreserve();
     }
     return err;
   }
-  struct start *start = routine ? start_take(routine, arg) : NULL;
-  if (!start) {
+  int err = routine ? create_blocked(real, thread, attr, start_thread,
+                                     routine, arg)
+                    : EINVAL;
+  if (err)
     dipc_thread_unreserve();
-    return routine ? EAGAIN : EINVAL;
-  }
-  int err = in_window(real, thread, attr, start_thread, start);
-  if (err) {
-    start_give(start);
-    dipc_thread_unreserve();
-  }
   return err;
 }
 

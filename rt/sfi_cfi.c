@@ -374,8 +374,8 @@ const uintptr_t *dipc_sfi_jump_take(const void *buf) {
  * interrupted, from the ucontext at uc: kept in the thread's state, which
  * no domain writes (a copy beside the kernel's frame was the handler's to
  * rewrite as well). Entries of handlers left by a jump go when a signal
- * comes again at or above them. 0, or -1 when there is no room (or the
- * caller is not the loader). */
+ * comes again at or above them. 0; -1 when the thread has no state (or
+ * the caller is not the loader), -2 when there is no room. */
 static void kept_of(struct dipc_kept_context *k, const ucontext_t *uc) {
   k->uc = (uintptr_t)uc;
   memcpy(k->gregs, uc->uc_mcontext.gregs, sizeof k->gregs);
@@ -396,7 +396,7 @@ DIPC_EXPORT int __dipc_sfi_context_keep(const void *ucv) {
   while (st->n_kept && st->kept[st->n_kept - 1].uc <= (uintptr_t)ucv)
     st->n_kept--;
   if (st->n_kept == RT_KEPT_CONTEXTS)
-    return -1;
+    return -2;
   /* Taken before it is filled, marked above any ucontext: a signal
    * nested in here keeps its own above it and drops nothing of it. */
   struct dipc_kept_context *k = &st->kept[st->n_kept];

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@
 #include "dipc/sfi.h"
 #include "internal.h"
 #include "procmaps.h"
+#include "stateless_signals.h"
 
 #define SLOT_MAPPED (256 * 1024)
 #define DSTACKS_OFF (112 * 1024)
@@ -109,6 +111,9 @@ void dipc_thread_limits_init(void) {
 
 static void thread_exit_hook(void *st) {
   (void)st;
+  sigset_t wait; /* stateless_signals.h */
+  dipc_stateless_signals(&wait);
+  pthread_sigmask(SIG_BLOCK, &wait, NULL);
   struct dipc_gate_args a = {0};
   dipc_gate(OP_THREAD_EXIT, &a);
 }
