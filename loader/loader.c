@@ -294,27 +294,28 @@ static void hide_own_memory(void) {
   }
 }
 
+/* Whether the loaded objects' file mappings are replaced by copies
+ * (scan.c): under an enforcing backend, but in a process of a
+ * cross-process pair, whose code the other process maps from the files
+ * (docs/cross-process.md). */
+static int pins_files(void) {
+  return !xproc_listening() && !getenv("DIPC_CONNECT");
+}
+
 /* Called by libdipc while it initialises, under mpk, before any program
  * code runs (and before this object's constructors): the code loaded so
  * far is checked (scan.c), SIGSYS goes to the runtime, /proc/PID/mem is
  * closed; then libdipc installs its seccomp filter. Returns 0, or -1 after
  * printing why the program is refused. */
 __attribute__((visibility("default"))) int __dipc_loader_seal(void) {
-  if (scan_start((uintptr_t)dom_create) != 0 ||
+  if (scan_start((uintptr_t)dom_create, pins_files()) != 0 ||
       signals_install(recover, report) != 0)
     return -1;
   hide_own_memory();
   return 0;
 }
 
-/* Under sfi, the code copied from its files (scan.c) but in a process of
- * a cross-process pair, whose code the other process maps from the files
- * (docs/cross-process.md). */
-int loader_pin_code(void) {
-  if (xproc_listening() || getenv("DIPC_CONNECT"))
-    return 0;
-  return scan_pin_code();
-}
+int loader_pin_code(void) { return pins_files() ? scan_pin_code() : 0; }
 
 __attribute__((constructor)) static void loader_init(void) {
   sfi_code_start();
@@ -437,8 +438,11 @@ __attribute__((visibility("default"))) void *dlopen(const char *file,
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
     _exit(DIPC_EXIT_REFUSED);
   }
-  if (handle &&
-      (load_new_objects() != 0 || (sfi_code_on && loader_pin_code() != 0))) {
+  /* Under mpk its files are copied before its domains' keys are set,
+   * under sfi after its domains are loaded (tags go by address). */
+  int mpk = !strcmp(dipc_backend(), "mpk");
+  if (handle && ((mpk && loader_pin_code() != 0) || load_new_objects() != 0 ||
+                 (sfi_code_on && loader_pin_code() != 0))) {
     fprintf(stderr, "dipc-loader: dlopen(\"%s\") refused\n", file);
     _exit(DIPC_EXIT_REFUSED);
   }

@@ -10,12 +10,14 @@
  * filter, rt/exec.c), which does the same. Under sfi nothing is scanned,
  * but the code is copied all the same, at start and after each dlopen:
  * a domain that rewrote an instrumented library's file ran it without
- * its checks. So are, under sfi, the other file mappings of every loaded
+ * its checks. So are, under both, the other file mappings of every loaded
  * object (its constants, relro and data; objects without code too),
  * whose unwritten pages showed a rewritten file's bytes: a domain widened
  * a bound in another domain's .rodata and read its secret through its
- * entry. Also after iconv_open, whose converter modules libc loads with
- * its own dlopen (sfi_unknown.c). */
+ * entry (under mpk the copies are made before the pages get their keys:
+ * at start, and after a dlopen before its domains are loaded). Also
+ * after iconv_open, whose converter modules libc loads with its own
+ * dlopen (sfi_unknown.c). */
 #define _GNU_SOURCE
 #include "scan.h"
 #include "../rt/procmaps.h"
@@ -253,6 +255,8 @@ static int seal_all(uintptr_t runtime, int scan, int data) {
   return err;
 }
 
-int scan_start(uintptr_t runtime) { return seal_all(runtime, 1, 0); }
+int scan_start(uintptr_t runtime, int data) {
+  return seal_all(runtime, 1, data);
+}
 
 int scan_pin_code(void) { return seal_all(0, 0, 1); }

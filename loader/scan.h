@@ -7,13 +7,17 @@
 
 /* Checks every executable mapping (libdipc's is the one holding
  * `runtime`, an address of its code) and replaces each by a private copy
- * of its checked bytes. Returns 0, or -1 after printing what is refused. */
-int scan_start(uintptr_t runtime);
+ * of its checked bytes; with `data`, first every other mapping of the
+ * loaded objects' files too (as scan_pin_code). Returns 0, or -1 after
+ * printing what is refused. */
+int scan_start(uintptr_t runtime, int data);
 
-/* Under sfi: replaces every executable mapping of a file, and every other
- * mapping of those objects' files, by a private copy of its bytes (no
- * scan), so that no write to the file changes code that runs or data that
- * was loaded. Returns 0, or -1 after printing what is refused. */
+/* Replaces every executable mapping of a file, and every other mapping of
+ * those objects' files, by a private copy of its bytes (no scan), so that
+ * no write to the file changes code that runs or data that was loaded.
+ * Under mpk before the objects' pages get their domains' keys (a copy
+ * takes its place with key 0). Returns 0, or -1 after printing what is
+ * refused. */
 int scan_pin_code(void);
 
 #endif
