@@ -24,32 +24,10 @@
 // NONE-MUNMAP: attack returned 0
 // NONE-MUNMAP-NEXT: vault holds '' (dipc_errno 14)
 #define _GNU_SOURCE
-#include <dipc.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
+#include "Inputs/victim-page.h"
+
 #include <sys/mman.h>
 #include <sys/syscall.h>
-
-static char vault_secret[4096] __attribute__((aligned(4096)))
-__dom("vault") = "vault-secret-42";
-
-void *vault_page(void) __dom("vault") __entry { return vault_secret; }
-
-static const char vault_text[] __dom("vault") = "changed-by-vault";
-
-void vault_change(void) __dom("vault") __entry {
-  for (unsigned i = 0; i < sizeof vault_text; ++i)
-    vault_secret[i] = vault_text[i];
-}
-
-// The i-th 8 bytes of the secret.
-uint64_t vault_word(int i) __dom("vault") __entry {
-  uint64_t w = 0;
-  for (int k = 0; k < 8; ++k)
-    w |= (uint64_t)(unsigned char)vault_secret[8 * i + k] << (8 * k);
-  return w;
-}
 
 static inline long sys(long nr, long a, long b, long c, long d, long e,
                        long f) {
@@ -93,16 +71,6 @@ int main(int argc, char **argv) {
   vault_change();
   long r = attack(mode, page);
   printf("attack returned %ld\n", r);
-  char held[33] = "";
-  int err = 0;
-  for (int i = 0; i < 4 && !err; ++i) {
-    uint64_t w = vault_word(i);
-    err = dipc_errno;
-    memcpy(held + 8 * i, &w, 8);
-  }
-  if (err)
-    printf("vault holds '' (dipc_errno %d)\n", err);
-  else
-    printf("vault holds '%s'\n", held);
+  vault_holds();
   return 0;
 }
