@@ -199,6 +199,16 @@ int threads_checked_attr(const char *call, const pthread_attr_t *attr,
       return -1;
     }
     a->extension = e;
+    /* pthread_attr_setsigmask_np is refused to instrumented code, so such
+     * a mask is forged: the thread would start with it, before it is set
+     * up (struct start); an attack round's domain had a storm of signals
+     * there stop the process (attack round 29). */
+    if (e->sigmask_set) {
+      sfi_copy_done(a);
+      return (int)sfi_refuse("a thread attribute's signal mask (forged: "
+                             "pthread_attr_setsigmask_np is refused to "
+                             "instrumented code)");
+    }
   }
   void *lo;
   size_t size;

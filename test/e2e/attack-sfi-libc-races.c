@@ -16,22 +16,22 @@
 // first theft, and a loaded machine can take hundreds to schedule the
 // flipper in the window).
 // RUN: %dipc-clang -fdipc -fdipc-sfi -O2 %s -o %t.sfi -lpthread
-// RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf getsockopt; do %dipc-bin-dir/dipc-run --backend=sfi %t.sfi $m 500 2>&1; done | FileCheck %s --check-prefix=SFI
+// RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf getsockopt; do %dipc-bin-dir/dipc-run --backend=sfi %t.sfi $m 500+ 2>&1; done | FileCheck %s --check-prefix=SFI
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi lsearch-cmp 1 2>&1 | FileCheck %s --check-prefix=SFI-CMP
 // RUN: %dipc-bin-dir/dipc-run --backend=sfi %t.sfi va-wrap 1 2>&1 | FileCheck %s --check-prefix=SFI-WRAP
 // RUN: for m in fmt-s fmt-n va-s vscanf-ptr strtok_r lsearch strcpy strcat sprintf scanf lsearch-cmp va-wrap getsockopt; do %dipc-bin-dir/dipc-run --backend=none %t.sfi $m 20000 2>&1; done | FileCheck %s --check-prefix=STOLEN
 // SFI-NOT: first stolen
-// SFI: fmt-s: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: fmt-n: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: va-s: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: vscanf-ptr: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: strtok_r: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: lsearch: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: strcpy: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: strcat: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: sprintf: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: scanf: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
-// SFI: getsockopt: 500 tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: fmt-s: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: fmt-n: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: va-s: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: vscanf-ptr: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: strtok_r: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: lsearch: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: strcpy: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: strcat: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: sprintf: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: scanf: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
+// SFI: getsockopt: {{[0-9]+}} tries, 0 stolen, {{[1-9][0-9]*}} refused
 // SFI-CMP: lsearch-cmp: 1 tries, 0 stolen, 0 refused
 // SFI-WRAP: va-wrap: 1 tries, 0 stolen, 1 refused
 // STOLEN: fmt-s: {{[0-9]+}} tries, 1 stolen

@@ -98,14 +98,19 @@ static void disarm(void) {
 /* Each test's main: attack(mode) up to `tries` times, stopping at the
  * first that steals the secret or writes over it (vault says so), then
  * what the tries did: "<mode>: N tries, S stolen, R refused" (refused:
- * DIPC_EFAULT), the try that stole and the loot. */
+ * DIPC_EFAULT), the try that stole and the loot. `tries` followed by `+`
+ * (500+): that many at least, and on until one is refused, which shows
+ * that the flipper won a race (a loaded machine can take thousands of
+ * tries to schedule it in the window), at most 40 times as many. */
 static int race_main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   int tries = argc > 2 ? atoi(argv[2]) : 1000, made = 0, stolen = 0,
       refused = 0;
+  int until_refused = argc > 2 && strchr(argv[2], '+') != NULL;
   const char *secret = vault_address();
   char loot[32] = "";
-  while (made < tries && !stolen) {
+  while (!stolen && (made < tries || (until_refused && !refused &&
+                                      made < 40 * tries))) {
     long r = attack(mode, NULL, secret, 0, loot);
     int err = dipc_errno;
     made++;
