@@ -306,7 +306,8 @@ DIPC_EXPORT int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size,
                                       uint32_t *owner_tag, uint32_t *kind,
                                       uintptr_t *expected) {
   struct dipc_thread *st = dipc_current_thread();
-  if (dipc_machine.backend != DIPC_BACKEND_SFI || !st)
+  if (dipc_machine.backend != DIPC_BACKEND_SFI || !st ||
+      !dipc_trusted_caller(__builtin_return_address(0)))
     return 0;
   DIPC_USER_WRITE(addr, sizeof *addr);
   DIPC_USER_WRITE(size, sizeof *size);

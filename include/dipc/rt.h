@@ -317,7 +317,9 @@ int __dipc_recover_from_fault(void *ucontext);
  * read or write, the tag of the refused page) or a control transfer
  * (*kind DIPC_SFI_CFI_*: its target in *addr; for a return, *expected is
  * the return address the shadow stack holds), and the running domain. 0
- * under other backends. */
+ * under other backends, and to any caller but the loader: a domain would
+ * learn where another domain's refused access went (an index of its
+ * secret's, attack round 29; a demangled jump buffer's word, round 15). */
 int __dipc_sfi_fault_info(uintptr_t *addr, uint64_t *size, int *write,
                           uint32_t *running, uint32_t *owner_tag,
                           uint32_t *kind, uintptr_t *expected);

@@ -3,7 +3,8 @@
 // `stats`: dipc_get_stats with its output over the vault's secret;
 // `fault-info`: __dipc_sfi_fault_info, the loader's report of the last
 // refused access (a 1-byte read: its size, 1, is the read right), its size
-// output on the vault's tag of evil's row of the rights matrix;
+// output on the vault's tag of evil's row of the rights matrix (it checked
+// its outputs; now it answers the loader only, attack round 29);
 // `code-scan`: dipc_code_scan of a buffer holding WRPKRU, its hit over
 // the vault's secret;
 // `cap`: a capability over the loader's writable data (the runtime's
@@ -137,9 +138,9 @@ long attack(const char *mode, void *aux, const volatile char *secret, int key,
     uintptr_t addr, expected;
     int write;
     uint32_t running, tag, kind;
-    __dipc_sfi_fault_info(&addr, (uint64_t *)on_vault, &write, &running, &tag,
-                          &kind, &expected);
-    printf("fault info: written\n");
+    int got = __dipc_sfi_fault_info(&addr, (uint64_t *)on_vault, &write,
+                                    &running, &tag, &kind, &expected);
+    printf("fault info: %s\n", got ? "written" : "not given");
   } else if (strcmp(mode, "code-scan") == 0) {
     static const unsigned char code[] = {0x90, 0x0f, 0x01, 0xef};
     dipc_code_scan(code, sizeof code, (struct dipc_code_hit *)secret);
